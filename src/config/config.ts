@@ -1,0 +1,62 @@
+/**
+ * Every setting of the service, parsed once at start-up with zod and passed down. Modules never
+ * read process.env themselves.
+ */
+import { z } from 'zod';
+import path from 'node:path';
+
+const optionalString = z.string().trim().min(1).optional().catch(undefined);
+
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  ES_URL: optionalString,
+  ES_INDEX_ALIAS: z.string().default('annonces'),
+  ES_API_KEY: optionalString,
+  ES_USERNAME: optionalString,
+  ES_PASSWORD: optionalString,
+  ES_CA_FILE: optionalString,
+  REDIS_URL: optionalString,
+  /** Secret signing cursors; when absent one is generated and kept in the data directory. */
+  CURSOR_SECRET: optionalString,
+  /** Safety delay of the change feed (SPEC.md: about 2 minutes). */
+  FEED_SETTLE_SECONDS: z.coerce.number().int().min(0).default(120),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Records of the bundled sample loaded on first start. */
+  SAMPLE_COUNT: z.coerce.number().int().min(0).default(20000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  listingsFile: string;
+  accessFile: string;
+  elasticsearch: { url: string; alias: string; apiKey?: string; username?: string; password?: string; caFile?: string } | null;
+  redisUrl: string | null;
+  cursorSecret: string | undefined;
+  feedSettleMs: number;
+  logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
+  sampleCount: number;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = ConfigSchema.parse(env);
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    listingsFile: path.join(dataDir, 'listings.sqlite'),
+    accessFile: path.join(dataDir, 'access.sqlite'),
+    elasticsearch: parsed.ES_URL
+      ? { url: parsed.ES_URL, alias: parsed.ES_INDEX_ALIAS, apiKey: parsed.ES_API_KEY, username: parsed.ES_USERNAME, password: parsed.ES_PASSWORD, caFile: parsed.ES_CA_FILE }
+      : null,
+    redisUrl: parsed.REDIS_URL ?? null,
+    cursorSecret: parsed.CURSOR_SECRET,
+    feedSettleMs: parsed.FEED_SETTLE_SECONDS * 1000,
+    logLevel: parsed.LOG_LEVEL,
+    sampleCount: parsed.SAMPLE_COUNT,
+  };
+}

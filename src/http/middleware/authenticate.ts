@@ -1,0 +1,34 @@
+/**
+ * SPEC.md Authentication: the key in `X-Api-Key` or `Authorization: Bearer`. 401 API_KEY_MISSING
+ * without a key, API_KEY_INVALID for an unknown, revoked or blocked key. Keys are looked up by their
+ * SHA-256 (the key itself is never stored nor logged). Sets `X-Annonces-From` on every answer.
+ */
+import type { Context, Next } from 'koa';
+import { ApiError } from '../errors.js';
+import { hashApiKey } from '../../access/keys.js';
+import type { AppDeps, Caller } from '../state.js';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function authenticate(deps: AppDeps) {
+  return async function authenticateMiddleware(ctx: Context, next: Next): Promise<void> {
+    const key = readKey(ctx);
+    if (!key) throw new ApiError(401, 'API_KEY_MISSING', 'An API key is required in the X-Api-Key header (or Authorization: Bearer).');
+    const record = key.length <= 256 ? await deps.access.findKey(hashApiKey(key)) : null;
+    if (!record || record.status !== 'active') throw new ApiError(401, 'API_KEY_INVALID', 'The API key is invalid, revoked or blocked.');
+    const account = await deps.access.getAccount(record.account_id);
+    const offer = account ? deps.offers.get(account.offer) : undefined;
+    if (!account || !offer) throw new ApiError(401, 'API_KEY_INVALID', 'The API key is invalid, revoked or blocked.');
+    const caller: Caller = { account, offer, key: record, enteredFrom: Date.parse(`${account.annonces_from}T00:00:00Z`) };
+    ctx.state.caller = caller;
+    ctx.set('X-Annonces-From', account.annonces_from);
+    await next();
+  };
+}
+
+function readKey(ctx: Context): string | null {
+  const headerKey = ctx.get('X-Api-Key').trim();
+  if (headerKey) return headerKey;
+  const match = BEARER.exec(ctx.get('Authorization'));
+  return match ? match[1] : null;
+}

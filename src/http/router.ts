@@ -1,0 +1,42 @@
+/**
+ * Every route of the API, each one a visible pipeline (STYLE.md):
+ * authenticate -> rate limit -> validate -> meter (quota check, then counting) -> handler.
+ */
+import Router from '@koa/router';
+import type { AppDeps } from './state.js';
+import { authenticate } from './middleware/authenticate.js';
+import { meter, rateLimit } from './middleware/metering.js';
+import { validate } from './middleware/validate.js';
+import { health } from '../routes/health/handler.js';
+import { ping } from '../routes/ping/handler.js';
+import { listSources } from '../routes/sources/handler.js';
+import { SearchParams } from '../routes/annonces/schema.js';
+import { searchListings } from '../routes/annonces/handler.js';
+import { FeedParams } from '../routes/feed/schema.js';
+import { readFeed } from '../routes/feed/handler.js';
+import { WithdrawnParams } from '../routes/retirees/schema.js';
+import { listWithdrawn } from '../routes/retirees/handler.js';
+import { MapParams } from '../routes/map/schema.js';
+import { mapPoints } from '../routes/map/handler.js';
+import { DetailParams } from '../routes/detail/schema.js';
+import { showListing } from '../routes/detail/handler.js';
+import { PtzParams, lookupPtzZone } from '../routes/ptz/handler.js';
+
+export const BASE_PATH = '/api/v1';
+
+export function createRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: BASE_PATH });
+  const auth = authenticate(deps);
+  const limit = rateLimit(deps);
+
+  router.get('/health', health(deps));
+  router.get('/ping', auth, ping(deps));
+  router.get('/sources', auth, limit, meter(deps, 'sources'), listSources(deps));
+  router.get('/annonces', auth, limit, validate(SearchParams), meter(deps, 'listings'), searchListings(deps));
+  router.get('/annonces/feed', auth, limit, validate(FeedParams), meter(deps, 'listings'), readFeed(deps));
+  router.get('/annonces/retirees', auth, limit, validate(WithdrawnParams), meter(deps, 'listings'), listWithdrawn(deps));
+  router.get('/annonces/map', auth, limit, validate(MapParams), meter(deps, 'map'), mapPoints(deps));
+  router.get('/annonces/:source/:reference', auth, limit, validate(DetailParams, (ctx) => ctx.params), meter(deps, 'listings'), showListing(deps));
+  router.get('/ptz/zone', auth, limit, validate(PtzParams), meter(deps, 'ptz'), lookupPtzZone(deps));
+  return router;
+}

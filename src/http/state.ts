@@ -1,0 +1,41 @@
+/** What the middlewares put on `ctx.state`, and the dependencies every handler receives. */
+import type pino from 'pino';
+import type { Account, AccessStore, ApiKeyRecord } from '../stores/access-store.js';
+import type { ListingStore } from '../stores/listing-store.js';
+import type { Offer, OfferCatalog } from '../access/offers.js';
+import type { SiteCatalog } from '../listings/sites.js';
+import type { CursorCodec } from '../listings/cursor.js';
+import type { PtzLookup } from '../ptz/lookup.js';
+import type { Metering } from '../access/metering.js';
+
+export interface AppDeps {
+  listings: ListingStore;
+  access: AccessStore;
+  metering: Metering;
+  offers: OfferCatalog;
+  sites: SiteCatalog;
+  cursors: CursorCodec;
+  ptz: PtzLookup;
+  logger: pino.Logger;
+  feedSettleMs: number;
+  version: string;
+  /** Injected clock (tests move time); epoch milliseconds. */
+  now: () => number;
+}
+
+export interface Caller {
+  account: Account;
+  offer: Offer;
+  key: ApiKeyRecord;
+  /** Access start date as epoch ms (00:00 UTC of X-Annonces-From). */
+  enteredFrom: number;
+}
+
+export interface RequestState {
+  requestId: string;
+  caller?: Caller;
+  /** The validated parameters of the route (set by `validate`). */
+  params?: unknown;
+  /** Listing ids a response delivers, counted by the metering middleware after the handler. */
+  delivered?: string[];
+}

@@ -1,0 +1,73 @@
+/**
+ * Presenters: the only way stored listings leave the service. They write the public fields of
+ * SPEC.md in order, `null` for the unknown, `seller_contact` always null, and never an internal
+ * field. `price_history.points` leaves only when the caller asks for it (detail, eligible offer).
+ */
+import type { Annonce, AnnonceMapPoint, PriceHistory, PricePoint } from './annonce.js';
+import type { StoredListing } from './stored.js';
+
+export interface PresentOptions {
+  /** Include the full price series (detail endpoint, offers with the price-series capability). */
+  withPricePoints?: boolean;
+}
+
+export function presentAnnonce(listing: StoredListing, options: PresentOptions = {}): Annonce {
+  const content = listing.content;
+  const annonce = {
+    ...content,
+    // Privacy rules restated at the boundary, whatever the store holds.
+    seller_name: content.seller_type === 'Particulier' ? null : content.seller_name,
+    seller_contact: null,
+    price_history: presentPriceHistory(listing.price_points, options.withPricePoints ?? false),
+    is_internal: content.is_internal,
+    dedup_key: listing.dedup_key,
+    sources: presentSources(listing),
+  } as Annonce & Record<string, unknown>;
+  for (const [field, site] of Object.entries(listing.completed_from)) annonce[`${field}_source`] = site;
+  return annonce;
+}
+
+function presentSources(listing: StoredListing): Annonce['sources'] {
+  const members = listing.group_members;
+  if (!members || members.length < 2) return null;
+  const main = listing.content.source;
+  return members.map((member) => ({
+    source: member.source, reference: member.reference, url: member.url, price: member.price, is_main: member.source === main,
+  }));
+}
+
+/** SPEC.md price_history: `previous` is null while the price never moved; `depth` 2 without the series. */
+export function presentPriceHistory(points: readonly PricePoint[], withPoints: boolean): PriceHistory | null {
+  if (points.length === 0) return null;
+  const last = points[points.length - 1];
+  const beforeLast = points.length > 1 ? points[points.length - 2] : null;
+  const history: PriceHistory = {
+    current: last.price,
+    previous: beforeLast ? beforeLast.price : null,
+    changed_at: last.at,
+    changes: points.length - 1,
+    tracked_since: points[0].at,
+    depth: withPoints ? points.length : 2,
+  };
+  if (withPoints) history.points = points.map((p) => ({ at: p.at, price: p.price }));
+  return history;
+}
+
+export function presentMapPoint(listing: StoredListing): AnnonceMapPoint {
+  const c = listing.content;
+  return {
+    source: c.source, reference: c.reference, latitude: c.latitude, longitude: c.longitude, price: c.price,
+    price_per_m2: c.price_per_m2, surface: c.surface, price_per_m2_color: c.price_per_m2_color, type: c.type,
+    title: c.title, city: c.city, postal_code: c.postal_code, image: c.images[0] ?? null, rooms: c.rooms,
+    is_internal: c.is_internal,
+  };
+}
+
+/** Items of `/annonces/retirees`: an Annonce plus when and why it left (DESIGN.md). */
+export function presentWithdrawn(listing: StoredListing): Annonce & { withdrawn_at: string | null; reason: string } {
+  return {
+    ...presentAnnonce(listing),
+    withdrawn_at: listing.left_market_at !== null ? new Date(listing.left_market_at).toISOString() : null,
+    reason: listing.status,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * What the store holds for one site listing: the public Annonce fields (already normalised and
+ * redacted by the indexer) plus internal fields that are never serialised (DESIGN.md Data model).
+ * Dates are ISO strings in the public part and epoch milliseconds in the internal part, because
+ * both backends filter and sort on numbers.
+ */
+import type { Annonce, ListingStatus, PricePoint } from './annonce.js';
+
+/** Public content of a stored listing: the Annonce without the fields computed from its group. */
+export type ListingContent = Omit<Annonce, 'dedup_key' | 'sources' | 'price_history' | 'seller_contact'>;
+
+export interface StoredListing {
+  /** `source:reference`, the store id. */
+  id: string;
+  content: ListingContent;
+  /** `<field>_source` completions from other members of the duplicate group (field -> site). */
+  completed_from: Record<string, string>;
+  status: ListingStatus;
+  /** collected_at of the first record ever written for (source, reference); never moves. */
+  catalogue_entered_at: number;
+  updated_at: number;
+  published_at: number | null;
+  /** Wall-clock time of the last write that changed public content, and its monotonic sequence. */
+  changed_at: number;
+  change_seq: number;
+  left_market_at: number | null;
+  has_photos: boolean;
+  dedup_key: string | null;
+  /** Sites of the same duplicate group (active members) ranked above this one. */
+  group_sites_ahead: string[];
+  /** Members of the group, for `sources[]` (null without a duplicate). */
+  group_members: { source: string; reference: string; url: string; price: number | null }[] | null;
+  price_points: PricePoint[];
+  /** Hash of the public content, so an identical re-load is detected as `unchanged`. */
+  content_hash: string;
+}
+
+export const listingId = (source: string, reference: string): string => `${source}:${reference}`;

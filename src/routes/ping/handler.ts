@@ -1,0 +1,18 @@
+/** GET /ping: checks the key and returns the offer's limits; costs nothing, answers past the quota. */
+import type { Context } from 'koa';
+import type { AppDeps, Caller } from '../../http/state.js';
+
+export function ping(deps: AppDeps) {
+  return async function pingHandler(ctx: Context): Promise<void> {
+    const { key, offer } = ctx.state.caller as Caller;
+    ctx.body = {
+      ok: true,
+      api_key_name: key.name,
+      tier: offer.id,
+      rate_limit_per_sec: offer.perSecond,
+      rate_limit_per_min: offer.perMinute,
+      items_per_day: offer.itemsPerDay,
+      server_time: new Date(deps.now()).toISOString(),
+    };
+  };
+}

@@ -1,0 +1,25 @@
+/** GET /annonces/retirees: listings that left the market, oldest first, with `withdrawn_at` and `reason`. */
+import type { Context } from 'koa';
+import type { AppDeps } from '../../http/state.js';
+import { presentWithdrawn } from '../../listings/present.js';
+import { decodeCursorParam } from '../shared/cursor-param.js';
+import { requestScope } from '../shared/scope.js';
+import type { WithdrawnParams } from './schema.js';
+
+const CURSOR_KIND = 'retirees';
+
+export function listWithdrawn(deps: AppDeps) {
+  return async function listWithdrawnHandler(ctx: Context): Promise<void> {
+    const params = ctx.state.params as WithdrawnParams;
+    const after = params.cursor ? decodeCursorParam(deps.cursors, CURSOR_KIND, params.cursor) : null;
+    const result = await deps.listings.withdrawn({ scope: requestScope(ctx, params, deps.sites), pageSize: params.page_size, after });
+    ctx.state.delivered = result.items.map((l) => l.id);
+    const position = result.last ?? after ?? [0, ''];
+    ctx.body = {
+      items: result.items.map(presentWithdrawn),
+      count: result.items.length,
+      has_more: result.hasMore,
+      next_cursor: deps.cursors.encode(CURSOR_KIND, position),
+    };
+  };
+}

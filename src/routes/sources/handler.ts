@@ -1,0 +1,12 @@
+/** GET /sources: the configured sites (paid offers only, SPEC.md). */
+import type { Context } from 'koa';
+import type { AppDeps, Caller } from '../../http/state.js';
+import { paidPlanRequired } from '../shared/scope.js';
+
+export function listSources(deps: AppDeps) {
+  return async function listSourcesHandler(ctx: Context): Promise<void> {
+    if (!(ctx.state.caller as Caller).offer.siteFilters) throw paidPlanRequired();
+    const items = deps.sites.sites.map((s) => ({ source: s.source, name: s.name, url: s.url, priority: s.priority }));
+    ctx.body = { items, count: items.length };
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The ListingStore port (DESIGN.md "Two backends behind one port"). Every backend (SQLite, Elasticsearch)
+ * implements it; one conformance suite (test/conformance/listing-store.*) runs against each.
+ */
+import type { StoredListing } from '../listings/stored.js';
+import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../listings/query.js';
+
+export interface MapResult {
+  total: number;
+  points: StoredListing[];
+}
+
+export interface StoreHealth {
+  ok: boolean;
+  backend: string;
+  listings?: number;
+  detail?: string;
+}
+
+/** A write of the indexer: the full new state of one site listing. */
+export type ListingWrite = StoredListing;
+
+export interface ListingStore {
+  readonly backend: string;
+  search(query: SearchQuery): Promise<SearchResult<StoredListing>>;
+  map(query: MapQuery): Promise<MapResult>;
+  feed(query: FeedQuery): Promise<SearchResult<StoredListing>>;
+  withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>>;
+  get(id: string): Promise<StoredListing | null>;
+  /** Indexer reads: current state of these ids (missing ids are absent from the map). */
+  getMany(ids: string[]): Promise<Map<string, StoredListing>>;
+  /** Indexer reads for deduplication: active listings of one block (transaction|type|postal code). */
+  findBlock(blockKey: string): Promise<StoredListing[]>;
+  /** Indexer writes, atomically per batch. `change_seq` values are assigned by the caller. */
+  upsertMany(listings: ListingWrite[]): Promise<void>;
+  /** Highest change_seq ever written (0 for an empty store). */
+  maxChangeSeq(): Promise<number>;
+  count(): Promise<number>;
+  health(): Promise<StoreHealth>;
+  close(): Promise<void>;
+}
+
+/** Raised by a backend that cannot be reached; the API answers 503 SERVICE_UNAVAILABLE. */
+export class StoreUnavailableError extends Error {
+  constructor(readonly backend: string, cause?: unknown) {
+    super(`${backend} is unavailable`);
+    this.name = 'StoreUnavailableError';
+    if (cause) (this as { cause?: unknown }).cause = cause;
+  }
+}

@@ -1,0 +1,58 @@
+/** Accounts and keys in the embedded access file (SQLite). */
+import type Database from 'better-sqlite3';
+import type { Account, AccountStore, ApiKeyRecord, KeyStatus } from '../access-store.js';
+
+export const ACCOUNTS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY, offer TEXT NOT NULL, created_at TEXT NOT NULL, history_days INTEGER NOT NULL, annonces_from TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  hash TEXT PRIMARY KEY, prefix TEXT NOT NULL, name TEXT NOT NULL, account_id TEXT NOT NULL REFERENCES accounts(id),
+  status TEXT NOT NULL, created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_keys_prefix ON api_keys(prefix);
+CREATE INDEX IF NOT EXISTS ix_keys_account ON api_keys(account_id);
+`;
+
+export class SqliteAccountStore implements AccountStore {
+  constructor(protected readonly db: Database.Database) {
+    db.exec(ACCOUNTS_SCHEMA);
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    return (this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as Account | undefined) ?? null;
+  }
+
+  async ensureAccount(account: Account): Promise<Account> {
+    const upsert = this.db.transaction(() => {
+      const existing = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(account.id) as Account | undefined;
+      if (existing) {
+        this.db.prepare('UPDATE accounts SET offer = ? WHERE id = ?').run(account.offer, account.id);
+        return { ...existing, offer: account.offer };
+      }
+      this.db.prepare('INSERT INTO accounts (id, offer, created_at, history_days, annonces_from) VALUES (@id, @offer, @created_at, @history_days, @annonces_from)').run(account);
+      return account;
+    });
+    return upsert();
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return this.db.prepare('SELECT * FROM accounts ORDER BY id').all() as Account[];
+  }
+
+  async addKey(key: ApiKeyRecord): Promise<void> {
+    this.db.prepare('INSERT INTO api_keys (hash, prefix, name, account_id, status, created_at) VALUES (@hash, @prefix, @name, @account_id, @status, @created_at)').run(key);
+  }
+
+  async findKey(hash: string): Promise<ApiKeyRecord | null> {
+    return (this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyRecord | undefined) ?? null;
+  }
+
+  async setKeyStatus(hashOrPrefix: string, status: KeyStatus): Promise<number> {
+    return this.db.prepare('UPDATE api_keys SET status = ? WHERE hash = ? OR prefix = ?').run(status, hashOrPrefix, hashOrPrefix).changes;
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at').all(accountId) as ApiKeyRecord[];
+  }
+}

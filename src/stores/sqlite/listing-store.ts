@@ -1,0 +1,253 @@
+/**
+ * Embedded ListingStore on SQLite (better-sqlite3): typed columns + partial indexes for filters and
+ * sorts, FTS5 for full text (plan chosen per query), R*Tree for map boxes, keyset pagination.
+ * WAL mode lets the indexer write from another process while the API reads.
+ */
+import Database from 'better-sqlite3';
+import type { StoredListing } from '../../listings/stored.js';
+import type {
+  BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
+} from '../../listings/query.js';
+import type { ListingStore, MapResult, StoreHealth } from '../listing-store.js';
+import { LISTINGS_SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
+import { SORT_SPECS } from './sorts.js';
+import { chooseTextPlan } from './text-plan.js';
+import { fromRow, toRow, type ListingRow } from './rows.js';
+
+type Param = string | number;
+
+const ROW_COLUMNS = [
+  'id', 'source', 'status', 'active', 'vis', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq',
+  'left_market_at', 'transaction_type', 'type_norm', 'city_norm', 'postal_code', 'department', 'region_norm', 'price',
+  'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
+  'block_key', 'content_hash', 'title', 'description', 'doc', 'points',
+] as const;
+
+const DOC_FREQUENCY_TTL_MS = 60_000;
+
+export interface SqliteListingStoreOptions {
+  /** Page cache of SQLite in MiB. */
+  cacheMiB?: number;
+  readonly?: boolean;
+}
+
+export class SqliteListingStore implements ListingStore {
+  readonly backend = 'sqlite';
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly docFrequency = new Map<string, { docs: number; at: number }>();
+  private totalDocs: { count: number; at: number } | null = null;
+  private readonly upsertStatement: Database.Statement;
+
+  constructor(readonly file: string, options: SqliteListingStoreOptions = {}) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`cache_size = -${(options.cacheMiB ?? 256) * 1024}`);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('temp_store = MEMORY');
+    this.db.exec(LISTINGS_SCHEMA);
+    this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
+    const columns = ROW_COLUMNS.join(', ');
+    const updates = ROW_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
+    this.upsertStatement = this.db.prepare(
+      `INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => '@' + c).join(', ')})
+       ON CONFLICT(id) DO UPDATE SET ${updates}`,
+    );
+  }
+
+  /** The underlying handle, for the indexer's maintenance commands and the benchmarks. */
+  get database(): Database.Database { return this.db; }
+
+  async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
+    const sort = SORT_SPECS[query.sort];
+    const parts = merge(scopeConditions(query.scope, query.grouped), filterConditions(query.filter));
+    const direction = sort.descending ? 'DESC' : 'ASC';
+    if (query.after) {
+      parts.where.push(`(${sort.expression}, l.id) ${sort.descending ? '<' : '>'} (?, ?)`);
+      parts.params.push(...(query.after as Param[]));
+    }
+    const limit = query.pageSize + 1;
+    const offset = query.after ? 0 : (query.page - 1) * query.pageSize;
+    const order = `ORDER BY ${sort.expression} ${direction}, l.id ${direction}`;
+    const sql = this.withText(query.filter, parts, offset + limit, (from, where) =>
+      `SELECT l.* FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}`);
+    const rows = this.statement(sql.text).all(...sql.params) as ListingRow[];
+    const hasMore = rows.length > query.pageSize;
+    const page = hasMore ? rows.slice(0, query.pageSize) : rows;
+    const lastRow = page.at(-1);
+    return {
+      items: page.map(fromRow),
+      hasMore,
+      last: lastRow ? [sort.keyOf(lastRow), lastRow.id] : null,
+    };
+  }
+
+  async map(query: MapQuery): Promise<MapResult> {
+    // A box across the antimeridian (west > east) is two boxes.
+    const boxes: BoundingBox[] = query.bbox.west <= query.bbox.east
+      ? [query.bbox]
+      : [{ ...query.bbox, east: 180 }, { ...query.bbox, west: -180 }];
+    let total = 0;
+    const points: StoredListing[] = [];
+    for (const box of boxes) {
+      const parts = merge(
+        { where: ['r.min_lat >= ?', 'r.max_lat <= ?', 'r.min_lon >= ?', 'r.max_lon <= ?'], params: [box.south, box.north, box.west, box.east] },
+        scopeConditions(query.scope, query.grouped), filterConditions(query.filter));
+      if (query.filter.words?.length) {
+        // The box drives the plan; the matching documents are materialised once by SQLite.
+        parts.where.push('l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)');
+        parts.params.push(ftsMatchExpression(query.filter.words));
+      }
+      const from = 'listings_rtree r CROSS JOIN listings l ON l.rowid = r.id';
+      const where = parts.where.join(' AND ');
+      total += (this.statement(`SELECT count(*) AS n FROM ${from} WHERE ${where}`).get(...parts.params) as { n: number }).n;
+      const room = query.limit - points.length;
+      if (room > 0) {
+        const rows = this.statement(`SELECT l.* FROM ${from} WHERE ${where} LIMIT ${room}`).all(...parts.params) as ListingRow[];
+        points.push(...rows.map(fromRow));
+      }
+    }
+    return { total, points };
+  }
+
+  async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
+    const parts = merge({ where: ['l.active = 1', 'l.changed_at <= ?'], params: [query.changedUntil] },
+      siteConditions(query.scope), filterConditions(query.filter));
+    if (query.after) {
+      parts.where.push('(l.changed_at, l.change_seq) > (?, ?)');
+      parts.params.push(...(query.after as Param[]));
+    }
+    const limit = query.pageSize + 1;
+    const sql = this.withText(query.filter, parts, Infinity, (from, where) =>
+      `SELECT l.* FROM ${from} WHERE ${where} ORDER BY l.changed_at, l.change_seq LIMIT ${limit}`);
+    const rows = this.statement(sql.text).all(...sql.params) as ListingRow[];
+    const page = rows.slice(0, query.pageSize);
+    const lastRow = page.at(-1);
+    return { items: page.map(fromRow), hasMore: rows.length > query.pageSize, last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null };
+  }
+
+  async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
+    const parts = merge({ where: ['l.active = 0'], params: [] }, siteConditions(query.scope));
+    if (query.after) {
+      parts.where.push('(l.left_market_at, l.id) > (?, ?)');
+      parts.params.push(...(query.after as Param[]));
+    }
+    const limit = query.pageSize + 1;
+    const rows = this.statement(`SELECT l.* FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.left_market_at, l.id LIMIT ${limit}`)
+      .all(...parts.params) as ListingRow[];
+    const page = rows.slice(0, query.pageSize);
+    const lastRow = page.at(-1);
+    return { items: page.map(fromRow), hasMore: rows.length > query.pageSize, last: lastRow ? [lastRow.left_market_at ?? 0, lastRow.id] : null };
+  }
+
+  async get(id: string): Promise<StoredListing | null> {
+    const row = this.statement('SELECT * FROM listings WHERE id = ?').get(id) as ListingRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  async getMany(ids: string[]): Promise<Map<string, StoredListing>> {
+    const found = new Map<string, StoredListing>();
+    // Chunks stay below SQLite's bound-parameter limit.
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = this.statement(`SELECT * FROM listings WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as ListingRow[];
+      for (const row of rows) found.set(row.id, fromRow(row));
+    }
+    return found;
+  }
+
+  async findBlock(blockKey: string): Promise<StoredListing[]> {
+    const rows = this.statement('SELECT * FROM listings WHERE block_key = ? AND active = 1').all(blockKey) as ListingRow[];
+    return rows.map(fromRow);
+  }
+
+  async upsertMany(listings: StoredListing[]): Promise<void> {
+    const write = this.db.transaction((batch: StoredListing[]) => {
+      for (const listing of batch) this.upsertStatement.run(toRow(listing));
+    });
+    write(listings);
+  }
+
+  async maxChangeSeq(): Promise<number> {
+    const row = this.statement('SELECT max(change_seq) AS seq FROM listings').get() as { seq: number | null };
+    return row.seq ?? 0;
+  }
+
+  async count(): Promise<number> {
+    return (this.statement('SELECT count(*) AS n FROM listings').get() as { n: number }).n;
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      const n = await this.count();
+      return { ok: true, backend: this.backend, listings: n };
+    } catch (error) {
+      return { ok: false, backend: this.backend, detail: (error as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  /** Run ANALYZE so the planner knows the indexes' selectivity (after big loads). */
+  analyze(): void {
+    this.db.exec('ANALYZE');
+  }
+
+  /**
+   * Adds the full-text condition in the plan that suits the rarest word (text-plan.ts), and renders
+   * the statement with `render(from, where)`.
+   */
+  private withText(filter: ListingFilter, parts: SqlPart, rowsWanted: number, render: (from: string, where: string) => string): { text: string; params: Param[] } {
+    const words = filter.words ?? [];
+    if (words.length === 0) return { text: render('listings l', parts.where.join(' AND ')), params: parts.params };
+    const match = ftsMatchExpression(words);
+    const rarest = Math.min(...words.map((w) => this.documentFrequency(w)));
+    const plan = chooseTextPlan(rarest, this.totalDocuments(), Number.isFinite(rowsWanted) ? rowsWanted : this.totalDocuments());
+    if (plan === 'text-first') {
+      // CROSS JOIN keeps FTS5 as the outer loop: SQLite's planner would otherwise walk the sort index.
+      const where = ['listings_fts MATCH ?', ...parts.where].join(' AND ');
+      return { text: render('listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid', where), params: [match, ...parts.params] };
+    }
+    const where = [...parts.where, 'EXISTS (SELECT 1 FROM listings_fts f WHERE listings_fts MATCH ? AND f.rowid = l.rowid)'].join(' AND ');
+    return { text: render('listings l', where), params: [...parts.params, match] };
+  }
+
+  private documentFrequency(word: string): number {
+    const now = Date.now();
+    const cached = this.docFrequency.get(word);
+    if (cached && now - cached.at < DOC_FREQUENCY_TTL_MS) return cached.docs;
+    const row = this.statement('SELECT doc FROM listings_fts_vocab WHERE term = ?').get(word) as { doc: number } | undefined;
+    const docs = row?.doc ?? 0;
+    if (this.docFrequency.size > 10_000) this.docFrequency.clear();
+    this.docFrequency.set(word, { docs, at: now });
+    return docs;
+  }
+
+  private totalDocuments(): number {
+    const now = Date.now();
+    if (!this.totalDocs || now - this.totalDocs.at > DOC_FREQUENCY_TTL_MS) {
+      this.totalDocs = { count: (this.statement('SELECT max(rowid) AS n FROM listings').get() as { n: number | null }).n ?? 0, at: now };
+    }
+    return this.totalDocs.count;
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size > 500) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function merge(...parts: SqlPart[]): SqlPart {
+  return { where: parts.flatMap((p) => p.where), params: parts.flatMap((p) => p.params) };
+}
+
+export type { SortPosition };

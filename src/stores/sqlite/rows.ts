@@ -1,0 +1,80 @@
+/** Conversion between StoredListing and a row of the `listings` table. */
+import { foldText } from '../../refdata/text.js';
+import type { StoredListing } from '../../listings/stored.js';
+
+export interface ListingRow {
+  rowid?: number;
+  id: string; source: string; status: string; active: number; vis: number;
+  entered_at: number; updated_at: number; published_at: number | null; changed_at: number; change_seq: number;
+  left_market_at: number | null;
+  transaction_type: string | null; type_norm: string | null; city_norm: string | null; postal_code: string | null;
+  department: string | null; region_norm: string | null;
+  price: number | null; price_per_m2: number | null; surface: number | null; rooms: number | null;
+  bedrooms: number | null; year_built: number | null; dpe: string | null; ges: string | null;
+  lat: number | null; lon: number | null;
+  dedup_key: string | null; sites_ahead: string; block_key: string | null; content_hash: string;
+  title: string | null; description: string | null; doc: string; points: string | null;
+}
+
+/** The part of a StoredListing kept as JSON in `doc`. */
+interface DocJson {
+  content: StoredListing['content'];
+  completed_from: StoredListing['completed_from'];
+  group_members: StoredListing['group_members'];
+  group_sites_ahead: string[];
+  has_photos: boolean;
+}
+
+/** Duplicate candidates share transaction, normalised type and postal code (DESIGN.md Deduplication). */
+export function blockKeyOf(listing: StoredListing): string | null {
+  const c = listing.content;
+  if (!c.postal_code) return null;
+  return `${c.transaction_type}|${foldText(c.type)}|${c.postal_code}`;
+}
+
+export function toRow(listing: StoredListing): ListingRow {
+  const c = listing.content;
+  const active = listing.status === 'active';
+  const visible = active && listing.has_photos;
+  const doc: DocJson = {
+    content: c, completed_from: listing.completed_from, group_members: listing.group_members,
+    group_sites_ahead: listing.group_sites_ahead, has_photos: listing.has_photos,
+  };
+  return {
+    id: listing.id, source: c.source, status: listing.status, active: active ? 1 : 0,
+    vis: visible ? (listing.group_sites_ahead.length === 0 ? 2 : 1) : 0,
+    entered_at: listing.catalogue_entered_at, updated_at: listing.updated_at, published_at: listing.published_at,
+    changed_at: listing.changed_at, change_seq: listing.change_seq, left_market_at: listing.left_market_at,
+    transaction_type: c.transaction_type, type_norm: foldText(c.type), city_norm: c.city ? foldText(c.city) : null,
+    postal_code: c.postal_code, department: c.department, region_norm: c.region ? foldText(c.region) : null,
+    price: c.price, price_per_m2: c.price_per_m2, surface: c.surface, rooms: c.rooms, bedrooms: c.bedrooms,
+    year_built: c.year_built, dpe: c.dpe, ges: c.ges, lat: c.latitude, lon: c.longitude,
+    dedup_key: listing.dedup_key,
+    sites_ahead: listing.group_sites_ahead.length ? `,${listing.group_sites_ahead.join(',')},` : '',
+    block_key: blockKeyOf(listing), content_hash: listing.content_hash,
+    title: c.title, description: c.description, doc: JSON.stringify(doc),
+    points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
+  };
+}
+
+export function fromRow(row: ListingRow): StoredListing {
+  const doc = JSON.parse(row.doc) as DocJson;
+  return {
+    id: row.id,
+    content: doc.content,
+    completed_from: doc.completed_from,
+    status: row.status as StoredListing['status'],
+    catalogue_entered_at: row.entered_at,
+    updated_at: row.updated_at,
+    published_at: row.published_at,
+    changed_at: row.changed_at,
+    change_seq: row.change_seq,
+    left_market_at: row.left_market_at,
+    has_photos: doc.has_photos,
+    dedup_key: row.dedup_key,
+    group_sites_ahead: doc.group_sites_ahead,
+    group_members: doc.group_members,
+    price_points: row.points ? JSON.parse(row.points) : [],
+    content_hash: row.content_hash,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Schema of the embedded listings store. Typed columns carry every filter and sort key; `doc`
+ * holds the public content as JSON and is only read to present the rows of a page.
+ *
+ * `vis` folds the implicit search rules into one indexed integer:
+ *   2 = active, has a photo, reference listing of its group (no better-ranked active site ahead)
+ *   1 = active, has a photo, a duplicate of a better-ranked site
+ *   0 = not searchable (not active, or no photo)
+ * so the default grouped search is `vis = 2` and `dedup=0` is `vis >= 1`, both served by partial
+ * indexes.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const LISTINGS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE IF NOT EXISTS listings (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  source TEXT NOT NULL,
+  status TEXT NOT NULL,
+  active INTEGER NOT NULL,
+  vis INTEGER NOT NULL,
+  entered_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  published_at INTEGER,
+  changed_at INTEGER NOT NULL,
+  change_seq INTEGER NOT NULL,
+  left_market_at INTEGER,
+  transaction_type TEXT,
+  type_norm TEXT,
+  city_norm TEXT,
+  postal_code TEXT,
+  department TEXT,
+  region_norm TEXT,
+  price REAL,
+  price_per_m2 REAL,
+  surface REAL,
+  rooms INTEGER,
+  bedrooms INTEGER,
+  year_built INTEGER,
+  dpe TEXT,
+  ges TEXT,
+  lat REAL,
+  lon REAL,
+  dedup_key TEXT,
+  sites_ahead TEXT NOT NULL DEFAULT '',
+  block_key TEXT,
+  content_hash TEXT NOT NULL,
+  title TEXT,
+  description TEXT,
+  doc TEXT NOT NULL,
+  points TEXT
+);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
+  title, description, content='listings', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts_vocab USING fts5vocab(listings_fts, row);
+CREATE VIRTUAL TABLE IF NOT EXISTS listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+
+-- Keep the full-text and box indexes in step with the table (external-content FTS5 needs this).
+CREATE TRIGGER IF NOT EXISTS listings_ai AFTER INSERT ON listings BEGIN
+  INSERT INTO listings_fts(rowid, title, description) VALUES (new.rowid, new.title, new.description);
+  INSERT INTO listings_rtree(id, min_lat, max_lat, min_lon, max_lon)
+    SELECT new.rowid, new.lat, new.lat, new.lon, new.lon WHERE new.lat IS NOT NULL AND new.lon IS NOT NULL;
+END;
+CREATE TRIGGER IF NOT EXISTS listings_ad AFTER DELETE ON listings BEGIN
+  INSERT INTO listings_fts(listings_fts, rowid, title, description) VALUES ('delete', old.rowid, old.title, old.description);
+  DELETE FROM listings_rtree WHERE id = old.rowid;
+END;
+CREATE TRIGGER IF NOT EXISTS listings_au_text AFTER UPDATE OF title, description ON listings BEGIN
+  INSERT INTO listings_fts(listings_fts, rowid, title, description) VALUES ('delete', old.rowid, old.title, old.description);
+  INSERT INTO listings_fts(rowid, title, description) VALUES (new.rowid, new.title, new.description);
+END;
+CREATE TRIGGER IF NOT EXISTS listings_au_geo AFTER UPDATE OF lat, lon ON listings BEGIN
+  DELETE FROM listings_rtree WHERE id = old.rowid;
+  INSERT INTO listings_rtree(id, min_lat, max_lat, min_lon, max_lon)
+    SELECT new.rowid, new.lat, new.lat, new.lon, new.lon WHERE new.lat IS NOT NULL AND new.lon IS NOT NULL;
+END;
+
+-- Sort indexes: every sort has the unique id as tiebreaker so keyset pages never skip or repeat.
+-- Sort keys put unknown values last: ifnull(x, 1e18) ascending, ifnull(x, -1) descending.
+CREATE INDEX IF NOT EXISTS ix_main_recent ON listings(updated_at, id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_recent ON listings(department, updated_at, id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_cp_recent ON listings(postal_code, updated_at, id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_city_recent ON listings(city_norm, updated_at, id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_price_asc ON listings(ifnull(price, 1e18), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_price_desc ON listings(ifnull(price, -1), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_surface_desc ON listings(ifnull(surface, -1), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_pricem2_asc ON listings(ifnull(price_per_m2, 1e18), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_price_asc ON listings(department, ifnull(price, 1e18), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_price_desc ON listings(department, ifnull(price, -1), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_surface_desc ON listings(department, ifnull(surface, -1), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_pricem2_asc ON listings(department, ifnull(price_per_m2, 1e18), id) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_all_recent ON listings(updated_at, id) WHERE vis >= 1;
+CREATE INDEX IF NOT EXISTS ix_all_dept_recent ON listings(department, updated_at, id) WHERE vis >= 1;
+CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq) WHERE active = 1;
+CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(left_market_at, id) WHERE active = 0;
+CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key) WHERE active = 1;
+CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
+`;

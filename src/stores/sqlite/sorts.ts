@@ -1,0 +1,24 @@
+/**
+ * Sort keys of the five sorts. Unknown values sort last whatever the direction, so the key is an
+ * expression with a sentinel (the matching expression indexes are in schema.ts). The unique `id`
+ * is the tiebreaker of every sort: without it, keyset pages would skip or repeat equal keys.
+ */
+import type { SortName } from '../../listings/query.js';
+
+export interface SortSpec {
+  expression: string;
+  descending: boolean;
+  /** Reads the sort key of a result row (same value as `expression`). */
+  keyOf(row: { updated_at: number; price: number | null; surface: number | null; price_per_m2: number | null }): number;
+}
+
+const LAST_ASC = 1e18;
+const LAST_DESC = -1;
+
+export const SORT_SPECS: Record<SortName, SortSpec> = {
+  recent: { expression: 'l.updated_at', descending: true, keyOf: (r) => r.updated_at },
+  price_asc: { expression: `ifnull(l.price, ${LAST_ASC})`, descending: false, keyOf: (r) => r.price ?? LAST_ASC },
+  price_desc: { expression: `ifnull(l.price, ${LAST_DESC})`, descending: true, keyOf: (r) => r.price ?? LAST_DESC },
+  surface_desc: { expression: `ifnull(l.surface, ${LAST_DESC})`, descending: true, keyOf: (r) => r.surface ?? LAST_DESC },
+  pricem2_asc: { expression: `ifnull(l.price_per_m2, ${LAST_ASC})`, descending: false, keyOf: (r) => r.price_per_m2 ?? LAST_ASC },
+};
