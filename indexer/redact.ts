@@ -85,6 +85,11 @@ const AT_SIGN = /([ \t]?@[ \t]?)|[ \t]*[\[({][ \t]*(?:at|arobase|@)[ \t]*[\])}][
 /** Characters of a local part, read backwards from the at-sign (`nom.prenom`, `accueil.27063`). */
 const LOCAL_CHAR = /[\p{L}\p{N}_%+.\-]/u;
 const MAILTO = /mailto:$/i;
+/**
+ * Cheap pre-check: most descriptions hold no address, and a case-insensitive scan for the hidden
+ * forms costs twice this case-spelled one (`at)`, `AT]`, `arobase`, `AROBASE`).
+ */
+const HIDDEN_AT_HINT = /[aA](?:[tT][ \t]*[\])}]|[rR][oO][bB][aA][sS][eE])/;
 
 export function redactContacts(text: string): string {
   const withoutEmails = redactEmails(text);
@@ -92,6 +97,7 @@ export function redactContacts(text: string): string {
 }
 
 function redactEmails(text: string): string {
+  if (!text.includes('@') && !HIDDEN_AT_HINT.test(text)) return text;
   AT_SIGN.lastIndex = 0;
   let match = AT_SIGN.exec(text);
   if (!match) return text;

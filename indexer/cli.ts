@@ -1,0 +1,56 @@
+/**
+ * Indexer command line.
+ *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store
+ * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
+ */
+import { parseArgs } from 'node:util';
+import { mkdirSync } from 'node:fs';
+import cliProgress from 'cli-progress';
+import { loadConfig } from '../src/config/config.js';
+import { loadSites } from '../src/listings/sites.js';
+import { loadCommunes } from '../src/refdata/communes.js';
+import { openListingStore } from '../src/stores/open-listing-store.js';
+import { runLoad, type LoadReport } from './load.js';
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig(process.env);
+  if (command === 'load') {
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { rejects: { type: 'string' } } });
+    if (positionals.length === 0) return usage('load needs at least one file');
+    mkdirSync(config.dataDir, { recursive: true });
+    const store = await openListingStore(config);
+    try {
+      const report = await loadWithProgress(positionals, store, values.rejects ?? null);
+      console.log(JSON.stringify(report));
+      return 0;
+    } finally {
+      await store.close();
+    }
+  }
+  return usage(command ? `unknown command ${command}` : 'missing command');
+}
+
+export async function loadWithProgress(files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null): Promise<LoadReport> {
+  const bar = process.stderr.isTTY
+    ? new cliProgress.SingleBar({ format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s', stream: process.stderr }, cliProgress.Presets.shades_classic)
+    : null;
+  bar?.start(0, 0, { written: 0, unchanged: 0, rejected: 0, rate: 0 });
+  try {
+    return await runLoad({
+      files, store, rejectsFile, sites: loadSites(), communes: loadCommunes(),
+      onProgress: (r) => bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second }),
+    });
+  } finally {
+    bar?.stop();
+  }
+}
+
+function usage(problem: string): number {
+  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson]`);
+  return 2;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => { console.error(error); process.exitCode = 1; });
+}

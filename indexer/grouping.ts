@@ -1,0 +1,21 @@
+/**
+ * The grouping stage of a load: given the listings a batch writes, returns every listing to write
+ * (the batch plus the members of their duplicate groups whose group fields changed).
+ */
+import type { StoredListing } from '../src/listings/stored.js';
+import type { ListingStore } from '../src/stores/listing-store.js';
+import type { MergeClock } from './merge.js';
+
+export interface GroupingStage {
+  apply(batch: StoredListing[], store: ListingStore, clock: MergeClock): Promise<StoredListing[]>;
+  /** Groups formed so far in this load (for the report). */
+  readonly groupsFormed: number;
+}
+
+/** No cross-site grouping: every listing is its own group (dedup_key null, no sources[]). */
+export class SingletonGrouping implements GroupingStage {
+  readonly groupsFormed = 0;
+  async apply(batch: StoredListing[]): Promise<StoredListing[]> {
+    return batch;
+  }
+}

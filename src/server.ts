@@ -1,0 +1,73 @@
+/**
+ * Builds the running service from the configuration: opens the stores, assembles the app. Used by
+ * src/main.ts (npm start), the tests and the benchmarks, so all three run the same wiring.
+ */
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import pino from 'pino';
+import type { Config } from './config/config.js';
+import { createApp } from './http/app.js';
+import type { AppDeps } from './http/state.js';
+import { loadOffers } from './access/offers.js';
+import { createAccessBackend } from './access/backend.js';
+import { loadSites } from './listings/sites.js';
+import { CursorCodec } from './listings/cursor.js';
+import { loadPtzLookup } from './ptz/lookup.js';
+import { openListingStore } from './stores/open-listing-store.js';
+
+export const VERSION = '1.0.0';
+
+export interface Service {
+  deps: AppDeps;
+  listen(port: number, host?: string): Promise<Server>;
+  close(): Promise<void>;
+}
+
+export function createLogger(level: Config['logLevel']): pino.Logger {
+  // API keys and contact data never reach a log line, whatever a caller puts in headers.
+  return pino({ level, redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'key_plain', '*.seller_phone', '*.seller_email'], censor: '[redacted]' } });
+}
+
+export async function createService(config: Config, overrides: Partial<AppDeps> = {}): Promise<Service> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const listings = overrides.listings ?? (await openListingStore(config));
+  const offers = overrides.offers ?? loadOffers();
+  const accessBackend = await createAccessBackend({ redisUrl: config.redisUrl, accessFile: config.accessFile, offers });
+  const deps: AppDeps = {
+    listings,
+    access: accessBackend.access,
+    metering: accessBackend.metering,
+    offers,
+    sites: loadSites(),
+    cursors: new CursorCodec(config.cursorSecret ?? cursorSecret(config.dataDir)),
+    ptz: loadPtzLookup(),
+    logger,
+    feedSettleMs: config.feedSettleMs,
+    version: VERSION,
+    now: Date.now,
+    ...overrides,
+  };
+  const app = createApp(deps);
+  let server: Server | null = null;
+  return {
+    deps,
+    listen: (port, host) => new Promise((resolve) => { server = app.listen(port, host, () => resolve(server!)); }),
+    close: async () => {
+      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      await accessBackend.close();
+      await listings.close();
+    },
+  };
+}
+
+/** Cursors must stay valid across restarts: the secret is generated once and kept in the data directory. */
+function cursorSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'cursor-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,14 @@
+/** Chooses the ListingStore backend from the configuration: Elasticsearch when ES_URL is set, else SQLite. */
+import { mkdirSync } from 'node:fs';
+import type { Config } from '../config/config.js';
+import type { ListingStore } from './listing-store.js';
+import { SqliteListingStore } from './sqlite/listing-store.js';
+
+export async function openListingStore(config: Config): Promise<ListingStore> {
+  if (config.elasticsearch) {
+    const { openElasticsearchStore } = await import('./elasticsearch/open.js');
+    return openElasticsearchStore(config.elasticsearch);
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteListingStore(config.listingsFile);
+}
