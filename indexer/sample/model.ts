@@ -12,6 +12,8 @@ export type Status = 'active' | 'vendue' | 'sous compromis' | 'archivée' | 'ret
 export interface Property {
   /** Ground-truth label shared by every site copy of the property. */
   id: string;
+  /** Creation order in the run; derives stable photo hashes. */
+  serial: number;
   kind: PropertyKind;
   houseStyle: HouseStyle | null;
   transaction: Transaction;

@@ -97,7 +97,7 @@ export interface PropertyContext {
 }
 
 /** A brand-new property somewhere in France. */
-export function createProperty(id: string, ctx: PropertyContext, rng: Rng): Property {
+export function createProperty(id: string, serial: number, ctx: PropertyContext, rng: Rng): Property {
   const commune = ctx.places.pick(rng);
   const transaction: Transaction = rng.chance(RENTAL_SHARE) ? 'location' : 'vente';
   const kind = pickKind(transaction, commune, rng);
@@ -106,12 +106,12 @@ export function createProperty(id: string, ctx: PropertyContext, rng: Rng): Prop
     ['particulier', 20], ['notaire', transaction === 'vente' && kind !== 'parking' ? 4 : 0], ['agence', 76],
   ]);
   const p: Property = {
-    id, kind, houseStyle: kind === 'maison' ? pickHouseStyle(commune, rng) : null, transaction,
+    id, serial, kind, houseStyle: kind === 'maison' ? pickHouseStyle(commune, rng) : null, transaction,
     furnished: transaction === 'location' && kind === 'appartement' && rng.chance(0.3),
     commune, lat: centre ? round6(centre.lat) : null, lon: centre ? round6(centre.lon) : null,
     surface: null, landSurface: null, livingRoomSurface: null, rooms: null, bedrooms: null, bathrooms: null,
     showerRooms: null, toilets: null, floor: null, buildingFloors: null, kitchen: null,
-    yearBuilt: kind === 'terrain' || kind === 'parking' ? null : knownOrNull(rng, 0.5, () => pickYear(rng)),
+    yearBuilt: kind === 'terrain' || kind === 'parking' ? null : knownOrNull(rng, 0.62, () => pickYear(rng)),
     elevator: null, parking: null, parkingInterior: null, parkingExterior: null, cellar: null, garden: null,
     exclusive: sellerKind === 'agence' ? knownOrNull(rng, 0.7, () => rng.chance(0.3)) : null,
     features: [], dpe: null, dpeValue: null, ges: null, gesValue: null, price: 0,
@@ -215,7 +215,7 @@ function writeText(p: Property, rng: Rng): void {
  * A hard negative for deduplication: another flat of the same building (same place, coordinates,
  * type and surface) on another floor, clearly dearer or cheaper, described by its own seller.
  */
-export function createNeighbourFlat(original: Property, id: string, ctx: PropertyContext, rng: Rng): Property {
+export function createNeighbourFlat(original: Property, id: string, serial: number, ctx: PropertyContext, rng: Rng): Property {
   const floors = original.buildingFloors ?? 4;
   let floor = rng.int(0, floors);
   if (floor === original.floor) floor = (floor + 1 + rng.int(0, floors - 1)) % (floors + 1);
@@ -225,7 +225,7 @@ export function createNeighbourFlat(original: Property, id: string, ctx: Propert
   const sellerKind: SellerKind = rng.chance(0.2) ? 'particulier' : 'agence';
   const p: Property = {
     ...original,
-    id, floor, rooms, bedrooms: rooms === null ? null : Math.max(0, rooms - 1),
+    id, serial, floor, rooms, bedrooms: rooms === null ? null : Math.max(0, rooms - 1),
     price: Math.round((original.price * factor) / 100) * 100,
     seller: sellerKind === 'agence' && original.seller.kind === 'agence' && rng.chance(0.5) ? original.seller : createSeller(sellerKind, original.commune, rng),
     exclusive: null,

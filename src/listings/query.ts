@@ -85,8 +85,14 @@ export interface FeedQuery {
   after: SortPosition | null;
 }
 
+/**
+ * Listings that left the market, ordered like the feed by (changed_at, change_seq) of the write that
+ * moved them out, so a mirror following it never misses one (a backfill may carry an old withdrawal
+ * date, but its write is new). `withdrawn_at` in the response is the collection time of that pass.
+ */
 export interface WithdrawnQuery {
   scope: Scope;
+  changedUntil: number;
   pageSize: number;
   after: SortPosition | null;
 }

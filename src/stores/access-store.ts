@@ -1,7 +1,7 @@
 /**
  * The AccessStore port (DESIGN.md): accounts, API keys, quota counters. Adapters: SQLite (embedded,
- * its own file) and Redis (REDIS_URL). One conformance suite (test/conformance/access-store.*) runs
- * against both.
+ * its own file) and Redis (REDIS_URL). One conformance suite (test/conformance/access-store.test.ts)
+ * runs against both.
  */
 export interface Account {
   id: string;
@@ -45,7 +45,68 @@ export interface AccessHealth {
   detail?: string;
 }
 
-export interface AccessStore extends AccountStore {
+/**
+ * Quota counters (SPEC.md "Limits"). The metering service computes the windows of an account; the
+ * adapters only count, atomically (one Lua script on Redis, one transaction on SQLite), so that the
+ * HTTP behaviour is the same on both. `now` is a parameter: tests move time without sleeping.
+ */
+export type MonthWindow =
+  /** Subscriptions: the billing period [start, end). */
+  | { kind: 'period'; start: number; end: number }
+  /** Free offer: the last `ms` milliseconds. */
+  | { kind: 'rolling'; ms: number };
+
+export interface UsageScope {
+  accountId: string;
+  /** Epoch milliseconds. */
+  now: number;
+  /** Rolling window of the daily listing quota. */
+  dayMs: number;
+  /** null: legacy account, no monthly quota. */
+  month: MonthWindow | null;
+  /** Fixed window [start, end) of the daily request cap. */
+  requestDay: { start: number; end: number };
+}
+
+export interface UsageSnapshot {
+  /** Requests taken in the request day. */
+  requests: number;
+  /** Unique listings counted in the daily window, and when the oldest of them was counted (null: none). */
+  day: number;
+  dayOldest: number | null;
+  /** Unique listings counted in the monthly window (0 without one), and when the oldest was counted. */
+  month: number;
+  monthOldest: number | null;
+}
+
+export interface ListingLimits { day: number; month: number | null }
+
+/** What refused a call: the daily request cap, the daily or the monthly listing quota. */
+export type UsageRefusal = 'requests' | 'day' | 'month';
+
+export interface Admission {
+  /** Daily request cap; null takes the request whatever the count (a PTZ lookup that already succeeded). */
+  requestLimit: number | null;
+  /** Listing quotas checked before a listing search; null for endpoints that deliver no listing. */
+  items: ListingLimits | null;
+  /** false only checks: a PTZ lookup takes its token after it succeeded. */
+  take: boolean;
+}
+
+export interface UsageCounters {
+  /** Checks the request cap (and the listing quotas), then takes one request; nothing is taken when refused. */
+  admit(scope: UsageScope, admission: Admission): Promise<{ refused: UsageRefusal | null; usage: UsageSnapshot }>;
+  /**
+   * Counts the listing ids not yet counted in the windows, unless a quota was already reached before
+   * this call (then nothing is counted). Refusing only when the quota is already full lets the page
+   * that crosses it be served whole, and bounds the overshoot to one page under any concurrency.
+   */
+  consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits): Promise<{ refused: Exclude<UsageRefusal, 'requests'> | null; added: number; usage: UsageSnapshot }>;
+  /** The counters as they are (expired entries dropped). */
+  readUsage(scope: UsageScope): Promise<UsageSnapshot>;
+}
+
+export interface AccessStore extends AccountStore, UsageCounters {
   readonly backend: string;
   health(): Promise<AccessHealth>;
   close(): Promise<void>;

@@ -142,13 +142,14 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       expect(seen).to.deep.equal(expected);
     });
 
-    it('withdrawn: listings that left the market, oldest first', async () => {
-      const expected = listings.filter((l) => l.status !== 'active')
-        .sort((a, b) => (a.left_market_at ?? 0) - (b.left_market_at ?? 0) || (a.id < b.id ? -1 : 1)).map((l) => l.id);
+    it('withdrawn: listings that left the market, in the order of the writes that moved them out', async () => {
+      const until = Date.parse('2026-09-01T00:08:00Z');
+      const expected = listings.filter((l) => l.status !== 'active' && l.changed_at <= until)
+        .sort((a, b) => a.changed_at - b.changed_at || a.change_seq - b.change_seq).map((l) => l.id);
       const seen: string[] = [];
       let after: (string | number)[] | null = null;
       for (;;) {
-        const page = await store.withdrawn({ scope: ALL, pageSize: 7, after });
+        const page = await store.withdrawn({ scope: ALL, changedUntil: until, pageSize: 7, after });
         seen.push(...page.items.map((l) => l.id));
         if (!page.hasMore) break;
         after = page.last;

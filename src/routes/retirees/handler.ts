@@ -12,9 +12,11 @@ export function listWithdrawn(deps: AppDeps) {
   return async function listWithdrawnHandler(ctx: Context): Promise<void> {
     const params = ctx.state.params as WithdrawnParams;
     const after = params.cursor ? decodeCursorParam(deps.cursors, CURSOR_KIND, params.cursor) : null;
-    const result = await deps.listings.withdrawn({ scope: requestScope(ctx, params, deps.sites), pageSize: params.page_size, after });
+    const result = await deps.listings.withdrawn({
+      scope: requestScope(ctx, params, deps.sites), changedUntil: deps.now() - deps.feedSettleMs, pageSize: params.page_size, after,
+    });
     ctx.state.delivered = result.items.map((l) => l.id);
-    const position = result.last ?? after ?? [0, ''];
+    const position = result.last ?? after ?? [0, 0];
     ctx.body = {
       items: result.items.map(presentWithdrawn),
       count: result.items.length,

@@ -115,31 +115,29 @@ export class SqliteListingStore implements ListingStore {
   async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
     const parts = merge({ where: ['l.active = 1', 'l.changed_at <= ?'], params: [query.changedUntil] },
       siteConditions(query.scope), filterConditions(query.filter));
-    if (query.after) {
-      parts.where.push('(l.changed_at, l.change_seq) > (?, ?)');
-      parts.params.push(...(query.after as Param[]));
+    if (query.filter.words?.length) {
+      parts.where.push('l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)');
+      parts.params.push(ftsMatchExpression(query.filter.words));
     }
-    const limit = query.pageSize + 1;
-    const sql = this.withText(query.filter, parts, Infinity, (from, where) =>
-      `SELECT l.* FROM ${from} WHERE ${where} ORDER BY l.changed_at, l.change_seq LIMIT ${limit}`);
-    const rows = this.statement(sql.text).all(...sql.params) as ListingRow[];
-    const page = rows.slice(0, query.pageSize);
+    return this.changeOrdered(parts, query.pageSize, query.after);
+  }
+
+  /** Feed and withdrawn flow: keyset on (changed_at, change_seq), the order of the indexer's writes. */
+  private changeOrdered(parts: SqlPart, pageSize: number, after: SortPosition | null): SearchResult<StoredListing> {
+    if (after) {
+      parts.where.push('(l.changed_at, l.change_seq) > (?, ?)');
+      parts.params.push(...(after as Param[]));
+    }
+    const rows = this.statement(`SELECT l.* FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.changed_at, l.change_seq LIMIT ${pageSize + 1}`)
+      .all(...parts.params) as ListingRow[];
+    const page = rows.slice(0, pageSize);
     const lastRow = page.at(-1);
-    return { items: page.map(fromRow), hasMore: rows.length > query.pageSize, last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null };
+    return { items: page.map(fromRow), hasMore: rows.length > pageSize, last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null };
   }
 
   async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
-    const parts = merge({ where: ['l.active = 0'], params: [] }, siteConditions(query.scope));
-    if (query.after) {
-      parts.where.push('(l.left_market_at, l.id) > (?, ?)');
-      parts.params.push(...(query.after as Param[]));
-    }
-    const limit = query.pageSize + 1;
-    const rows = this.statement(`SELECT l.* FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.left_market_at, l.id LIMIT ${limit}`)
-      .all(...parts.params) as ListingRow[];
-    const page = rows.slice(0, query.pageSize);
-    const lastRow = page.at(-1);
-    return { items: page.map(fromRow), hasMore: rows.length > query.pageSize, last: lastRow ? [lastRow.left_market_at ?? 0, lastRow.id] : null };
+    const parts = merge({ where: ['l.active = 0', 'l.changed_at <= ?'], params: [query.changedUntil] }, siteConditions(query.scope));
+    return this.changeOrdered(parts, query.pageSize, query.after);
   }
 
   async get(id: string): Promise<StoredListing | null> {

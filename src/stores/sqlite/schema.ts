@@ -96,7 +96,7 @@ CREATE INDEX IF NOT EXISTS ix_main_dept_pricem2_asc ON listings(department, ifnu
 CREATE INDEX IF NOT EXISTS ix_all_recent ON listings(updated_at, id) WHERE vis >= 1;
 CREATE INDEX IF NOT EXISTS ix_all_dept_recent ON listings(department, updated_at, id) WHERE vis >= 1;
 CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq) WHERE active = 1;
-CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(left_market_at, id) WHERE active = 0;
+CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHERE active = 0;
 CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 `;

@@ -1,0 +1,55 @@
+/**
+ * Starts the real service (same wiring as npm start) on a temporary data directory and a free port.
+ * Tests talk to it over HTTP with fetch.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { loadConfig } from '../../src/config/config.js';
+import { createService, type Service } from '../../src/server.js';
+import { createKey } from '../../src/admin/commands.js';
+import type { StoredListing } from '../../src/listings/stored.js';
+import type { AppDeps } from '../../src/http/state.js';
+
+export interface TestApp {
+  service: Service;
+  base: string;
+  dataDir: string;
+  /** A clock the test can move: `clock.now` is read by every request. */
+  clock: { now: number };
+  newKey(offer?: string, options?: { account?: string; createdAt?: string; historyDays?: number }): Promise<string>;
+  get(pathAndQuery: string, key?: string | null, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>;
+  close(): Promise<void>;
+}
+
+let accountCounter = 0;
+
+export async function startTestApp(options: { listings?: StoredListing[]; env?: Record<string, string>; deps?: Partial<AppDeps> } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'annonces-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, FEED_SETTLE_SECONDS: '0', LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-secret', ...options.env });
+  const clock = { now: Date.now() };
+  const service = await createService(config, { logger: pino({ level: 'silent' }), now: () => clock.now, ...options.deps });
+  if (options.listings) await service.deps.listings.upsertMany(options.listings);
+  const server = await service.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  return {
+    service, base, dataDir, clock,
+    async newKey(offer = 'sur_mesure', keyOptions = {}) {
+      const created = await createKey(service.deps.access, service.deps.offers, {
+        account: keyOptions.account ?? `acct-${process.pid}-${++accountCounter}`, offer,
+        createdAt: keyOptions.createdAt ?? '2020-01-01', historyDays: keyOptions.historyDays ?? 0,
+      });
+      return created.key;
+    },
+    async get(pathAndQuery, key = null, headers = {}) {
+      const response = await fetch(base + pathAndQuery, { headers: { ...(key ? { 'X-Api-Key': key } : {}), ...headers } });
+      const text = await response.text();
+      let body: unknown = text;
+      try { body = JSON.parse(text); } catch { /* not JSON: the test will say so */ }
+      return { status: response.status, headers: response.headers, body };
+    },
+    close: () => service.close(),
+  };
+}
