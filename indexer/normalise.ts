@@ -659,6 +659,9 @@ const POSTAL_CODE_IN_TEXT = /(?<!\d)(\d{5})(?!\d)/;
 const POSTAL_CODE_SPACED = /^(\d{2})\s(\d{3})$/;
 const PARENTHESES = /\(([^)]*)\)/g;
 const DEPARTMENT_CODE = /^(?:\d{2,3}|2[ABab])$/;
+const DEPARTMENT_IN_PARENTHESES = /\(([0-9]{1,3}|2[ABab])\)/;
+const FOUR_DIGITS = /^\d{4}$/;
+const ONE_DIGIT = /^\d$/;
 const CITY_PARTS = /\s+-\s+|\s*[,;/|]\s*/;
 const CITY_TRIM = /^[\s\-–,.;:]+|[\s\-–,.;:]+$/g;
 /** `Paris 8`, `Paris 8e`, `Lyon 3ème`, `Marseille 13e arrondissement`, `Paris 1er`. */
@@ -803,7 +806,7 @@ function postalCodeOf(value: unknown): string | null {
   }
   const text = textOf(value);
   if (text === null) return null;
-  if (/^\d{4}$/.test(text)) return `0${text}`;
+  if (FOUR_DIGITS.test(text)) return `0${text}`;
   const spaced = POSTAL_CODE_SPACED.exec(text);
   if (spaced) return spaced[1] + spaced[2];
   const match = POSTAL_CODE_IN_TEXT.exec(text);
@@ -814,9 +817,9 @@ function postalCodeOf(value: unknown): string | null {
 function departmentCodeOf(value: unknown): string | null {
   const text = textOf(value);
   if (text === null) return null;
-  const inParentheses = /\(([0-9]{1,3}|2[ABab])\)/.exec(text);
+  const inParentheses = DEPARTMENT_IN_PARENTHESES.exec(text);
   const code = (inParentheses ? inParentheses[1] : text).toUpperCase();
-  if (/^\d$/.test(code)) return `0${code}`;
+  if (ONE_DIGIT.test(code)) return `0${code}`;
   return DEPARTMENT_CODE.test(code) ? code : null;
 }
 

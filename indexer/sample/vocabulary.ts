@@ -175,7 +175,7 @@ function apartmentSentences(p: Property, luminous: boolean, rng: Rng): string[] 
     ]));
     const parts = [
       'une entrée',
-      mainRoom(luminous, rng, p.livingRoomSurface),
+      `un ${mainRoom(luminous, rng, p.livingRoomSurface)}`,
       p.kitchen ? `une cuisine ${p.kitchen}` : 'une cuisine',
       rooms(p.bedrooms ?? 1),
       (p.bathrooms ?? 0) > 0 ? 'une salle de bains' : 'une salle d\'eau',
@@ -311,8 +311,8 @@ export function freeTitle(p: Property, rng: Rng): string {
     case 'appartement':
       return rng.pick([
         `${noun} T${p.rooms} ${surface}`,
-        `Bel appartement ${p.rooms} pièces${feature ? ` avec ${feature}` : ''}`,
-        `${noun} ${p.rooms} pièces ${placeInProse(p.commune)}`,
+        p.rooms === 1 ? `Studio${feature ? ` avec ${feature}` : ''}` : `Bel appartement ${p.rooms} pièces${feature ? ` avec ${feature}` : ''}`,
+        p.rooms === 1 ? `Studio ${placeInProse(p.commune)}` : `${noun} ${p.rooms} pièces ${placeInProse(p.commune)}`,
         `T${p.rooms} ${feature ?? 'proche centre'}`,
       ]).trim();
     case 'maison':

@@ -3,7 +3,7 @@
  * SPEC.md in order, `null` for the unknown, `seller_contact` always null, and never an internal
  * field. `price_history.points` leaves only when the caller asks for it (detail, eligible offer).
  */
-import type { Annonce, AnnonceMapPoint, PriceHistory, PricePoint } from './annonce.js';
+import { ANNONCE_FIELDS, type Annonce, type AnnonceMapPoint, type PriceHistory, type PricePoint } from './annonce.js';
 import type { StoredListing } from './stored.js';
 
 export interface PresentOptions {
@@ -12,19 +12,20 @@ export interface PresentOptions {
 }
 
 export function presentAnnonce(listing: StoredListing, options: PresentOptions = {}): Annonce {
-  const content = listing.content;
-  const annonce = {
-    ...content,
+  const content = listing.content as unknown as Record<string, unknown>;
+  const computed: Partial<Record<keyof Annonce, unknown>> = {
     // Privacy rules restated at the boundary, whatever the store holds.
-    seller_name: content.seller_type === 'Particulier' ? null : content.seller_name,
+    seller_name: listing.content.seller_type === 'Particulier' ? null : listing.content.seller_name,
     seller_contact: null,
     price_history: presentPriceHistory(listing.price_points, options.withPricePoints ?? false),
-    is_internal: content.is_internal,
     dedup_key: listing.dedup_key,
     sources: presentSources(listing),
-  } as Annonce & Record<string, unknown>;
+  };
+  // SPEC order, whatever order the stored content has; unknown values are null.
+  const annonce: Record<string, unknown> = {};
+  for (const field of ANNONCE_FIELDS) annonce[field] = field in computed ? computed[field] : (content[field] ?? null);
   for (const [field, site] of Object.entries(listing.completed_from)) annonce[`${field}_source`] = site;
-  return annonce;
+  return annonce as Annonce;
 }
 
 function presentSources(listing: StoredListing): Annonce['sources'] {

@@ -68,6 +68,22 @@ export interface UsageScope {
   requestDay: { start: number; end: number };
 }
 
+/**
+ * Identity of a monthly window, stored beside the counters: when it changes the adapter starts a new
+ * window. A window only rolls forward (a later period start), so two API servers whose clocks differ
+ * by a second at a period boundary cannot wipe each other's counts back and forth.
+ */
+export interface MonthWindowTag { kind: '' | 'rolling' | 'period'; start: number }
+
+export function monthWindowTag(month: MonthWindow | null): MonthWindowTag {
+  if (!month) return { kind: '', start: 0 };
+  return month.kind === 'period' ? { kind: 'period', start: month.start } : { kind: 'rolling', start: 0 };
+}
+
+export function shouldRoll(stored: MonthWindowTag, current: MonthWindowTag): boolean {
+  return stored.kind !== current.kind || current.start > stored.start;
+}
+
 export interface UsageSnapshot {
   /** Requests taken in the request day. */
   requests: number;

@@ -1,10 +1,12 @@
 /** Embedded AccessStore: its own SQLite file beside the listings, so counter writes never wait on the indexer. */
 import Database from 'better-sqlite3';
-import type { AccessHealth, AccessStore } from '../access-store.js';
+import type { AccessHealth, AccessStore, Admission, ListingLimits, UsageScope } from '../access-store.js';
 import { SqliteAccountStore } from './account-store.js';
+import { SqliteUsageCounters } from './usage-counters.js';
 
 export class SqliteAccessStore extends SqliteAccountStore implements AccessStore {
   readonly backend = 'sqlite';
+  private readonly usage = new SqliteUsageCounters(this.db);
 
   static open(file: string): SqliteAccessStore {
     const db = new Database(file);
@@ -13,6 +15,12 @@ export class SqliteAccessStore extends SqliteAccountStore implements AccessStore
     db.pragma('busy_timeout = 5000');
     return new SqliteAccessStore(db);
   }
+
+  admit(scope: UsageScope, admission: Admission) { return this.usage.admit(scope, admission); }
+  consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) { return this.usage.consumeListings(scope, ids, limits); }
+  readUsage(scope: UsageScope) { return this.usage.readUsage(scope); }
+  /** Counter rows kept for an account (tests of bounded growth). */
+  async footprint(accountId: string): Promise<number> { return this.usage.footprint(accountId); }
 
   async health(): Promise<AccessHealth> {
     try {

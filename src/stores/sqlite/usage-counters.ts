@@ -1,0 +1,157 @@
+/**
+ * Quota counters in the embedded access file. Each call is ONE `BEGIN IMMEDIATE` transaction, so
+ * several API processes on the same file are serialised by SQLite's write lock exactly as the Lua
+ * scripts serialise them on Redis. Same rules as src/stores/redis/usage-counters.ts.
+ *
+ * `usage_items` holds one row per (account, window, listing id); `usage_windows` one row per account
+ * with the running counts (so no COUNT(*) over thousands of rows per request), the windows the rows
+ * belong to, and the request count of the day.
+ */
+import type Database from 'better-sqlite3';
+import {
+  monthWindowTag, shouldRoll, type Admission, type ListingLimits, type MonthWindowTag, type UsageCounters, type UsageRefusal,
+  type UsageScope, type UsageSnapshot,
+} from '../access-store.js';
+
+export const USAGE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS usage_items (
+  account TEXT NOT NULL, win TEXT NOT NULL CHECK (win IN ('day', 'month')), id TEXT NOT NULL, at INTEGER NOT NULL,
+  PRIMARY KEY (account, win, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ix_usage_items_at ON usage_items(account, win, at);
+CREATE TABLE IF NOT EXISTS usage_windows (
+  account TEXT PRIMARY KEY, month_kind TEXT NOT NULL, month_start INTEGER NOT NULL,
+  request_start INTEGER NOT NULL, requests INTEGER NOT NULL, day_count INTEGER NOT NULL, month_count INTEGER NOT NULL,
+  touched_at INTEGER NOT NULL
+);
+`;
+
+/** An account idle this long has no live window left (day 24 h, rolling 30 days, periods at most 31 days). */
+const IDLE_MS = 32 * 86_400_000;
+const SWEEP_EVERY_MS = 3_600_000;
+
+interface WindowsRow {
+  month_kind: MonthWindowTag['kind']; month_start: number; request_start: number; requests: number; day_count: number; month_count: number;
+}
+
+type Win = 'day' | 'month';
+
+export class SqliteUsageCounters implements UsageCounters {
+  private lastSweep = -Infinity;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {
+    db.exec(USAGE_SCHEMA);
+  }
+
+  async admit(scope: UsageScope, admission: Admission): Promise<{ refused: UsageRefusal | null; usage: UsageSnapshot }> {
+    return this.inTransaction(scope, (row) => {
+      let refused: UsageRefusal | null = admission.items ? this.itemRefusal(row, admission.items, scope) : null;
+      if (!refused && admission.requestLimit !== null && row.requests >= admission.requestLimit) refused = 'requests';
+      if (!refused && admission.take) row.requests += 1;
+      return { refused, usage: this.snapshot(scope.accountId, row) };
+    });
+  }
+
+  async consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) {
+    return this.inTransaction(scope, (row) => {
+      const refused = this.itemRefusal(row, limits, scope);
+      let added = 0;
+      if (!refused) {
+        const insert = this.sql('INSERT OR IGNORE INTO usage_items (account, win, id, at) VALUES (?, ?, ?, ?)');
+        for (const id of ids) {
+          // A listing counts once per window: only ids new to the monthly window (or to the daily one
+          // for legacy accounts) are discoveries; a re-delivery costs nothing, daily quota included.
+          const isNew = insert.run(scope.accountId, scope.month ? 'month' : 'day', id, scope.now).changes === 1;
+          if (!isNew) continue;
+          added += 1;
+          if (scope.month) row.day_count += insert.run(scope.accountId, 'day', id, scope.now).changes;
+        }
+        if (scope.month) row.month_count += added;
+        else row.day_count += added;
+      }
+      return { refused, added, usage: this.snapshot(scope.accountId, row) };
+    });
+  }
+
+  async readUsage(scope: UsageScope): Promise<UsageSnapshot> {
+    return this.inTransaction(scope, (row) => this.snapshot(scope.accountId, row));
+  }
+
+  /** Rows of an account, for the conformance suite's bounded-growth check. */
+  footprint(accountId: string): number {
+    return (this.sql('SELECT COUNT(*) AS n FROM usage_items WHERE account = ?').get(accountId) as { n: number }).n;
+  }
+
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
+  private itemRefusal(row: WindowsRow, limits: ListingLimits, scope: UsageScope): 'day' | 'month' | null {
+    if (scope.month && limits.month !== null && row.month_count >= limits.month) return 'month';
+    return row.day_count >= limits.day ? 'day' : null;
+  }
+
+  /**
+   * Runs `work` on the account's windows after dropping what expired, in one immediate transaction;
+   * `work` changes the counts of `row`, saved at the end.
+   */
+  private inTransaction<T>(scope: UsageScope, work: (row: WindowsRow) => T): T {
+    const run = this.db.transaction(() => {
+      this.sweepIdleAccounts(scope.now);
+      const row = this.rollWindows(scope);
+      const result = work(row);
+      this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
+        touched_at = ? WHERE account = ?`)
+        .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, scope.accountId);
+      return result;
+    });
+    return run.immediate();
+  }
+
+  private rollWindows(scope: UsageScope): WindowsRow {
+    const { accountId, now } = scope;
+    const month = monthWindowTag(scope.month);
+    let row = this.sql('SELECT * FROM usage_windows WHERE account = ?').get(accountId) as WindowsRow | undefined;
+    if (!row) {
+      row = { month_kind: month.kind, month_start: month.start, request_start: scope.requestDay.start, requests: 0, day_count: 0, month_count: 0 };
+      this.sql(`INSERT INTO usage_windows (account, month_kind, month_start, request_start, requests, day_count, month_count, touched_at)
+        VALUES (?, ?, ?, ?, 0, 0, 0, ?)`).run(accountId, row.month_kind, row.month_start, row.request_start, now);
+      this.sql('DELETE FROM usage_items WHERE account = ?').run(accountId);
+    }
+    row.day_count -= this.deleteOlder(accountId, 'day', now - scope.dayMs);
+    if (shouldRoll({ kind: row.month_kind, start: row.month_start }, month)) {
+      this.sql("DELETE FROM usage_items WHERE account = ? AND win = 'month'").run(accountId);
+      Object.assign(row, { month_kind: month.kind, month_start: month.start, month_count: 0 });
+    }
+    if (scope.month?.kind === 'rolling') row.month_count -= this.deleteOlder(accountId, 'month', now - scope.month.ms);
+    if (scope.requestDay.start > row.request_start) Object.assign(row, { request_start: scope.requestDay.start, requests: 0 });
+    return row;
+  }
+
+  private deleteOlder(accountId: string, win: Win, cutoff: number): number {
+    return this.sql('DELETE FROM usage_items WHERE account = ? AND win = ? AND at <= ?').run(accountId, win, cutoff).changes;
+  }
+
+  private snapshot(accountId: string, row: WindowsRow): UsageSnapshot {
+    return { requests: row.requests, day: row.day_count, dayOldest: this.oldest(accountId, 'day'), month: row.month_count, monthOldest: this.oldest(accountId, 'month') };
+  }
+
+  private oldest(accountId: string, win: Win): number | null {
+    return (this.sql('SELECT MIN(at) AS at FROM usage_items WHERE account = ? AND win = ?').get(accountId, win) as { at: number | null }).at;
+  }
+
+  /**
+   * Expired rows of an active account go at its next call; this drops, at most hourly, the rows of
+   * accounts idle for longer than any window, so the file does not keep dead counters forever.
+   */
+  private sweepIdleAccounts(now: number): void {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    const cutoff = now - IDLE_MS;
+    this.sql('DELETE FROM usage_items WHERE account IN (SELECT account FROM usage_windows WHERE touched_at <= ?)').run(cutoff);
+    this.sql('DELETE FROM usage_windows WHERE touched_at <= ?').run(cutoff);
+  }
+}

@@ -1,0 +1,119 @@
+/** The indexer's load: rejects, idempotence, entry dates, status, gzip input, through the real pipeline. */
+import { expect } from 'chai';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runLoad } from '../../indexer/load.js';
+import { loadSites } from '../../src/listings/sites.js';
+import { loadCommunes } from '../../src/refdata/communes.js';
+import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import { rawRecord, writeNdjson } from '../support/raw.js';
+
+describe('indexer load', function () {
+  this.timeout(30_000);
+  const sites = loadSites();
+  const communes = loadCommunes();
+  let dir: string;
+  let store: SqliteListingStore;
+  let wallClock: number;
+  const load = (files: string[], rejectsFile?: string) => {
+    wallClock += 60_000;
+    return runLoad({ files, store, sites, communes, rejectsFile, now: () => wallClock });
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'load-'));
+    store = new SqliteListingStore(path.join(dir, 'l.sqlite'));
+    wallClock = Date.parse('2026-11-15T00:00:00Z');
+  });
+  afterEach(async () => { await store.close(); });
+
+  it('rejects bad records with their line number and reason, and goes on', async () => {
+    const file = writeNdjson([
+      rawRecord(1),
+      '{not json',
+      { ...rawRecord(2), source: 'unknown-site' },
+      { ...rawRecord(3), reference: undefined },
+      { ...rawRecord(4), collected_at: '2030-01-01T00:00:00Z' },
+      { ...rawRecord(5), collected_at: 'hier' },
+      rawRecord(6),
+    ], 'in.ndjson', dir);
+    const rejectsFile = path.join(dir, 'rejects.ndjson');
+    const report = await load([file], rejectsFile);
+    expect(report).to.include({ read: 7, written: 2, rejected: 5, unchanged: 0 });
+    const rejects = readFileSync(rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rejects.map((r) => r.line)).to.deep.equal([2, 3, 4, 5, 6]);
+    expect(rejects[0].reason).to.match(/JSON/);
+    expect(rejects[1].reason).to.match(/unknown site "unknown-site"/);
+    expect(rejects[2].reason).to.match(/reference/);
+    expect(rejects[3].reason).to.match(/future/);
+    expect(rejects[4].field).to.equal('collected_at');
+    expect(rejects.every((r) => r.file === file)).to.equal(true);
+  });
+
+  it('loading the same file twice changes nothing and reports unchanged', async () => {
+    const file = writeNdjson(Array.from({ length: 30 }, (_, i) => rawRecord(i)), 'in.ndjson', dir);
+    const first = await load([file]);
+    const before = await store.getMany(Array.from({ length: 30 }, (_, i) => `${rawRecord(i).source}:R${i}`));
+    const second = await load([file]);
+    expect(first).to.include({ written: 30, unchanged: 0 });
+    expect(second).to.include({ written: 0, unchanged: 30 });
+    const after = await store.getMany([...before.keys()]);
+    expect([...after.values()]).to.deep.equal([...before.values()]);
+  });
+
+  it('reads gzip input', async () => {
+    const file = path.join(dir, 'in.ndjson.gz');
+    writeFileSync(file, gzipSync(Array.from({ length: 5 }, (_, i) => JSON.stringify(rawRecord(i))).join('\n')));
+    expect((await load([file])).written).to.equal(5);
+  });
+
+  it('catalogue_entered_at is the first collection and never moves; updated_at follows the latest pass', async () => {
+    await load([writeNdjson([rawRecord(1, { collected_at: '2026-10-01T00:00:00Z' })], 'a.ndjson', dir)]);
+    await load([writeNdjson([rawRecord(1, { collected_at: '2026-11-01T00:00:00Z', price: '190 000 €' })], 'b.ndjson', dir)]);
+    // An older pass arriving late (a backfill) changes nothing.
+    const stale = await load([writeNdjson([rawRecord(1, { collected_at: '2026-09-01T00:00:00Z' })], 'c.ndjson', dir)]);
+    expect(stale.stale).to.equal(1);
+    const listing = (await store.get(`${rawRecord(1).source}:R1`))!;
+    expect(new Date(listing.catalogue_entered_at).toISOString()).to.equal('2026-10-01T00:00:00.000Z');
+    expect(new Date(listing.updated_at).toISOString()).to.equal('2026-11-01T00:00:00.000Z');
+    expect(listing.content.price).to.equal(190000);
+    expect(listing.price_points.map((p) => p.price)).to.deep.equal([201000, 190000]);
+  });
+
+  it('a re-collection with the same content moves updated_at but not changed_at', async () => {
+    await load([writeNdjson([rawRecord(1, { collected_at: '2026-10-01T00:00:00Z' })], 'a.ndjson', dir)]);
+    const first = (await store.get(`${rawRecord(1).source}:R1`))!;
+    await load([writeNdjson([rawRecord(1, { collected_at: '2026-10-02T00:00:00Z' })], 'b.ndjson', dir)]);
+    const second = (await store.get(first.id))!;
+    expect(second.updated_at).to.be.greaterThan(first.updated_at);
+    expect([second.changed_at, second.change_seq]).to.deep.equal([first.changed_at, first.change_seq]);
+  });
+
+  it('applies statuses: leaving the market records when, coming back clears it', async () => {
+    const id = `${rawRecord(1).source}:R1`;
+    await load([writeNdjson([rawRecord(1, { collected_at: '2026-10-01T00:00:00Z' })], 'a.ndjson', dir)]);
+    await load([writeNdjson([rawRecord(1, { collected_at: '2026-10-05T00:00:00Z', status: 'Sous compromis' })], 'b.ndjson', dir)]);
+    const left = (await store.get(id))!;
+    expect([left.status, new Date(left.left_market_at!).toISOString()]).to.deep.equal(['sous_compromis', '2026-10-05T00:00:00.000Z']);
+    await load([writeNdjson([rawRecord(1, { collected_at: '2026-10-09T00:00:00Z', status: 'active' })], 'c.ndjson', dir)]);
+    const back = (await store.get(id))!;
+    expect([back.status, back.left_market_at]).to.deep.equal(['active', null]);
+  });
+
+  it('stores no contact data: phones and e-mails redacted, contact fields dropped, private seller without name', async () => {
+    await load([writeNdjson([rawRecord(1, {
+      description: 'Appelez le 06 12 34 56 78 ou écrivez à jean.dupont@gmail.com',
+      seller_phone: '0612345678', seller_email: 'jean.dupont@gmail.com', seller_type: 'particulier', seller_name: 'Jean Dupont',
+      latitude: 48.8566123, longitude: 2.3522219,
+    })], 'a.ndjson', dir)]);
+    const row = store.database.prepare('SELECT * FROM listings').get() as Record<string, string>;
+    const everything = JSON.stringify(row);
+    expect(everything).not.to.match(/06 12 34 56 78|0612345678|jean\.dupont|Jean Dupont/);
+    const listing = (await store.get(`${rawRecord(1).source}:R1`))!;
+    expect(listing.content.seller_name).to.equal(null);
+    expect([listing.content.latitude, listing.content.longitude]).to.deep.equal([48.857, 2.352]);
+  });
+});
