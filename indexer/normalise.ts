@@ -62,12 +62,13 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
   const rawType = textOf(raw.type);
   if (rawTitle === null && rawType === null) throw new NormaliseError('title', 'no title and no type to build one from');
 
-  const typeInfo = classifyType(rawType, rawTitle);
+  const roomsField = integerInRange(raw.rooms, 1, MAX_COUNT);
+  const typeInfo = classifyType(rawType, rawTitle, roomsField === null);
   const transaction = transactionOf(raw, rawTitle);
 
   const price = numberInRange(raw.price, 0, MAX_PRICE);
   const surface = numberInRange(raw.surface, 0, MAX_SURFACE);
-  const rooms = integerInRange(raw.rooms, 1, MAX_COUNT) ?? typeInfo.rooms;
+  const rooms = roomsField ?? typeInfo.rooms;
 
   const place = resolvePlace(raw, ctx.communes);
   const dpe = energyClass(raw.dpe, raw.dpe_value, DPE_VALUE_UNIT);
@@ -76,8 +77,13 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
   const description = cleanDescription(raw.description);
   if (description !== null) {
     // Many sites only state the classes in the text ("Classe énergie : D - Classe climat : B").
-    if (dpe.letter === null && isAbsent(raw.dpe)) dpe.letter = classInProse(description, DPE_IN_PROSE);
-    if (ges.letter === null && isAbsent(raw.ges)) ges.letter = classInProse(description, GES_IN_PROSE);
+    const wantDpe = dpe.letter === null && isAbsent(raw.dpe);
+    const wantGes = ges.letter === null && isAbsent(raw.ges);
+    if (wantDpe || wantGes) {
+      const inProse = classesInProse(description);
+      if (wantDpe) dpe.letter = inProse.dpe;
+      if (wantGes) ges.letter = inProse.ges;
+    }
   }
 
   const title = rawTitle !== null
@@ -149,11 +155,13 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
 
 /** Values collectors write for "no value". */
 const EMPTY_WORDS = new Set(['', 'n/a', 'na', 'n.a.', 'nc', 'n.c.', 'null', 'undefined', 'none', '-', '--', '?', 'non communiqué', 'non communique', 'inconnu']);
+const MAX_EMPTY_WORD_LENGTH = 16;
 
 function textOf(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const text = String(value).trim();
-  return EMPTY_WORDS.has(text.toLowerCase()) ? null : text;
+  const text = typeof value === 'string' ? value.trim() : String(value);
+  // Placeholders are short; lower-casing a whole description to look one up would cost more.
+  return text.length <= MAX_EMPTY_WORD_LENGTH && EMPTY_WORDS.has(text.toLowerCase()) ? null : text;
 }
 
 function isAbsent(value: unknown): boolean {
@@ -173,7 +181,7 @@ function clip(value: unknown): string {
 function cleanText(value: unknown): string | null {
   let text = textOf(value);
   if (text === null) return null;
-  if (HTML_HINT.test(text)) text = htmlToText(text);
+  if (mayHoldHtml(text)) text = htmlToText(text);
   text = text.replace(WHITESPACE_RUN, ' ').trim();
   return text === '' ? null : text;
 }
@@ -182,13 +190,18 @@ function cleanText(value: unknown): string | null {
 function cleanDescription(value: unknown): string | null {
   let text = textOf(value);
   if (text === null) return null;
-  if (HTML_HINT.test(text)) text = htmlToText(text);
+  if (mayHoldHtml(text)) text = htmlToText(text);
   if (text.includes('\r')) text = text.replace(CARRIAGE_RETURN, '\n');
   text = redactContacts(text).trim();
   return text === '' ? null : text;
 }
 
 const HTML_HINT = /<[a-zA-Z/!]|&(?:#\d|#x[0-9a-fA-F]|[a-zA-Z]{2,8};)/;
+
+/** Tags or entities; the plain `includes` first, because most texts have neither `<` nor `&`. */
+function mayHoldHtml(text: string): boolean {
+  return (text.includes('<') || text.includes('&')) && HTML_HINT.test(text);
+}
 const WHITESPACE_RUN = /\s+/g;
 const CARRIAGE_RETURN = /\r\n?/g;
 const SCRIPT_OR_STYLE = /<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
@@ -479,17 +492,34 @@ const STUDIO = /\b(?:studio|studette)\b/;
 interface TypeInfo { type: PropertyType; rooms: number | null }
 
 /** The public type from the type field, else from the title; rooms from `T3`, `studio`, `3 pièces`. */
-function classifyType(rawType: string | null, title: string | null): TypeInfo {
-  const foldedType = rawType === null ? null : foldText(rawType);
-  let type = foldedType === null ? null : typeIn(foldedType);
-  let foldedTitle: string | null = null;
-  if (type === null && title !== null) {
-    foldedTitle = foldText(title);
-    type = typeIn(foldedTitle);
+function classifyType(rawType: string | null, title: string | null, wantRooms: boolean): TypeInfo {
+  const fromType = rawType === null ? NO_TYPE : typeOfField(rawType);
+  let type = fromType.type;
+  let rooms = wantRooms ? fromType.rooms : null;
+  if (type === null || rooms === null && wantRooms) {
+    if (title !== null) {
+      const foldedTitle = foldText(title);
+      type ??= typeIn(foldedTitle);
+      if (wantRooms) rooms ??= roomsIn(foldedTitle);
+    }
   }
-  let rooms = foldedType === null ? null : roomsIn(foldedType);
-  if (rooms === null && title !== null) rooms = roomsIn(foldedTitle ?? foldText(title));
   return { type: type ?? 'Autre', rooms };
+}
+
+const NO_TYPE = { type: null, rooms: null };
+/** A site uses a handful of type values for millions of records: classified once each (bounded). */
+const TYPE_CACHE_SIZE = 5_000;
+const typeCache = new Map<string, { type: PropertyType | null; rooms: number | null }>();
+
+function typeOfField(rawType: string): { type: PropertyType | null; rooms: number | null } {
+  let known = typeCache.get(rawType);
+  if (known === undefined) {
+    const folded = foldText(rawType);
+    known = { type: typeIn(folded), rooms: roomsIn(folded) };
+    if (typeCache.size >= TYPE_CACHE_SIZE) typeCache.clear();
+    typeCache.set(rawType, known);
+  }
+  return known;
 }
 
 /** Whole type values some sites send as identifiers (Bien'ici `castle`, `premises`...). */
@@ -628,19 +658,25 @@ function energyClass(field: unknown, valueField: unknown, valueUnit: RegExp): En
 const BARE_NUMBER = /^\s*\d+(?:[.,]\d+)?\s*$/;
 
 /**
- * Classes stated in a description, with their label right before the letter. The letter must be a
- * capital (or follow a colon), so that "le DPE a été réalisé" is not read as class A.
+ * Classes stated in a description, with their label right before the letter: group 1 is a DPE
+ * label (`Classe énergie : D`, `DPE en D`, `le DPE classé C`), group 2 a GES one (`Classe climat B`,
+ * `GES : C`). One scan finds both. The letter must be a capital (or follow a colon), and not open
+ * a phrase such as "A venir", so that "le DPE a été réalisé" is not read as class A.
  */
-const DPE_IN_PROSE = /(?:classe\s+(?:d['’]\s*)?[ée]nerg(?:ie|[ée]tique)|\bDPE|[ée]tiquette\s+[ée]nerg(?:ie|[ée]tique))(?:\s*(?::|=|-|en|est|class[ée]e?|\(nouvelle formule\)))*\s*\b([A-G])\b(?!\s+(?:venir|faire|r[ée]aliser|fournir|jour|[ée]t[ée])\b)/i;
-const GES_IN_PROSE = /(?:classe\s+climat|\bGES|classe\s+(?:d['’]\s*)?[ée]missions?(?:\s+de\s+gaz\s+[àa]\s+effet\s+de\s+serre)?|[ée]tiquette\s+climat)(?:\s*(?::|=|-|en|est|class[ée]e?))*\s*\b([A-G])\b(?!\s+(?:venir|faire|r[ée]aliser|fournir|jour|[ée]t[ée])\b)/i;
+const CLASS_IN_PROSE = /(?:(classe\s+(?:d['’]\s*)?[ée]nerg(?:ie|[ée]tique)|\bDPE|[ée]tiquette\s+[ée]nerg(?:ie|[ée]tique))|(classe\s+climat|\bGES|classe\s+(?:d['’]\s*)?[ée]missions?(?:\s+de\s+gaz\s+[àa]\s+effet\s+de\s+serre)?|[ée]tiquette\s+climat))(?:\s*(?::|=|-|en|est|class[ée]e?|\(nouvelle formule\)))*\s*\b([A-G])\b(?!\s+(?:venir|faire|r[ée]aliser|fournir|jour|[ée]t[ée])\b)/gi;
 
-function classInProse(description: string, pattern: RegExp): DpeLetter | null {
-  const match = pattern.exec(description);
-  if (!match) return null;
-  const letter = match[1];
-  const isCapital = letter >= 'A' && letter <= 'G';
-  if (!isCapital && !match[0].includes(':')) return null;
-  return letter.toUpperCase() as DpeLetter;
+function classesInProse(description: string): { dpe: DpeLetter | null; ges: DpeLetter | null } {
+  let dpe: DpeLetter | null = null;
+  let ges: DpeLetter | null = null;
+  CLASS_IN_PROSE.lastIndex = 0;
+  for (let match = CLASS_IN_PROSE.exec(description); match !== null && (dpe === null || ges === null); match = CLASS_IN_PROSE.exec(description)) {
+    const letter = match[3];
+    const isCapital = letter >= 'A' && letter <= 'G';
+    if (!isCapital && !match[0].includes(':')) continue;
+    if (match[1] !== undefined) dpe ??= letter.toUpperCase() as DpeLetter;
+    else ges ??= letter.toUpperCase() as DpeLetter;
+  }
+  return { dpe, ges };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -690,6 +726,59 @@ function foldedName(commune: Commune): string {
  * region from the department; a missing position is the commune's centre.
  */
 function resolvePlace(raw: RawRecord, communes: CommuneTable): Place {
+  const located = locate(raw, communes);
+  let latitude = parseCoordinate(raw.latitude, 90);
+  let longitude = parseCoordinate(raw.longitude, 180);
+  // Null Island (0, 0) is what a failed geocoder writes, not a French listing.
+  if (latitude === null || longitude === null || (latitude === 0 && longitude === 0)) {
+    latitude = located.centre?.lat ?? null;
+    longitude = located.centre?.lon ?? null;
+    if (latitude === null || longitude === null) latitude = longitude = null;
+  }
+  return {
+    city: located.city,
+    postalCode: located.postalCode,
+    department: located.department,
+    region: located.region,
+    latitude: latitude === null ? null : roundCoordinate(latitude),
+    longitude: longitude === null ? null : roundCoordinate(longitude),
+  };
+}
+
+/** Where a record is, before its own coordinates: the same inputs always give the same answer. */
+interface Located {
+  city: string | null;
+  postalCode: string | null;
+  department: string | null;
+  region: string | null;
+  centre: Commune | null;
+}
+
+/**
+ * Cities and postal codes repeat across millions of records, and resolving one costs several
+ * table look-ups with text folding: answers are memoised per commune table, in a map that is
+ * emptied when it reaches LOCATION_CACHE_SIZE entries, so memory stays bounded.
+ */
+const LOCATION_CACHE_SIZE = 50_000;
+const locationCaches = new WeakMap<CommuneTable, Map<string, Located>>();
+
+function locate(raw: RawRecord, communes: CommuneTable): Located {
+  let cache = locationCaches.get(communes);
+  if (cache === undefined) {
+    cache = new Map();
+    locationCaches.set(communes, cache);
+  }
+  const key = `${raw.city ?? ''}\u0000${raw.postal_code ?? ''}\u0000${raw.department ?? ''}\u0000${raw.region ?? ''}`;
+  let located = cache.get(key);
+  if (located === undefined) {
+    located = locateUncached(raw, communes);
+    if (cache.size >= LOCATION_CACHE_SIZE) cache.clear();
+    cache.set(key, located);
+  }
+  return located;
+}
+
+function locateUncached(raw: RawRecord, communes: CommuneTable): Located {
   const cityText = textOf(raw.city);
   let postalCode = postalCodeOf(raw.postal_code);
   let departmentHint = departmentCodeOf(raw.department);
@@ -728,6 +817,8 @@ function resolvePlace(raw: RawRecord, communes: CommuneTable): Place {
 
   let commune: Commune | null = null;
   let sameDepartment: string | null = null;
+  /** Centre of a commune known by name only, when all its postal codes share it (Nice, Toulouse). */
+  let sharedCentre: Commune | null = null;
   let officialName: string | null = null;
   const postalCommunes = postalCode === null ? [] : communes.byPostalCode(postalCode);
 
@@ -742,25 +833,19 @@ function resolvePlace(raw: RawRecord, communes: CommuneTable): Place {
         const inDepartment = matches.filter((c) => c.department === departmentHint);
         if (inDepartment.length > 0) matches = inDepartment;
       }
-      officialName = matches[0].name;
-      if (matches.every((c) => c.postalCode === matches[0].postalCode && c.insee === matches[0].insee)) {
-        commune = matches[0];
+      const first = matches[0];
+      officialName = first.name;
+      if (matches.every((c) => c.postalCode === first.postalCode && c.insee === first.insee)) {
+        commune = first;
         // A postal code unknown to the table (a typo, a CEDEX) gives way to the commune's.
         postalCode = commune.postalCode;
       } else {
         sameDepartment = commonDepartment(matches);
+        // Paris, Lyon and Marseille rows carry their arrondissement's centre: no single centre.
+        if (matches.every((c) => c.insee === first.insee && c.lat === first.lat && c.lon === first.lon)) sharedCentre = first;
       }
       break;
     }
-  }
-
-  let latitude = parseCoordinate(raw.latitude, 90);
-  let longitude = parseCoordinate(raw.longitude, 180);
-  // Null Island (0, 0) is what a failed geocoder writes, not a French listing.
-  if (latitude === null || longitude === null || (latitude === 0 && longitude === 0)) {
-    latitude = commune?.lat ?? null;
-    longitude = commune?.lon ?? null;
-    if (latitude === null || longitude === null) latitude = longitude = null;
   }
 
   let department = commune?.department ?? sameDepartment;
@@ -773,8 +858,7 @@ function resolvePlace(raw: RawRecord, communes: CommuneTable): Place {
     postalCode,
     department,
     region,
-    latitude: latitude === null ? null : roundCoordinate(latitude),
-    longitude: longitude === null ? null : roundCoordinate(longitude),
+    centre: commune ?? sharedCentre,
   };
 }
 

@@ -47,10 +47,10 @@ const MISTYPED_PHONE = /(?<![\d+])0[1-9]([.\- ])\d{1,3}(?:\1\d{1,3}){3}(?!\d)/g;
 
 /**
  * A ten-digit run right after `Réf`, `référence`, `mandat`, `SIRET`, `RCS`... is an identifier that
- * happens to look like a phone (`Réf. 0123456789`), so it stays. Tested on the text just before a
+ * happens to look like a phone (`Réf. 0123456789`, `Référence annonce : 0123456789`), so it stays. Tested on the text just before a
  * candidate; a real phone after a reference (`Réf 123 - tél 06...`) is not directly after the word.
  */
-const IDENTIFIER_BEFORE = /(?:\bref(?:erence)?s?|\bréf(?:érence)?s?|\bmandat|\bsiret|\bsiren|\brcs(?:\s+[\p{L}-]+)?|\btva(?:\s+intracom(?:munautaire)?)?|\bdossier|\blot)\s*(?:n\s*[°o]\.?|num(?:éro|ero)?\.?)?\s*[.:#-]?\s*$/iu;
+const IDENTIFIER_BEFORE = /(?:(?:\bref(?:erence)?s?|\bréf(?:érence)?s?)(?:\s+(?:de\s+l['’])?(?:annonce|bien|agence|interne|dossier|du\s+bien|mandat))?|\bmandat|\bsiret|\bsiren|\brcs(?:\s+[\p{L}-]+)?|\btva(?:\s+intracom(?:munautaire)?)?|\bdossier|\blot)\s*(?:n\s*[°o]\.?|num(?:éro|ero)?\.?)?\s*[.:#-]?\s*$/iu;
 const IDENTIFIER_LOOKBACK = 40;
 
 /** Top-level domains accepted after a spelled-out dot (`agence point fr`, `notaires .fr`). */
@@ -72,7 +72,8 @@ const DOMAIN_DOTTED = new RegExp(String.raw`${LABEL}(?:${DOT}${LABEL})+`, 'yu');
 const DOMAIN_ANY = new RegExp(String.raw`${LABEL}(?:${DOT}${LABEL})*`, 'yu');
 
 /**
- * The at-sign, plain (`nom.prenom@agence-immo.fr`, `x @ y.fr`) or hidden from scrapers: `[at]`,
+ * The at-sign, plain (`nom.prenom@agence-immo.fr`, `x @ y.fr`, but not a handle such as
+ * `Instagram @agence.immo`, hence spaces on both sides or none) or hidden from scrapers: `[at]`,
  * `(at)`, `{at}`, `(arobase)`, `[arobase]`, ` arobase `; ` at ` only between brackets, a bare
  * English "at" being too common a word. After a hidden one the domain may lack a dot
  * (`contact (at) agence`): the intent is clear enough.
@@ -81,7 +82,7 @@ const DOMAIN_ANY = new RegExp(String.raw`${LABEL}(?:${DOT}${LABEL})*`, 'yu');
  * local part: a pattern that starts with "any letters" is tried at every letter of a 2 kB
  * description, which cost about 200 µs per description holding an `@`; this costs a few.
  */
-const AT_SIGN = /([ \t]?@[ \t]?)|[ \t]*[\[({][ \t]*(?:at|arobase|@)[ \t]*[\])}][ \t]*|[ \t]+arobase[ \t]+/gi;
+const AT_SIGN = /([ \t]@[ \t]|@)|[ \t]*[\[({][ \t]*(?:at|arobase|@)[ \t]*[\])}][ \t]*|[ \t]+arobase[ \t]+/gi;
 /** Characters of a local part, read backwards from the at-sign (`nom.prenom`, `accueil.27063`). */
 const LOCAL_CHAR = /[\p{L}\p{N}_%+.\-]/u;
 const MAILTO = /mailto:$/i;

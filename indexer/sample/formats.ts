@@ -5,9 +5,17 @@ const NNBSP = '\u202f';
 
 /** 350000 -> "350 000"; 45.5 -> "45,5" (French digit grouping and decimal comma). */
 export function frenchNumber(value: number, separator = ' '): string {
-  const [whole, decimals] = String(value).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
-  return decimals ? `${grouped},${decimals}` : grouped;
+  const text = String(value);
+  const dot = text.indexOf('.');
+  const whole = dot < 0 ? text : text.slice(0, dot);
+  let grouped = whole;
+  if (whole.length > 3) {
+    // Hot path of the generator: plain slicing, no regular expression.
+    const head = whole.length % 3 || 3;
+    grouped = whole.slice(0, head);
+    for (let i = head; i < whole.length; i += 3) grouped += separator + whole.slice(i, i + 3);
+  }
+  return dot < 0 ? grouped : `${grouped},${text.slice(dot + 1)}`;
 }
 
 export type PriceStyle = 'number' | 'numericString' | 'euroSpaced' | 'euroNbsp' | 'eurDotted';

@@ -20,7 +20,7 @@ export const DEFAULT_SEED = 42;
 /** Share of properties listed on several sites (2 to 4). */
 const MULTI_SITE_SHARE = 0.3;
 /** Share of flats that get a neighbour flat (same building and surface): about 3 % of all properties. */
-const NEIGHBOUR_SHARE_OF_FLATS = 0.065;
+const NEIGHBOUR_SHARE_OF_FLATS = 0.075;
 const SHUFFLE_WINDOW = 512;
 
 export interface SampleOptions {

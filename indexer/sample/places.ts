@@ -84,8 +84,17 @@ export function cityLabel(commune: Commune, style: CityStyle, rng: Rng): string 
   }
 }
 
+const accentFree = new Map<string, string>();
+
+/** "Saint-Étienne" -> "Saint-Etienne"; memoised (a bounded cache: names repeat a lot). */
 export function stripAccents(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  let plain = accentFree.get(text);
+  if (plain === undefined) {
+    plain = /^[\x20-\x7e]*$/.test(text) ? text : text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+    if (accentFree.size >= 100_000) accentFree.clear();
+    accentFree.set(text, plain);
+  }
+  return plain;
 }
 
 function abbreviateSaint(upper: string): string {

@@ -68,7 +68,7 @@ export interface PriceInput {
 
 /**
  * The property's own price (sale in euros, or monthly rent charges included), with its noise.
- * Rents follow the sale price per m² loosely (about 30 €/m² in Paris, 7-9 € in the country).
+ * Rents follow the sale price per m² loosely (about 30 €/m² in Paris, 7-9 € in the country, more for small flats).
  */
 export function priceOf(input: PriceInput, rng: Rng): number {
   const noise = 1 + rng.normal() * 0.12;
@@ -80,14 +80,15 @@ export function priceOf(input: PriceInput, rng: Rng): number {
       case 'parking': return roundTo(40 + perM2 * 0.012, 5);
       case 'local': case 'bureaux': return roundTo(surface * rentPerM2 * 0.9, 10);
       default: {
-        const smallFlatPremium = 1 + 0.4 * Math.max(0, (35 - surface) / 35);
-        return roundTo(surface * rentPerM2 * smallFlatPremium, rng.chance(0.5) ? 10 : 5);
+        // A fixed part makes small flats dearer per m², as they are (a Paris studio rents 40 €/m²).
+        const fixedPart = 80 + perM2 * 0.015;
+        return roundTo(surface * rentPerM2 + fixedPart, rng.chance(0.5) ? 10 : 5);
       }
     }
   }
   switch (input.kind) {
     case 'appartement': return roundSale(surface * perM2, rng);
-    case 'maison': return roundSale(surface * perM2 * 0.9 + (input.landSurface ?? 0) * perM2 * 0.02, rng);
+    case 'maison': return roundSale(surface * perM2 * 0.9 + Math.min(input.landSurface ?? 0, 1_500) * perM2 * 0.012, rng);
     case 'terrain': return roundSale(Math.max(8_000, (input.landSurface ?? 500) * perM2 * 0.055), rng);
     case 'parking': return roundTo(4_000 + perM2 * 2.3, 500);
     case 'local': return roundSale(surface * perM2 * 0.75, rng);

@@ -16,9 +16,9 @@ const DAY_MS = 86_400_000;
 /** Share of rentals among properties. */
 export const RENTAL_SHARE = 0.25;
 /** Share of properties that carry no photo at all (some copies drop theirs too: about 8 % of listings in the end). */
-const NO_PHOTO_SHARE = 0.05;
+const NO_PHOTO_SHARE = 0.045;
 /** Share of descriptions with a phone number or an e-mail address in the text. */
-const CONTACT_IN_DESCRIPTION_SHARE = 0.1;
+const CONTACT_IN_DESCRIPTION_SHARE = 0.11;
 /** Share of properties no longer on the market (sold, under offer, archived, withdrawn). */
 const INACTIVE_SHARE = 0.035;
 
@@ -51,11 +51,14 @@ function measured(value: number, rng: Rng): number {
   return rng.chance(0.6) ? Math.round(value * 10) / 10 : Math.round(value * 100) / 100;
 }
 
+/** Construction periods and their share of the housing stock on sale. */
+const BUILDING_PERIODS: readonly (readonly [readonly [number, number], number])[] = [
+  [[1700, 1899], 10], [[1900, 1947], 18], [[1948, 1974], 25], [[1975, 2000], 27], [[2001, 2025], 20],
+];
+
 function pickYear(rng: Rng): number {
-  return rng.weighted<() => number>([
-    [() => rng.int(1700, 1899), 10], [() => rng.int(1900, 1947), 18], [() => rng.int(1948, 1974), 25],
-    [() => rng.int(1975, 2000), 27], [() => rng.int(2001, 2025), 20],
-  ])();
+  const [from, to] = rng.weighted(BUILDING_PERIODS);
+  return rng.int(from, to);
 }
 
 const LETTERS: readonly EnergyLetter[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
@@ -111,7 +114,7 @@ export function createProperty(id: string, serial: number, ctx: PropertyContext,
     commune, lat: centre ? round6(centre.lat) : null, lon: centre ? round6(centre.lon) : null,
     surface: null, landSurface: null, livingRoomSurface: null, rooms: null, bedrooms: null, bathrooms: null,
     showerRooms: null, toilets: null, floor: null, buildingFloors: null, kitchen: null,
-    yearBuilt: kind === 'terrain' || kind === 'parking' ? null : knownOrNull(rng, 0.62, () => pickYear(rng)),
+    yearBuilt: kind === 'terrain' || kind === 'parking' ? null : knownOrNull(rng, 0.7, () => pickYear(rng)),
     elevator: null, parking: null, parkingInterior: null, parkingExterior: null, cellar: null, garden: null,
     exclusive: sellerKind === 'agence' ? knownOrNull(rng, 0.7, () => rng.chance(0.3)) : null,
     features: [], dpe: null, dpeValue: null, ges: null, gesValue: null, price: 0,
@@ -194,12 +197,12 @@ function shape(p: Property, rng: Rng): void {
 }
 
 function energy(p: Property, rng: Rng): void {
-  const share = p.kind === 'terrain' || p.kind === 'parking' ? 0 : p.kind === 'local' || p.kind === 'bureaux' ? 0.7 : 0.93;
+  const share = p.kind === 'terrain' || p.kind === 'parking' ? 0 : p.kind === 'local' || p.kind === 'bureaux' ? 0.85 : 0.97;
   if (!rng.chance(share)) return;
   const dpe = pickDpe(p.yearBuilt, rng);
   p.dpe = dpe.letter;
   p.dpeValue = dpe.value;
-  if (rng.chance(0.9)) {
+  if (rng.chance(0.95)) {
     const ges = pickGes(LETTERS.indexOf(dpe.letter), rng);
     p.ges = ges.letter;
     p.gesValue = ges.value;

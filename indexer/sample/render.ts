@@ -38,7 +38,7 @@ export function renderCopy(p: Property, site: Site, ctx: CopyContext, rng: Rng):
 
   const reference = q.reference(ctx.counter, p, rng);
   const city = cityLabel(p.commune, rng.weighted(q.city), rng);
-  const citySlug = stripAccents(p.commune.name).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const citySlug = slugOf(p.commune.name);
   const { publishedAt, collectedAt } = copyDates(p, ctx, rng);
   const price = copyPrice(p, rng);
   const surface = p.surface === null ? null : q.roundsSurface || rng.chance(0.1) ? roundSurface(p.surface, rng) : p.surface;
@@ -85,6 +85,18 @@ export function renderCopy(p: Property, site: Site, ctx: CopyContext, rng: Rng):
   record.published_at = formatDate(publishedAt, q.published);
   if (site.source === 'interne') record.is_internal = true;
   return record;
+}
+
+const slugs = new Map<string, string>();
+
+/** "Saint-Étienne" -> "saint-etienne", memoised per commune name (a few tens of thousands). */
+function slugOf(name: string): string {
+  let slug = slugs.get(name);
+  if (slug === undefined) {
+    slug = stripAccents(name).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    slugs.set(name, slug);
+  }
+  return slug;
 }
 
 function copyDates(p: Property, ctx: CopyContext, rng: Rng): { publishedAt: number; collectedAt: number } {
@@ -235,18 +247,20 @@ function writePhotos(record: Record<string, unknown>, p: Property, site: Site, r
     return;
   }
   const count = rng.chance(q.photosSubset) ? rng.int(1, p.photoCount) : p.photoCount;
-  const urls: string[] = [];
+  const prefix = `https://img.${site.source}.example/`;
+  // 16 hex characters, a stable function of (property, site, photo): each site re-encodes the pictures.
+  const base = mix(p.serial, site.index + 0x9e3779b9);
+  const urls: string[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    urls.push(`https://img.${site.source}.example/${photoHash(p.serial, site.index, i)}.jpg`);
+    urls[i] = `${prefix}${hex8(mix(base, i + 1))}${hex8(mix(base ^ p.serial, i + 0x632be5ab))}.jpg`;
   }
   record.images = q.photosAsString ? urls.join(', ') : urls;
 }
 
-/** 16 hex characters, a stable function of (property, site, photo): each site re-encodes the pictures. */
-function photoHash(serial: number, siteIndex: number, photo: number): string {
-  const a = mix(serial * 32 + siteIndex, photo + 0x9e3779b9);
-  const b = mix(a ^ serial, siteIndex * 977 + photo + 1);
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+function hex8(value: number): string {
+  return HEX_BYTES[value >>> 24] + HEX_BYTES[(value >>> 16) & 255] + HEX_BYTES[(value >>> 8) & 255] + HEX_BYTES[value & 255];
 }
 
 function mix(x: number, y: number): number {

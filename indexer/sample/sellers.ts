@@ -55,8 +55,17 @@ function digits(rng: Rng, count: number): string {
   return out;
 }
 
+const slugs = new Map<string, string>();
+
+/** "Guy Hoquet Saint-Étienne" -> "guy-hoquet-saint-etienne"; memoised in a bounded cache. */
 function slug(text: string): string {
-  return stripAccents(text).toLowerCase().replace(/&/g, 'et').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  let value = slugs.get(text);
+  if (value === undefined) {
+    value = stripAccents(text).toLowerCase().replace(/&/g, 'et').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    if (slugs.size >= 100_000) slugs.clear();
+    slugs.set(text, value);
+  }
+  return value;
 }
 
 /** A ten-digit French number without separators, e.g. "0612345678". */

@@ -105,7 +105,7 @@ export const QUIRKS: Record<string, SiteQuirks> = {
     coordinates: 'precise', coordinatesMissing: 0.1, descriptionMissing: 0, descriptionRewritten: 0.05, descriptionTruncated: 0,
     separator: '\n', photosMissing: 0.03, photosSubset: 0.15, photosAsString: false, booleans: 'boolean',
     sellerLabels: { pro: 'pro', particulier: 'particulier' }, showsPrivateName: true, network: false, contactFields: 0.05,
-    fill: { rooms: 0.95, details: 0.3, year: 0.5, dpe: 0.9, ges: 0.85, booleans: 0.4, land: 0.8 }, unknown: 'omit',
+    fill: { rooms: 0.95, details: 0.3, year: 0.5, dpe: 0.95, ges: 0.9, booleans: 0.4, land: 0.8 }, unknown: 'omit',
     legalInfo: null, charts: false, explicitActive: false, department: null,
   },
   bienici: {
@@ -130,7 +130,7 @@ export const QUIRKS: Record<string, SiteQuirks> = {
     coordinates: 'rounded', coordinatesMissing: 0.5, descriptionMissing: 0.05, descriptionRewritten: 0.2, descriptionTruncated: 0.5,
     separator: ' ', photosMissing: 0.04, photosSubset: 0.4, photosAsString: false, booleans: 'boolean',
     sellerLabels: { pro: 'agence', particulier: 'particulier' }, showsPrivateName: false, network: true, contactFields: 0,
-    fill: { rooms: 0.95, details: 0.5, year: 0.6, dpe: 0.9, ges: 0.75, booleans: 0.5, land: 0.7 }, unknown: 'omit',
+    fill: { rooms: 0.95, details: 0.5, year: 0.6, dpe: 0.95, ges: 0.85, booleans: 0.5, land: 0.7 }, unknown: 'omit',
     legalInfo: null, charts: false, explicitActive: false, department: null,
   },
   pap: {
@@ -182,7 +182,7 @@ export const QUIRKS: Record<string, SiteQuirks> = {
     coordinates: 'string', coordinatesMissing: 0.3, descriptionMissing: 0.05, descriptionRewritten: 0.2, descriptionTruncated: 0.1,
     separator: '<br />', photosMissing: 0.05, photosSubset: 0.4, photosAsString: false, booleans: 'digit',
     sellerLabels: { pro: 'professionnel', particulier: 'particulier' }, showsPrivateName: false, network: false, contactFields: 0.4,
-    fill: { rooms: 0.9, details: 0.4, year: 0.3, dpe: 0.8, ges: 0.7, booleans: 0.5, land: 0.7 }, unknown: 'empty',
+    fill: { rooms: 0.9, details: 0.4, year: 0.3, dpe: 0.9, ges: 0.85, booleans: 0.5, land: 0.7 }, unknown: 'empty',
     legalInfo: null, charts: false, explicitActive: false, department: null, upperCaseSellerNames: true,
   },
   'ouestfrance-immo': {
@@ -222,7 +222,7 @@ export const QUIRKS: Record<string, SiteQuirks> = {
     coordinates: 'precise', coordinatesMissing: 0.3, descriptionMissing: 0.15, descriptionRewritten: 0, descriptionTruncated: 0.6,
     separator: ' ', photosMissing: 0.05, photosSubset: 0.5, photosAsString: true, booleans: 'boolean',
     sellerLabels: { pro: 'pro', particulier: 'particulier' }, showsPrivateName: false, network: false, contactFields: 0,
-    fill: { rooms: 0.9, details: 0.3, year: 0.3, dpe: 0.8, ges: 0.6, booleans: 0.3, land: 0.6 }, unknown: 'omit',
+    fill: { rooms: 0.9, details: 0.3, year: 0.3, dpe: 0.9, ges: 0.8, booleans: 0.3, land: 0.6 }, unknown: 'omit',
     legalInfo: null, charts: false, explicitActive: false, department: null,
   },
   locamoi: {
@@ -235,11 +235,11 @@ export const QUIRKS: Record<string, SiteQuirks> = {
     coordinates: 'precise', coordinatesMissing: 0.7, descriptionMissing: 0.85, descriptionRewritten: 0, descriptionTruncated: 0.5,
     separator: ' ', photosMissing: 0.05, photosSubset: 0.3, photosAsString: false, booleans: 'boolean',
     sellerLabels: { pro: 'agence', particulier: 'particulier' }, showsPrivateName: false, network: false, contactFields: 0,
-    fill: { rooms: 1, details: 0.2, year: 0.1, dpe: 0.4, ges: 0.3, booleans: 0.2, land: 0.5 }, unknown: 'omit',
+    fill: { rooms: 1, details: 0.2, year: 0.1, dpe: 0.6, ges: 0.8, booleans: 0.2, land: 0.5 }, unknown: 'omit',
     legalInfo: null, charts: false, explicitActive: false, department: null,
   },
   interne: {
-    weight: 1.1, sellers: ANY, transactions: BOTH,
+    weight: 0.6, sellers: ANY, transactions: BOTH,
     reference: (n) => `INT-2026-${String(n + 1).padStart(7, '0')}`,
     path: (_p, ref) => `/annonces/${ref}`,
     title: 'free', transactionLabels: { vente: 'vente', location: 'location' }, types: 'formal',

@@ -13,8 +13,8 @@ import { placeInProse } from './places.js';
 import type { Rng } from './prng.js';
 import { emailInProse, phoneInProse } from './sellers.js';
 
-/** Share of descriptions written with "lumineux" (slightly above 25 %: some copies are truncated). */
-export const LUMINOUS_SHARE = 0.27;
+/** Share of descriptions written with "lumineux" (slightly above 25 %: some copies are truncated or dropped). */
+export const LUMINOUS_SHARE = 0.255;
 
 interface Feature {
   key: string;
@@ -136,15 +136,18 @@ function opener(p: Property, rng: Rng): string {
       : rng.pick([`Particulier loue à ${place}`, `À louer à ${place}`, `Je loue à ${place}`]);
   }
   if (p.seller.kind === 'notaire') return rng.pick([`Notaire vend à ${place}`, `Exclusivité notariale à ${place}`]);
-  const verb = p.transaction === 'vente' ? 'À vendre' : 'À louer';
-  return rng.weighted<string>([
-    [`${verb} à ${place}`, 4],
-    [`${p.seller.name} vous propose à ${place}`, 2],
-    [`Exclusivité à ${place}`, p.exclusive ? 3 : 0],
-    [`Nouveauté à ${place}`, 1],
-    [`Au cœur de ${place}`, 2],
-  ]);
+  switch (rng.weighted(p.exclusive ? OPENERS_EXCLUSIVE : OPENERS)) {
+    case 'agency': return `${p.seller.name} vous propose à ${place}`;
+    case 'exclusive': return `Exclusivité à ${place}`;
+    case 'new': return `Nouveauté à ${place}`;
+    case 'heart': return `Au cœur de ${place}`;
+    default: return `${p.transaction === 'vente' ? 'À vendre' : 'À louer'} à ${place}`;
+  }
 }
+
+type Opener = 'plain' | 'agency' | 'exclusive' | 'new' | 'heart';
+const OPENERS: readonly (readonly [Opener, number])[] = [['plain', 4], ['agency', 2], ['new', 1], ['heart', 2]];
+const OPENERS_EXCLUSIVE: readonly (readonly [Opener, number])[] = [...OPENERS, ['exclusive', 3]];
 
 /** A main room qualified with the common word when the property is described as luminous. */
 function mainRoom(luminous: boolean, rng: Rng, surface: number | null): string {
@@ -284,8 +287,12 @@ function contactSentence(p: Property, rng: Rng): string {
   return rng.pick([`Contact par mail : ${email}.`, `Écrivez-moi à ${email}.`, `Plus d'informations : ${email}`]);
 }
 
-const CLOSINGS = ['À visiter sans tarder !', 'Coup de cœur assuré.', 'Idéal investisseur.', 'Idéal première acquisition.',
-  'Visite virtuelle disponible.', 'Libre rapidement.', 'Contactez-nous pour une visite.', 'Rare sur le secteur.'];
+const CLOSINGS: Record<Transaction, readonly string[]> = {
+  vente: ['À visiter sans tarder !', 'Coup de cœur assuré.', 'Idéal investisseur.', 'Idéal première acquisition.',
+    'Visite virtuelle disponible.', 'Libre rapidement.', 'Contactez-nous pour une visite.', 'Rare sur le secteur.'],
+  location: ['À visiter sans tarder !', 'Disponible immédiatement.', 'Libre au 1er du mois prochain.', 'Visite virtuelle disponible.',
+    'Garants demandés.', 'Contactez-nous pour une visite.', 'Idéal étudiant ou jeune actif.'],
+};
 
 /** The seller's description, sentence by sentence. */
 export function describe(p: Property, luminous: boolean, withContact: boolean, rng: Rng): string[] {
@@ -297,7 +304,7 @@ export function describe(p: Property, luminous: boolean, withContact: boolean, r
     if (sentence) out.push(sentence);
   }
   if (p.furnished) out.push('Location meublée.');
-  if (rng.chance(0.5)) out.push(rng.pick(CLOSINGS));
+  if (rng.chance(0.5)) out.push(rng.pick(CLOSINGS[p.transaction]));
   if (withContact) out.push(contactSentence(p, rng));
   return out;
 }

@@ -15,7 +15,10 @@ const OfferJson = z.object({
   rollingMonth: z.boolean(),
   siteFilters: z.boolean(),
   priceSeries: z.boolean(),
+  /** The offer the ITEMS_QUOTA body proposes (`palier_suivant`). */
   next: z.string().nullable(),
+  /** Volumes agreed per contract (Sur mesure): `palier_suivant` shows no monthly volume for it. */
+  negotiated: z.boolean().default(false),
 });
 
 export interface Offer extends z.infer<typeof OfferJson> {
@@ -41,5 +44,8 @@ export function loadOffers(file: URL | string = OFFERS_FILE): OfferCatalog {
     ...o,
     itemsPerDay: o.itemsPerDay ?? Math.max(200, Math.floor((o.itemsPerMonth ?? 2000) / 10)),
   }));
+  const ids = new Set(offers.map((o) => o.id));
+  const dangling = offers.find((o) => o.next !== null && !ids.has(o.next));
+  if (dangling) throw new Error(`offer ${dangling.id}: next offer ${dangling.next} is not configured`);
   return new OfferCatalog(offers);
 }

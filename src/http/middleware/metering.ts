@@ -1,8 +1,10 @@
 /**
  * Rate limits and quotas around a handler (SPEC.md Limits):
- * - `rateLimit`: per-second, per-minute and daily request windows; 429 before anything else runs.
- * - `meter(kind)`: refuses with 402 before the search when a quota is exhausted, then counts the
- *   listings the handler delivered (`ctx.state.delivered`) and sets the quota headers.
+ * - `rateLimit`: per-second and per-minute windows; 429 before anything else runs.
+ * - `meter(kind)`: refuses before the search when the daily request cap (429) or a quota (402) is
+ *   reached, then, once the handler succeeded, counts what it cost and sets the quota headers:
+ *   the listings it delivered (`ctx.state.delivered`), or the request token of a PTZ lookup (a
+ *   400/404 lookup costs nothing, SPEC.md /ptz/zone).
  */
 import type { Context, Next } from 'koa';
 import type { MeterKind } from '../../access/metering.js';
@@ -21,12 +23,15 @@ export function meter(deps: AppDeps, kind: MeterKind) {
     const who = caller(ctx);
     await deps.metering.checkQuota(who, kind, deps.now());
     await next();
-    if (ctx.status >= 400) return;
-    const headers = kind === 'listings'
-      ? await deps.metering.recordDelivery(who, ctx.state.delivered ?? [], deps.now())
-      : await deps.metering.quotaHeaders(who, deps.now());
-    ctx.set(headers);
+    if (ctx.status >= 400 || kind === 'ping') return;
+    ctx.set(await settle(deps, who, kind, ctx));
   };
+}
+
+function settle(deps: AppDeps, who: Caller, kind: MeterKind, ctx: Context): Promise<Record<string, string>> {
+  if (kind === 'listings') return deps.metering.recordDelivery(who, ctx.state.delivered ?? [], deps.now());
+  if (kind === 'ptz') return deps.metering.recordRequest(who, deps.now());
+  return deps.metering.quotaHeaders(who, deps.now());
 }
 
 function caller(ctx: Context): Caller {

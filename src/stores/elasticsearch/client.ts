@@ -1,0 +1,34 @@
+/**
+ * The Elasticsearch client, built from the service configuration (src/config/config.ts: ES_URL,
+ * ES_API_KEY or ES_USERNAME/ES_PASSWORD, ES_CA_FILE).
+ *
+ * @elastic/elasticsearch 8.x sends `compatible-with=8`, which 8.x and 9.x clusters both accept (a 9.x
+ * client would send `compatible-with=9`, which an 8.x cluster refuses: TOOLCHAIN.md section 6).
+ */
+import { readFileSync } from 'node:fs';
+import { Client, type ClientOptions } from '@elastic/elasticsearch';
+
+export interface ElasticsearchConnection {
+  url: string;
+  apiKey?: string;
+  username?: string;
+  password?: string;
+  /** PEM file of the CA that signed the cluster's HTTP certificate (a self-managed cluster with TLS). */
+  caFile?: string;
+}
+
+export function createElasticsearchClient(connection: ElasticsearchConnection, overrides: Partial<ClientOptions> = {}): Client {
+  const options: ClientOptions = {
+    node: connection.url,
+    name: 'annonces-api',
+    // A search page should fail fast when the cluster is in trouble (the API answers 503 and the
+    // client retries); bulk writes use their own longer policy (bulk-writer.ts).
+    requestTimeout: 10_000,
+    maxRetries: 1,
+    ...overrides,
+  };
+  if (connection.apiKey) options.auth = { apiKey: connection.apiKey };
+  else if (connection.username) options.auth = { username: connection.username, password: connection.password ?? '' };
+  if (connection.caFile) options.tls = { ca: readFileSync(connection.caFile) };
+  return new Client(options);
+}

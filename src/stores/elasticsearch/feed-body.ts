@@ -1,0 +1,31 @@
+/**
+ * GET /annonces/feed: active site listings one by one (never grouped, photo or not), in the order of
+ * the indexer's writes (changed_at, change_seq), only those changed at or before `changedUntil` (the
+ * settle delay). change_seq is unique and monotonic, so it is the tiebreaker; the position is
+ * [changed_at, change_seq].
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { FeedQuery } from '../../listings/query.js';
+import { SERIES_EXCLUDED } from './document.js';
+import { boolQuery, filterClauses, siteScope } from './query-clauses.js';
+import { checkPosition, type SearchBody } from './search-body.js';
+
+export const CHANGE_ORDER: estypes.SortCombinations[] = [{ changed_at: { order: 'asc' } }, { change_seq: { order: 'asc' } }];
+
+export function buildFeedBody(query: FeedQuery): SearchBody {
+  const filter = [
+    { term: { status: 'active' } },
+    { range: { changed_at: { lte: query.changedUntil } } },
+    ...siteScope(query.scope),
+    ...filterClauses(query.filter),
+  ];
+  const body: SearchBody = {
+    query: boolQuery(filter),
+    sort: CHANGE_ORDER,
+    size: query.pageSize + 1,
+    track_total_hits: false,
+    _source: SERIES_EXCLUDED,
+  };
+  if (query.after) body.search_after = checkPosition(query.after, ['number', 'number']);
+  return body;
+}

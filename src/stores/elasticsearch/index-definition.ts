@@ -1,0 +1,32 @@
+/**
+ * The index definition (settings + mappings) lives in mappings/annonces.json so operators can read
+ * and diff it without TypeScript; this module loads it and names the concrete indices.
+ *
+ * Concrete indices are `<alias>-v<N>` (N = generation, 1, 2, ...) and the service only ever talks to
+ * the alias: a reindex builds generation N+1 and swaps the alias atomically (aliases.ts).
+ */
+import { readFileSync } from 'node:fs';
+import type { estypes } from '@elastic/elasticsearch';
+
+export interface IndexDefinition {
+  settings: estypes.IndicesIndexSettings & { index: Record<string, unknown> };
+  mappings: estypes.MappingTypeMapping & { _meta: { mapping_version: number } };
+}
+
+const DEFINITION_FILE = new URL('../../../mappings/annonces.json', import.meta.url);
+
+export function loadIndexDefinition(file: URL | string = DEFINITION_FILE): IndexDefinition {
+  return JSON.parse(readFileSync(file, 'utf8')) as IndexDefinition;
+}
+
+export function indexName(alias: string, generation: number): string {
+  return `${alias}-v${generation}`;
+}
+
+/** Generation of a concrete index of this alias, or null for an unrelated name. */
+export function generationOf(alias: string, index: string): number | null {
+  const prefix = `${alias}-v`;
+  if (!index.startsWith(prefix)) return null;
+  const rest = index.slice(prefix.length);
+  return /^[1-9]\d{0,8}$/.test(rest) ? Number(rest) : null;
+}

@@ -1,0 +1,199 @@
+/**
+ * ListingStore on Elasticsearch: the production engine (DESIGN.md "Two backends behind one port").
+ * Reads go to the alias with the bodies of the pure builders; writes go through the bulk writer.
+ * Same semantics as the SQLite adapter; the shared conformance suite runs against both.
+ *
+ * Visibility of writes: Elasticsearch is near-real-time. GET and mget are real-time; searches see a
+ * write after the next refresh (index.refresh_interval, or -1 during a big load). So:
+ * - `findBlock`, `maxChangeSeq` and `count`, which the indexer reads right after its own writes,
+ *   refresh first when this store wrote since the last refresh;
+ * - with `refreshOnWrite` (tests, small tools) every `upsertMany` refreshes before returning;
+ * - the API needs neither: the feed waits 120 s before serving a change anyway.
+ */
+import type { Client, estypes } from '@elastic/elasticsearch';
+import type { StoredListing } from '../../listings/stored.js';
+import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../listings/query.js';
+import type { ListingStore, MapResult, StoreHealth } from '../listing-store.js';
+import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
+import { fromMapHit, fromSource, type ListingSource } from './document.js';
+import { BACKEND, guarded, statusOf } from './errors.js';
+import { buildSearchBody, type SearchBody } from './search-body.js';
+import { buildMapBody } from './map-body.js';
+import { buildFeedBody } from './feed-body.js';
+import { buildWithdrawnBody } from './withdrawn-body.js';
+
+export interface ElasticsearchListingStoreOptions {
+  alias: string;
+  /** Refresh after every write so the next search sees it (tests); the API and the indexer leave it off. */
+  refreshOnWrite?: boolean;
+  /**
+   * Documents the cluster refused for good (mapping error, stale version, still overloaded after
+   * every retry). The indexer writes them to its rejects file. Without a callback, upsertMany throws
+   * BulkWriteError after writing everything else, so a refusal is never silent.
+   */
+  onDocumentFailure?: (failure: DocumentFailure) => void | Promise<void>;
+  writer?: Omit<BulkWriterOptions, 'index'>;
+}
+
+/** Some documents of a batch were refused; the others were written. */
+export class BulkWriteError extends Error {
+  constructor(readonly failures: DocumentFailure[]) {
+    super(`${failures.length} listing(s) refused by Elasticsearch: ${failures.slice(0, 3).map((f) => `${f.id} (${f.status} ${f.type}: ${f.reason})`).join('; ')}`);
+    this.name = 'BulkWriteError';
+  }
+}
+
+const GET_MANY_CHUNK = 1000;
+const BLOCK_PAGE = 1000;
+
+export class ElasticsearchListingStore implements ListingStore {
+  readonly backend = BACKEND;
+  private readonly alias: string;
+  private readonly writer: BulkWriter;
+  /** This store wrote since its last refresh: its own searches may not see those writes yet. */
+  private unrefreshedWrites = false;
+  /** Report of the last upsertMany (indexer statistics). */
+  lastWrite: BulkWriteReport | null = null;
+
+  constructor(readonly client: Client, private readonly options: ElasticsearchListingStoreOptions) {
+    this.alias = options.alias;
+    this.writer = new BulkWriter(client, { ...options.writer, index: options.alias });
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
+    return this.page(buildSearchBody(query), query.pageSize);
+  }
+
+  async map(query: MapQuery): Promise<MapResult> {
+    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...buildMapBody(query) }));
+    return {
+      total: totalOf(response.hits.total),
+      points: response.hits.hits.map((hit) => fromMapHit(hit._source as Parameters<typeof fromMapHit>[0])),
+    };
+  }
+
+  async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
+    return this.page(buildFeedBody(query), query.pageSize);
+  }
+
+  async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
+    return this.page(buildWithdrawnBody(query), query.pageSize);
+  }
+
+  /** The detail: the whole document, price series included. */
+  async get(id: string): Promise<StoredListing | null> {
+    try {
+      const response = await guarded(() => this.client.get<ListingSource>({ index: this.alias, id }));
+      return response.found && response._source ? fromSource(response._source) : null;
+    } catch (error) {
+      // A missing document is a 404 whose body says found: false (a missing index is unavailable, above).
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  async getMany(ids: string[]): Promise<Map<string, StoredListing>> {
+    const found = new Map<string, StoredListing>();
+    for (let i = 0; i < ids.length; i += GET_MANY_CHUNK) {
+      const chunk = ids.slice(i, i + GET_MANY_CHUNK);
+      const response = await guarded(() => this.client.mget<ListingSource>({ index: this.alias, ids: chunk }));
+      for (const doc of response.docs) {
+        if ('found' in doc && doc.found && doc._source) found.set(doc._id, fromSource(doc._source));
+      }
+    }
+    return found;
+  }
+
+  /** Every active listing of a dedup block, series included (the grouping stage writes them back). */
+  async findBlock(blockKey: string): Promise<StoredListing[]> {
+    await this.refreshIfWritten();
+    const listings: StoredListing[] = [];
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const response = await guarded(() => this.client.search<ListingSource>({
+        index: this.alias,
+        query: { bool: { filter: [{ term: { block_key: blockKey } }, { term: { status: 'active' } }] } },
+        sort: [{ id: { order: 'asc' } }],
+        size: BLOCK_PAGE,
+        track_total_hits: false,
+        ...(after ? { search_after: after } : {}),
+      }));
+      const hits = response.hits.hits;
+      listings.push(...hits.map((hit) => fromSource(hit._source!)));
+      if (hits.length < BLOCK_PAGE) return listings;
+      after = hits[hits.length - 1].sort;
+    }
+  }
+
+  async upsertMany(listings: StoredListing[]): Promise<void> {
+    if (listings.length === 0) return;
+    this.unrefreshedWrites = true;
+    const report = await this.writer.write(listings);
+    this.lastWrite = report;
+    if (this.options.refreshOnWrite) await this.refresh();
+    if (report.failures.length === 0) return;
+    if (!this.options.onDocumentFailure) throw new BulkWriteError(report.failures);
+    for (const failure of report.failures) await this.options.onDocumentFailure(failure);
+  }
+
+  async maxChangeSeq(): Promise<number> {
+    await this.refreshIfWritten();
+    const response = await guarded(() => this.client.search({
+      index: this.alias, size: 0, track_total_hits: false, aggs: { max_change_seq: { max: { field: 'change_seq' } } },
+    }));
+    const value = (response.aggregations?.max_change_seq as estypes.AggregationsMaxAggregate | undefined)?.value;
+    return typeof value === 'number' ? value : 0;
+  }
+
+  async count(): Promise<number> {
+    await this.refreshIfWritten();
+    return (await guarded(() => this.client.count({ index: this.alias }))).count;
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      const { count } = await this.client.count({ index: this.alias });
+      return { ok: true, backend: this.backend, listings: count };
+    } catch (error) {
+      return { ok: false, backend: this.backend, detail: describe(error) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  async refresh(): Promise<void> {
+    await guarded(() => this.client.indices.refresh({ index: this.alias }));
+    this.unrefreshedWrites = false;
+  }
+
+  private async refreshIfWritten(): Promise<void> {
+    if (this.unrefreshedWrites) await this.refresh();
+  }
+
+  /** One keyset page: pageSize + 1 hits asked, the extra one only says there is more. */
+  private async page(body: SearchBody, pageSize: number): Promise<SearchResult<StoredListing>> {
+    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...body }));
+    const hits = response.hits.hits;
+    const page = hits.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      items: page.map((hit) => fromSource(hit._source!)),
+      hasMore: hits.length > pageSize,
+      // The sort values Elasticsearch reports are the position search_after expects back.
+      last: last?.sort ? (last.sort as SortPosition) : null,
+    };
+  }
+}
+
+function totalOf(total: estypes.SearchTotalHits | number | undefined): number {
+  if (total === undefined) return 0;
+  return typeof total === 'number' ? total : total.value;
+}
+
+function describe(error: unknown): string {
+  const status = statusOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return status ? `${status}: ${message}` : message;
+}

@@ -1,0 +1,32 @@
+/**
+ * Opens the Elasticsearch ListingStore from the configuration (called by src/stores/open-listing-store.ts
+ * when ES_URL is set). Creates the first index generation behind the alias when there is none, so
+ * `docker compose up` then a load just works. An unreachable cluster does not stop the service from
+ * starting: /health reports it and listing requests answer 503 until it is back.
+ */
+import type { ClientOptions } from '@elastic/elasticsearch';
+import type { ListingStore } from '../listing-store.js';
+import { createElasticsearchClient, type ElasticsearchConnection } from './client.js';
+import { ensureIndex } from './aliases.js';
+import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from './listing-store.js';
+
+export interface ElasticsearchStoreConfig extends ElasticsearchConnection {
+  alias: string;
+}
+
+export interface OpenOptions extends Omit<ElasticsearchListingStoreOptions, 'alias'> {
+  client?: Partial<ClientOptions>;
+  /** Told when the alias could not be checked at start-up (cluster down, read-only credentials). */
+  onStartupProblem?: (error: unknown) => void;
+}
+
+export async function openElasticsearchStore(config: ElasticsearchStoreConfig, options: OpenOptions = {}): Promise<ListingStore & ElasticsearchListingStore> {
+  const { client: clientOptions, onStartupProblem, ...storeOptions } = options;
+  const client = createElasticsearchClient(config, clientOptions);
+  try {
+    await ensureIndex(client, config.alias);
+  } catch (error) {
+    onStartupProblem?.(error);
+  }
+  return new ElasticsearchListingStore(client, { ...storeOptions, alias: config.alias });
+}

@@ -1,0 +1,100 @@
+/**
+ * Query clauses shared by the body builders: the same semantics as src/stores/sqlite/filter-sql.ts,
+ * clause for clause and in the same order (so a golden body reads side by side with the SQL).
+ *
+ * Every clause goes to `bool.filter` (or `bool.must_not`): nothing is scored, because every flow
+ * sorts on fields, and filter-context clauses are cacheable.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { ListingFilter, Scope } from '../../listings/query.js';
+
+export type Clause = estypes.QueryDslQueryContainer;
+
+export interface Clauses {
+  filter: Clause[];
+  mustNot: Clause[];
+}
+
+/** The two text fields, analysed by `french_folded` (elision, lowercase, asciifolding, light French stemmer). */
+export const TEXT_FIELDS = ['content.title', 'content.description'];
+
+/**
+ * Articles the `french_elision` filter strips at index time (mappings/annonces.json). The API folds
+ * `l'appartement` into the words `l` and `appartement`; `l` is never indexed where it was elided, so
+ * requiring it would match almost nothing. They are dropped from the words, unless nothing else is left.
+ */
+export const ELIDED_ARTICLES = new Set(['l', 'm', 't', 'qu', 'n', 's', 'j', 'd', 'c', 'jusqu', 'quoiqu', 'lorsqu', 'puisqu']);
+
+/**
+ * Search and map visibility, access period and site eligibility (DESIGN.md Deduplication):
+ * grouped without a site filter is `vis = 2`; otherwise `vis >= 1`, the listing's own site eligible
+ * and, grouped, none of the sites ranked above it in its group eligible.
+ */
+export function searchScope(scope: Scope, grouped: boolean): Clauses {
+  const eligible = scope.eligibleSites;
+  const filter: Clause[] = [
+    grouped && eligible === null ? { term: { vis: 2 } } : { range: { vis: { gte: 1 } } },
+    { range: { catalogue_entered_at: { gte: scope.enteredFrom } } },
+  ];
+  const mustNot: Clause[] = [];
+  if (eligible !== null) {
+    filter.push({ terms: { 'content.source': eligible } });
+    if (grouped) mustNot.push({ terms: { group_sites_ahead: eligible } });
+  }
+  return { filter, mustNot };
+}
+
+/** Access period and sites for the feed and the withdrawn flow (site listings one by one, never grouped). */
+export function siteScope(scope: Scope): Clause[] {
+  const filter: Clause[] = [{ range: { catalogue_entered_at: { gte: scope.enteredFrom } } }];
+  if (scope.eligibleSites !== null) filter.push({ terms: { 'content.source': scope.eligibleSites } });
+  return filter;
+}
+
+/** The `/annonces` filters. A missing value never satisfies a range, as in SQL (unknown years are excluded). */
+export function filterClauses(filter: ListingFilter): Clause[] {
+  const clauses: Clause[] = [];
+  const range = (field: string, min: number | undefined, max: number | undefined) => {
+    if (min === undefined && max === undefined) return;
+    const bounds: { gte?: number; lte?: number } = {};
+    if (min !== undefined) bounds.gte = min;
+    if (max !== undefined) bounds.lte = max;
+    clauses.push({ range: { [field]: bounds } });
+  };
+  if (filter.types?.length) clauses.push({ terms: { type_norm: filter.types } });
+  if (filter.transaction) clauses.push({ term: { 'content.transaction_type': filter.transaction } });
+  if (filter.cities?.length) clauses.push({ terms: { city_norm: filter.cities } });
+  if (filter.postalCode) clauses.push({ term: { 'content.postal_code': filter.postalCode } });
+  if (filter.department) clauses.push({ term: { 'content.department': filter.department } });
+  if (filter.region) clauses.push({ term: { region_norm: filter.region } });
+  range('content.price', filter.priceMin, filter.priceMax);
+  range('content.price_per_m2', filter.pricePerM2Min, filter.pricePerM2Max);
+  range('content.surface', filter.surfaceMin, filter.surfaceMax);
+  range('content.rooms', filter.roomsMin, undefined);
+  range('content.bedrooms', filter.bedroomsMin, undefined);
+  range('content.year_built', filter.yearMin, filter.yearMax);
+  if (filter.dpe?.length) clauses.push({ terms: { 'content.dpe': filter.dpe } });
+  if (filter.ges?.length) clauses.push({ terms: { 'content.ges': filter.ges } });
+  range('updated_at', filter.updatedSince, undefined);
+  range('published_at', filter.createdSince, undefined);
+  const text = textClause(filter.words);
+  if (text) clauses.push(text);
+  return clauses;
+}
+
+/**
+ * Every word must match the title or the description (each word in either field): `cross_fields`
+ * with `operator: and` is term-centric, `+(title:w1 | description:w1) +(title:w2 | description:w2)`.
+ * `best_fields` would wrongly require all words in the same field. The words are already folded;
+ * the analyser also stems them, so `balcons` finds `balcon` where SQLite's FTS5 would not.
+ */
+export function textClause(words: readonly string[] | undefined): Clause | null {
+  if (!words?.length) return null;
+  const meaningful = words.filter((word) => !ELIDED_ARTICLES.has(word));
+  const kept = meaningful.length ? meaningful : words;
+  return { multi_match: { query: kept.join(' '), fields: TEXT_FIELDS, type: 'cross_fields', operator: 'and' } };
+}
+
+export function boolQuery(filter: Clause[], mustNot: Clause[] = []): Clause {
+  return { bool: mustNot.length ? { filter, must_not: mustNot } : { filter } };
+}

@@ -1,0 +1,130 @@
+/**
+ * The benchmark catalogue, built once per size and cached in .bench-cache/<N>/ (gitignored):
+ *   sample.ndjson.gz   N raw collector records from the real sample generator (indexer/sample)
+ *   data/              DATA_DIR of the server: listings.sqlite loaded by the real indexer CLI
+ *   build.json         how the load went (records/s, peak RSS, seconds): written last, so a
+ *                      half-built cache (killed load) is detected and rebuilt
+ * The indexer runs as a child process, exactly as an operator runs `npm run indexer -- load`.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeSample } from '../../indexer/sample/write.js';
+import { childEnv, REPO_ROOT, runTs } from './child.js';
+import { formatBytes, log } from './report.js';
+
+export const CACHE_ROOT = path.join(REPO_ROOT, '.bench-cache');
+
+export interface LoadFigures {
+  records: number;
+  written: number;
+  rejected: number;
+  /** Seconds of the indexer's own report (reading to last commit). */
+  indexerSeconds: number;
+  /** Records per second as the indexer reports them. */
+  recordsPerSecond: number;
+  /** Wall seconds of the whole child process (start-up, load, close + checkpoint). */
+  wallSeconds: number;
+  /** Records per second over the wall time: the end-to-end figure. */
+  endToEndPerSecond: number;
+  peakRssMiB: number | null;
+  storeBytes: number;
+  builtAt: string;
+}
+
+export interface Catalogue {
+  listings: number;
+  dir: string;
+  sampleFile: string;
+  dataDir: string;
+  storeFile: string;
+  storeBytes: number;
+  build: LoadFigures;
+}
+
+export function cacheDir(listings: number): string {
+  return path.join(CACHE_ROOT, String(listings));
+}
+
+/** The raw records of size N, generated once (shared by the API and the indexer benchmarks). */
+export async function ensureSample(listings: number): Promise<string> {
+  const dir = cacheDir(listings);
+  const file = path.join(dir, 'sample.ndjson.gz');
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const partial = `${file}.partial`;
+  log(`generating ${listings} raw records with the sample generator -> ${path.relative(REPO_ROOT, file)}`);
+  const every = Math.max(10_000, Math.round(listings / 10));
+  const summary = await writeSample({
+    count: listings, out: partial, progressEvery: every,
+    onProgress: (n) => { if (n < listings) log(`  ${n} records`); },
+  });
+  renameSync(partial, file);
+  log(`  ${summary.records} records (${summary.properties} properties) in ${summary.seconds} s, ${formatBytes(statSync(file).size)}`);
+  return file;
+}
+
+export async function ensureCatalogue(listings: number, options: { rebuild: boolean }): Promise<Catalogue> {
+  const dir = cacheDir(listings);
+  const dataDir = path.join(dir, 'data');
+  const storeFile = path.join(dataDir, 'listings.sqlite');
+  const buildFile = path.join(dir, 'build.json');
+  if (options.rebuild) rmSync(dataDir, { recursive: true, force: true });
+  if (!options.rebuild && existsSync(buildFile) && existsSync(storeFile)) {
+    const build = JSON.parse(readFileSync(buildFile, 'utf8')) as LoadFigures;
+    log(`catalogue of ${listings} listings: cached in ${path.relative(REPO_ROOT, dir)} (built ${build.builtAt})`);
+    return { listings, dir, sampleFile: path.join(dir, 'sample.ndjson.gz'), dataDir, storeFile, storeBytes: storeBytes(storeFile), build };
+  }
+  const sampleFile = await ensureSample(listings);
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(buildFile, { force: true });
+  log(`loading it with the indexer (npm run indexer -- load) into ${path.relative(REPO_ROOT, dataDir)}`);
+  const build = await loadWithIndexer(sampleFile, dataDir, path.join(dir, 'rejects.ndjson'));
+  writeFileSync(buildFile, JSON.stringify(build, null, 2));
+  return { listings, dir, sampleFile, dataDir, storeFile, storeBytes: build.storeBytes, build };
+}
+
+/**
+ * One run of the real indexer CLI as a child process on a fresh DATA_DIR: its own report
+ * (records/s), the wall time of the process and its peak RSS. A heartbeat line every 30 s shows
+ * that a long load is alive.
+ */
+export async function loadWithIndexer(sampleFile: string, dataDir: string, rejectsFile: string): Promise<LoadFigures> {
+  mkdirSync(dataDir, { recursive: true });
+  const storeFile = path.join(dataDir, 'listings.sqlite');
+  const started = Date.now();
+  const heartbeat = setInterval(() => {
+    log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(storeBytes(storeFile))}`);
+  }, 30_000);
+  try {
+    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ DATA_DIR: dataDir }), { echoStderr: true });
+    if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
+    const reportLine = run.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
+    if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);
+    const report = JSON.parse(reportLine) as { read: number; written: number; rejected: number; seconds: number; records_per_second: number };
+    const figures: LoadFigures = {
+      records: report.read, written: report.written, rejected: report.rejected,
+      indexerSeconds: report.seconds, recordsPerSecond: report.records_per_second,
+      wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
+      peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
+      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(),
+    };
+    log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
+      + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `
+      + `store ${formatBytes(figures.storeBytes)}`);
+    return figures;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** Size of the store on disk: the database file plus its WAL when one is left. */
+export function storeBytes(storeFile: string): number {
+  let total = 0;
+  for (const file of [storeFile, `${storeFile}-wal`]) if (existsSync(file)) total += statSync(file).size;
+  return total;
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

@@ -1,0 +1,69 @@
+/**
+ * Child processes of the benchmarks (indexer, server) and their peak memory. The peak is the
+ * kernel's high-water mark of the resident set (VmHWM in /proc/<pid>/status), sampled every 200 ms:
+ * VmHWM never goes down, so the last sample before exit is the peak of the whole run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The environment of a child: the parent's, without anything that would switch backends. */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['ES_URL', 'REDIS_URL', 'PORT', 'DATA_DIR', 'CURSOR_SECRET', 'NODE_OPTIONS']) delete env[name];
+  return { ...env, LOG_LEVEL: 'silent', ...extra };
+}
+
+/** `node --import tsx <script> ...args` from the repository root (no npm wrapper: the pid is node's). */
+export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Peak RSS of a process in MiB, read from /proc (Linux). Null when /proc is not readable. */
+export function readPeakRssMiB(pid: number): number | null {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface PeakRssWatch { readonly peakMiB: number | null; stop(): number | null }
+
+export function watchPeakRss(pid: number, everyMs = 200): PeakRssWatch {
+  let peak: number | null = readPeakRssMiB(pid);
+  const timer = setInterval(() => {
+    const now = readPeakRssMiB(pid);
+    if (now !== null) peak = Math.max(peak ?? 0, now);
+  }, everyMs);
+  timer.unref();
+  return {
+    get peakMiB() { return peak; },
+    stop() { clearInterval(timer); return peak; },
+  };
+}
+
+export interface ChildRun { code: number | null; stdout: string; stderr: string; seconds: number; peakRssMiB: number | null }
+
+/** Runs a TypeScript entry point to completion, passing its stderr through (progress lines). */
+export async function runTs(script: string, args: string[], env: NodeJS.ProcessEnv, options: { echoStderr?: boolean } = {}): Promise<ChildRun> {
+  const started = process.hrtime.bigint();
+  const child = spawnTs(script, args, env);
+  const rss = watchPeakRss(child.pid!);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    if (options.echoStderr) process.stderr.write(chunk);
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (exitCode) => resolve(exitCode));
+  });
+  return { code, stdout, stderr, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssMiB: rss.stop() };
+}

@@ -1,0 +1,79 @@
+/**
+ * Command line of the benchmark suite (npm run bench -- ...). Benchmarks print figures; they never
+ * fail a build on a time (DESIGN.md: speed is shown by a script, not by a timed test).
+ */
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  /** Catalogue size (site listings generated and loaded) for the API benchmark. */
+  listings: number;
+  /** Run only this scenario (a name of scenarios.ts, or a prefix of several). */
+  scenario: string | null;
+  /** Indexer benchmark instead of the API benchmark. */
+  indexer: boolean;
+  /** Raw records loaded by the indexer benchmark. */
+  records: number;
+  /** Seconds of load per scenario. */
+  duration: number;
+  /** Seconds of unrecorded load before each scenario (fills the server's page cache, JIT). */
+  warmup: number;
+  connections: number;
+  /** In-process store calls per scenario for the raw time (median). */
+  rawRuns: number;
+  /** Pages walked for the cursor scenario (the target says 1 000). */
+  cursorPages: number;
+  /** Throw the cached catalogue away and build it again. */
+  rebuild: boolean;
+  /** Also write the report as Markdown to this file. */
+  markdown: string | null;
+}
+
+export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
+                     [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE]
+       npm run bench -- --indexer [--records N] [--rebuild]
+       npm run bench -- --list`;
+
+export function parseOptions(argv: string[]): BenchOptions | 'list' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      listings: { type: 'string' }, scenario: { type: 'string' }, indexer: { type: 'boolean' }, records: { type: 'string' },
+      duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, 'raw-runs': { type: 'string' },
+      'cursor-pages': { type: 'string' }, rebuild: { type: 'boolean' }, markdown: { type: 'string' }, list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new UsageError('');
+  if (values.list) return 'list';
+  return {
+    listings: count('listings', values.listings, 1_000_000),
+    scenario: values.scenario ?? null,
+    indexer: values.indexer ?? false,
+    records: count('records', values.records, 1_000_000),
+    duration: seconds('duration', values.duration, 5),
+    warmup: seconds('warmup', values.warmup, 1),
+    connections: count('connections', values.connections, 50),
+    rawRuns: count('raw-runs', values['raw-runs'], 21),
+    cursorPages: count('cursor-pages', values['cursor-pages'], 1000),
+    rebuild: values.rebuild ?? false,
+    markdown: values.markdown ?? null,
+  };
+}
+
+export class UsageError extends Error {}
+
+/** Accepts 1000000, 1_000_000, 1e6, 1M, 20k. */
+function count(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const match = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmM]?)$/.exec(value.replace(/[_\s]/g, ''));
+  const n = match ? Number(match[1]) * ({ k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] ?? 1) : NaN;
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+function seconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number of seconds, got "${value}"`);
+  return n;
+}
