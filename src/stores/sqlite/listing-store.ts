@@ -12,7 +12,7 @@ import type { ListingStore, MapResult, StoreHealth } from '../listing-store.js';
 import { LISTINGS_SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
-import { chooseTextPlan } from './text-plan.js';
+import { chooseTextPlan, type TextPlan } from './text-plan.js';
 import { fromRow, toRow, type ListingRow } from './rows.js';
 
 type Param = string | number;
@@ -30,6 +30,11 @@ export interface SqliteListingStoreOptions {
   /** Page cache of SQLite in MiB. */
   cacheMiB?: number;
   readonly?: boolean;
+  /**
+   * Forces one full-text plan instead of choosing per query (text-plan.ts). Only the benchmarks set
+   * it, to print both plans' figures beside the chosen one (npm run bench, "full text" table).
+   */
+  textPlan?: TextPlan;
 }
 
 export class SqliteListingStore implements ListingStore {
@@ -40,7 +45,7 @@ export class SqliteListingStore implements ListingStore {
   private totalDocs: { count: number; at: number } | null = null;
   private readonly upsertStatement: Database.Statement;
 
-  constructor(readonly file: string, options: SqliteListingStoreOptions = {}) {
+  constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -204,7 +209,7 @@ export class SqliteListingStore implements ListingStore {
     if (words.length === 0) return { text: render('listings l', parts.where.join(' AND ')), params: parts.params };
     const match = ftsMatchExpression(words);
     const rarest = Math.min(...words.map((w) => this.documentFrequency(w)));
-    const plan = chooseTextPlan(rarest, this.totalDocuments(), Number.isFinite(rowsWanted) ? rowsWanted : this.totalDocuments());
+    const plan = this.options.textPlan ?? chooseTextPlan(rarest, this.totalDocuments(), Number.isFinite(rowsWanted) ? rowsWanted : this.totalDocuments());
     if (plan === 'text-first') {
       // CROSS JOIN keeps FTS5 as the outer loop: SQLite's planner would otherwise walk the sort index.
       const where = ['listings_fts MATCH ?', ...parts.where].join(' AND ');

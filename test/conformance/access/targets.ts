@@ -45,12 +45,13 @@ export function sqliteTarget(): AccessTarget {
 }
 
 /** A Redis target under a key prefix of its own, so runs never see each other's keys. */
-export function redisTarget(url = process.env.REDIS_URL): AccessTarget {
+export function redisTarget(url = process.env.REDIS_URL): AccessTarget & { keyPrefix: string } {
   const keyPrefix = `test:access:${process.pid}:${randomBytes(4).toString('hex')}:`;
   const opened: RedisAccessStore[] = [];
   return {
     name: 'redis',
     unavailable: url ? null : 'REDIS_URL is not set (CI sets it; locally: REDIS_URL=redis://127.0.0.1:6379)',
+    keyPrefix,
     async open() {
       const client = connectRedis(url!);
       if (!(await waitUntilReady(client, 3000))) throw new Error(`Redis at ${url} is not reachable`);

@@ -1,0 +1,95 @@
+/**
+ * The physical limit of the API: the same question asked of the store in-process, without HTTP,
+ * auth, validation, quota accounting or JSON. An HTTP path is turned into the engine-neutral query
+ * exactly as the route does (the route's own zod schema and toListingFilter), then timed as
+ * store.search / map / feed / get on the same SQLite file the server uses (median of N calls).
+ */
+import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
+import type { Scope, SearchQuery } from '../../src/listings/query.js';
+import { CursorCodec } from '../../src/listings/cursor.js';
+import { loadPtzLookup } from '../../src/ptz/lookup.js';
+import { listingId } from '../../src/listings/stored.js';
+import { toListingFilter } from '../../src/routes/shared/listing-filter.js';
+import { SearchParams } from '../../src/routes/annonces/schema.js';
+import { MapParams } from '../../src/routes/map/schema.js';
+import { FeedParams } from '../../src/routes/feed/schema.js';
+import { MAP_POINT_LIMIT } from '../../src/routes/map/handler.js';
+import { median, timeMs } from './stats.js';
+
+export type StoreCall = () => Promise<unknown>;
+
+export class RawStore {
+  readonly store: SqliteListingStore;
+  private readonly cursors: CursorCodec;
+  private readonly ptz = loadPtzLookup();
+  private readonly scope: Scope;
+
+  constructor(file: string, enteredFrom: number, cursorSecret: string, options: SqliteListingStoreOptions = {}) {
+    // Same options as the server's store (src/stores/open-listing-store.ts): default page cache.
+    this.store = new SqliteListingStore(file, options);
+    this.cursors = new CursorCodec(cursorSecret);
+    this.scope = { enteredFrom, eligibleSites: null };
+  }
+
+  /** The store call behind an API path (relative to /api/v1). */
+  callFor(pathAndQuery: string): StoreCall {
+    const url = new URL(pathAndQuery, 'http://bench');
+    const query = Object.fromEntries(url.searchParams);
+    const route = url.pathname;
+    if (route === '/annonces') {
+      const search = this.searchQuery(query);
+      return () => this.store.search(search);
+    }
+    if (route === '/annonces/map') {
+      const params = MapParams.parse(query);
+      const mapQuery = { filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0', bbox: params.bbox, limit: MAP_POINT_LIMIT };
+      return () => this.store.map(mapQuery);
+    }
+    if (route === '/annonces/feed') {
+      const params = FeedParams.parse(query);
+      const after = params.cursor ? this.cursors.decode('feed', params.cursor) : null;
+      const filter = toListingFilter(params);
+      return () => this.store.feed({ filter, scope: this.scope, changedUntil: Date.now(), pageSize: params.page_size, after });
+    }
+    if (route === '/ptz/zone') {
+      const cp = url.searchParams.get('cp') ?? '';
+      return async () => this.ptz.zoneOf(cp);
+    }
+    const detail = /^\/annonces\/([^/]+)\/([^/]+)$/.exec(route);
+    if (detail) {
+      const id = listingId(decodeURIComponent(detail[1]), decodeURIComponent(detail[2]));
+      return () => this.store.get(id);
+    }
+    throw new Error(`no raw store call for ${pathAndQuery}`);
+  }
+
+  /** What src/routes/annonces/handler.ts builds from the same parameters. */
+  searchQuery(query: Record<string, string>): SearchQuery {
+    const params = SearchParams.parse(query);
+    let after = null;
+    if (params.cursor) {
+      const decoded = this.cursors.decode(`search:${params.sort}`, params.cursor);
+      after = decoded.slice(0, -1);
+    }
+    return {
+      filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0' && params.dedup !== 'false',
+      sort: params.sort, pageSize: params.page_size, page: after ? 1 : params.page, after,
+    };
+  }
+
+  /**
+   * Median milliseconds of `runs` calls over the first `runs` paths. Each call is made once untimed
+   * first: the server answers from a warm cache during a load, so the raw time does too.
+   */
+  async medianMs(paths: readonly string[], runs: number): Promise<number> {
+    const calls = paths.slice(0, Math.max(runs, 1)).map((p) => this.callFor(p));
+    for (const call of calls) await call();
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) samples.push(await timeMs(calls[i % calls.length]));
+    return median(samples);
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The real server (`npm start` = src/main.ts) as a child process on the cached DATA_DIR, so the
+ * load generator and the server never share one event loop. Start-up is timed from spawn to the
+ * first 200 of /health (target: under 3 s on an existing store).
+ */
+import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { childEnv, spawnTs, watchPeakRss, type PeakRssWatch } from './child.js';
+
+/** Cursors stay decodable by the raw store timing of the harness. */
+export const BENCH_CURSOR_SECRET = 'bench-cursor-secret';
+
+export interface RunningServer {
+  /** `http://127.0.0.1:<port>/api/v1` */
+  base: string;
+  pid: number;
+  startupMs: number;
+  rss: PeakRssWatch;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(dataDir: string, options: { timeoutMs?: number; nodeFlags?: string[] } = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const started = process.hrtime.bigint();
+  const child = spawnTs('src/main.ts', [], childEnv({
+    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SAMPLE_COUNT: '0',
+    // The feed serves listings changed at least FEED_SETTLE_SECONDS ago; a catalogue loaded a
+    // minute ago must be replicable whole.
+    FEED_SETTLE_SECONDS: '0',
+    CURSOR_SECRET: BENCH_CURSOR_SECRET,
+  }), options.nodeFlags);
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000); });
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const rss = watchPeakRss(child.pid!);
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  let exitCode: number | null | undefined;
+  void exited.then((code) => { exitCode = code; });
+  while (true) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode} before answering /health:\n${stderr}`);
+    if (Date.now() > deadline) { await stop(child, exited); throw new Error(`server not ready after ${options.timeoutMs ?? 120_000} ms:\n${stderr}`); }
+    const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    base, pid: child.pid!, startupMs: Number(process.hrtime.bigint() - started) / 1e6, rss,
+    stop: () => { rss.stop(); return stop(child, exited); },
+  };
+}
+
+async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
