@@ -28,63 +28,70 @@ export interface CopyContext {
 
 export function renderCopy(p: Property, site: Site, ctx: CopyContext, rng: Rng): Record<string, unknown> {
   const q = site.quirks;
+  // Keys are added by name, never as record[key]: keyed additions turn big objects into slow
+  // dictionary-mode objects, which costs a lot at a million records.
   const record: Record<string, unknown> = {};
-  const set = (key: string, value: unknown) => {
-    if (value !== null && value !== undefined) record[key] = value;
-    else if (q.unknown === 'null') record[key] = null;
-    else if (q.unknown === 'empty') record[key] = '';
-  };
+  const none = unknownValue(q);
   const fill = (probability: number) => rng.chance(probability);
 
   const reference = q.reference(ctx.counter, p, rng);
   const city = cityLabel(p.commune, rng.weighted(q.city), rng);
-  const citySlug = slugOf(p.commune.name);
   const { publishedAt, collectedAt } = copyDates(p, ctx, rng);
   const price = copyPrice(p, rng);
   const surface = p.surface === null ? null : q.roundsSurface || rng.chance(0.1) ? roundSurface(p.surface, rng) : p.surface;
 
   record.source = site.source;
   record.reference = reference;
-  record.url = `${site.url}${q.path(p, String(reference), citySlug)}`;
+  record.url = `${site.url}${q.path(p, String(reference), slugOf(p.commune.name))}`;
   record.collected_at = new Date(collectedAt).toISOString();
   if (p.status !== 'active' && rng.chance(0.85)) record.status = p.status;
   else if (q.explicitActive) record.status = 'active';
 
   record.title = q.title === 'free' ? p.title : siteTitle(q.title, p, surface, city, rng);
-  set('description', copyDescription(p, q, rng));
+  const description = copyDescription(p, q, rng);
+  if (description !== null) record.description = description; else if (none !== undefined) record.description = none;
   record.type = typeLabel(q.types, p);
   record.transaction = q.transactionLabels[p.transaction];
   record.price = p.transaction === 'vente' ? formatPrice(price, q.price) : formatRent(price, q.rent);
-  set('surface', surface === null ? null : formatSurface(surface, q.surface));
-  set('land_surface', p.landSurface !== null && fill(q.fill.land) ? formatSurface(p.landSurface, q.surface) : null);
+  if (surface !== null) record.surface = formatSurface(surface, q.surface); else if (none !== undefined) record.surface = none;
+  if (p.landSurface !== null && fill(q.fill.land)) record.land_surface = formatSurface(p.landSurface, q.surface);
+  else if (none !== undefined) record.land_surface = none;
   if (p.livingRoomSurface !== null && fill(q.fill.details)) record.living_room_surface = formatSurface(p.livingRoomSurface, q.surface);
-  set('rooms', p.rooms !== null && fill(q.fill.rooms) ? p.rooms : null);
-  set('bedrooms', p.bedrooms !== null && fill(q.fill.details) ? p.bedrooms : null);
+  if (p.rooms !== null && fill(q.fill.rooms)) record.rooms = p.rooms; else if (none !== undefined) record.rooms = none;
+  if (p.bedrooms !== null && fill(q.fill.details)) record.bedrooms = p.bedrooms; else if (none !== undefined) record.bedrooms = none;
   if (fill(q.fill.details)) {
-    set('bathrooms', p.bathrooms);
-    set('shower_rooms', p.showerRooms);
-    set('toilets', p.toilets);
+    if (p.bathrooms !== null) record.bathrooms = p.bathrooms; else if (none !== undefined) record.bathrooms = none;
+    if (p.showerRooms !== null) record.shower_rooms = p.showerRooms; else if (none !== undefined) record.shower_rooms = none;
+    if (p.toilets !== null) record.toilets = p.toilets; else if (none !== undefined) record.toilets = none;
   }
-  set('kitchen', p.kitchen !== null && fill(q.fill.details) ? (q.types === 'formal' ? `Cuisine ${p.kitchen}` : p.kitchen) : null);
-  set('year_built', p.yearBuilt !== null && fill(q.fill.year) ? p.yearBuilt : null);
-  const booleans: [string, boolean | null][] = [
-    ['elevator', p.elevator], ['parking', p.parking], ['parking_interior', p.parkingInterior],
-    ['parking_exterior', p.parkingExterior], ['cellar', p.cellar], ['garden', p.garden], ['exclusive', p.exclusive],
-  ];
-  for (const [key, value] of booleans) {
-    if (value !== null && fill(q.fill.booleans)) record[key] = formatBoolean(value, q.booleans);
-  }
+  if (p.kitchen !== null && fill(q.fill.details)) record.kitchen = q.types === 'formal' ? `Cuisine ${p.kitchen}` : p.kitchen;
+  else if (none !== undefined) record.kitchen = none;
+  if (p.yearBuilt !== null && fill(q.fill.year)) record.year_built = p.yearBuilt; else if (none !== undefined) record.year_built = none;
+  const yes = q.booleans;
+  const shares = q.fill.booleans;
+  if (p.elevator !== null && fill(shares)) record.elevator = formatBoolean(p.elevator, yes);
+  if (p.parking !== null && fill(shares)) record.parking = formatBoolean(p.parking, yes);
+  if (p.parkingInterior !== null && fill(shares)) record.parking_interior = formatBoolean(p.parkingInterior, yes);
+  if (p.parkingExterior !== null && fill(shares)) record.parking_exterior = formatBoolean(p.parkingExterior, yes);
+  if (p.cellar !== null && fill(shares)) record.cellar = formatBoolean(p.cellar, yes);
+  if (p.garden !== null && fill(shares)) record.garden = formatBoolean(p.garden, yes);
+  if (p.exclusive !== null && fill(shares)) record.exclusive = formatBoolean(p.exclusive, yes);
 
   writeSeller(record, p, q, ctx, rng);
-  writeLocation(record, p, q, city, rng, set);
-  writeEnergy(record, p, site, rng, set);
-  if (q.legalInfo) set('legal_info', legalInfo(p, q.legalInfo, price, rng));
+  writeLocation(record, p, q, city, rng);
+  writeEnergy(record, p, site, rng);
+  if (q.legalInfo) record.legal_info = legalInfo(p, q.legalInfo, price, rng);
   writePhotos(record, p, site, rng);
   if (p.seller.kind !== 'particulier' && rng.chance(0.03)) record.video_url = `https://www.youtube.com/watch?v=${rng.hex(11)}`;
   if (p.seller.kind !== 'particulier' && rng.chance(0.05)) record.virtual_tour_url = `https://my.matterport.com/show/?m=${rng.hex(11)}`;
   record.published_at = formatDate(publishedAt, q.published);
   if (site.source === 'interne') record.is_internal = true;
   return record;
+}
+
+/** What a site writes for an unknown value: nothing (undefined), null or an empty string. */
+function unknownValue(q: SiteQuirks): null | '' | undefined {
+  return q.unknown === 'null' ? null : q.unknown === 'empty' ? '' : undefined;
 }
 
 const slugs = new Map<string, string>();
@@ -181,18 +188,20 @@ function writeSeller(record: Record<string, unknown>, p: Property, q: SiteQuirks
   }
 }
 
-function writeLocation(record: Record<string, unknown>, p: Property, q: SiteQuirks, city: string, rng: Rng,
-  set: (key: string, value: unknown) => void): void {
+function writeLocation(record: Record<string, unknown>, p: Property, q: SiteQuirks, city: string, rng: Rng): void {
+  const none = unknownValue(q);
   record.city = city;
   if (!rng.chance(q.postalCodeMissing)) record.postal_code = q.postalCodeAsNumber ? Number(p.commune.postalCode) : p.commune.postalCode;
-  else set('postal_code', null);
+  else if (none !== undefined) record.postal_code = none;
   if (q.department) {
     record.department = q.department === 'nameAndCode' ? `${p.commune.departmentName} (${p.commune.department})` : p.commune.department;
     record.region = p.commune.region;
   }
   if (p.lat === null || p.lon === null || rng.chance(q.coordinatesMissing)) {
-    set('latitude', null);
-    set('longitude', null);
+    if (none !== undefined) {
+      record.latitude = none;
+      record.longitude = none;
+    }
     return;
   }
   let { lat, lon } = { lat: p.lat, lon: p.lon };
@@ -209,10 +218,11 @@ function writeLocation(record: Record<string, unknown>, p: Property, q: SiteQuir
   }
 }
 
-function writeEnergy(record: Record<string, unknown>, p: Property, site: Site, rng: Rng, set: (key: string, value: unknown) => void): void {
+function writeEnergy(record: Record<string, unknown>, p: Property, site: Site, rng: Rng): void {
   const q = site.quirks;
   if (p.dpe === null || p.dpeValue === null || !rng.chance(q.fill.dpe)) {
-    set('dpe', null);
+    const none = unknownValue(q);
+    if (none !== undefined) record.dpe = none;
     return;
   }
   const proseValue = q.energy === 'prose' && rng.chance(0.8) ? p.dpeValue : null;

@@ -12,12 +12,13 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function rateLimited(window: RateWindowName | 'day', retryAfterMs: number, limit: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  const { code, what } = {
-    second: { code: 'RATE_LIMIT_PER_SEC', what: `${limit} requests per second` },
-    minute: { code: 'RATE_LIMIT_PER_MIN', what: `${limit} requests per minute` },
-    day: { code: 'RATE_LIMIT_PER_DAY', what: `${limit} requests per day (UTC day)` },
+  const { code, per } = {
+    second: { code: 'RATE_LIMIT_PER_SEC', per: 'second' },
+    minute: { code: 'RATE_LIMIT_PER_MIN', per: 'minute' },
+    day: { code: 'RATE_LIMIT_PER_DAY', per: 'day (UTC)' },
   }[window];
-  return new ApiError(429, code, `Rate limit of ${what} exceeded; retry in ${seconds} s.`, { retry_after_seconds: seconds }, { 'Retry-After': String(seconds) });
+  return new ApiError(429, code, `Too many requests: the limit is ${limit} per ${per}; retry in ${seconds} s.`,
+    { retry_after_seconds: seconds }, { 'Retry-After': String(seconds) });
 }
 
 /** Daily listing quota reached: it frees when the oldest listing counted leaves the 24-hour window. */

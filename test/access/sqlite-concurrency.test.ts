@@ -32,23 +32,25 @@ describe('SQLite usage counters across connections in parallel threads', functio
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('never double counts nor loses a count (4 threads x 200 deliveries)', async function () {
-    const runs = await Promise.all([0, 1, 2, 3].map((worker) =>
-      runWorker({ file, account: 'threads', worker, calls: 200, page: 5, monthLimit: 1_000_000, now: T0 })));
+  /** Four threads, each with its own connection, deliver `calls` pages of new ids plus one shared id. */
+  async function runThreads(calls: number, page: number, monthLimit: number) {
+    const runs = await Promise.all([0, 1, 2, 3].map((worker) => runWorker({ file, account: 'threads', worker, calls, page, monthLimit, now: T0 })));
     const store = SqliteAccessStore.open(file);
     const usage = await store.readUsage(scopeAt('threads', T0));
     await store.close();
+    return { usage, added: runs.reduce((sum, r) => sum + r.added, 0) };
+  }
+
+  it('never double counts nor loses a count (4 threads x 200 deliveries)', async function () {
+    const { usage, added } = await runThreads(200, 5, 1_000_000);
     expect(usage.month).to.equal(4 * 200 * 5 + 1);
-    expect(runs.reduce((sum, r) => sum + r.added, 0)).to.equal(usage.month);
+    expect(added).to.equal(usage.month);
   });
 
   it('overshoots the monthly limit by less than one page', async function () {
-    const runs = await Promise.all([0, 1, 2, 3].map((worker) =>
-      runWorker({ file, account: 'threads', worker, calls: 50, page: 6, monthLimit: 300, now: T0 })));
-    const store = SqliteAccessStore.open(file);
-    const usage = await store.readUsage(scopeAt('threads', T0));
-    await store.close();
+    const { usage, added } = await runThreads(50, 6, 300);
+    // A page is 6 new ids plus the shared one.
     expect(usage.month).to.be.at.least(300).and.below(300 + 7);
-    expect(runs.reduce((sum, r) => sum + r.added, 0)).to.equal(usage.month);
+    expect(added).to.equal(usage.month);
   });
 });

@@ -37,6 +37,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
   let firstBadStatus: number | null = null;
   const basePath = new URL(spec.base).pathname;
   const started = process.hrtime.bigint();
+  let finish!: (outcome: { error: Error | null; result: autocannon.Result }) => void;
+  const finished = new Promise<{ error: Error | null; result: autocannon.Result }>((resolve) => { finish = resolve; });
   const instance = autocannon({
     url: spec.base,
     connections: spec.connections,
@@ -49,7 +51,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
         return request;
       },
     }],
-  });
+  }, (error, result) => finish({ error, result }));
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     latencies.push(responseTime);
     if (statusCode < 200 || statusCode > 299) {
@@ -57,7 +59,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
       firstBadStatus ??= statusCode;
     }
   });
-  const result = await instance;
+  const { error, result } = await finished;
+  if (error) throw error;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
     requests: latencies.length,

@@ -49,7 +49,12 @@ export async function startServer(dataDir: string, options: { timeoutMs?: number
   const base = `http://127.0.0.1:${port}/api/v1`;
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let exitCode: number | null | undefined;
-  void exited.then((code) => { exitCode = code; });
+  let stopping = false;
+  void exited.then((code) => {
+    exitCode = code;
+    // A server that dies under load must say why, not leave a bare ECONNRESET in the harness.
+    if (!stopping) process.stderr.write(`[bench] the server exited with ${code}; its last stderr:\n${stderr}\n`);
+  });
   while (true) {
     if (exitCode !== undefined) throw new Error(`server exited with ${exitCode} before answering /health:\n${stderr}`);
     if (Date.now() > deadline) { await stop(child, exited); throw new Error(`server not ready after ${options.timeoutMs ?? 120_000} ms:\n${stderr}`); }
@@ -59,7 +64,7 @@ export async function startServer(dataDir: string, options: { timeoutMs?: number
   }
   return {
     base, pid: child.pid!, startupMs: Number(process.hrtime.bigint() - started) / 1e6, rss,
-    stop: () => { rss.stop(); return stop(child, exited); },
+    stop: () => { stopping = true; rss.stop(); return stop(child, exited); },
   };
 }
 

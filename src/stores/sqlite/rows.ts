@@ -1,6 +1,8 @@
 /** Conversion between StoredListing and a row of the `listings` table. */
 import { foldText } from '../../refdata/text.js';
 import type { StoredListing } from '../../listings/stored.js';
+import { blockKeyOf } from '../../listings/block-key.js';
+export { blockKeyOf };
 
 export interface ListingRow {
   rowid?: number;
@@ -23,13 +25,6 @@ interface DocJson {
   group_members: StoredListing['group_members'];
   group_sites_ahead: string[];
   has_photos: boolean;
-}
-
-/** Duplicate candidates share transaction, normalised type and postal code (DESIGN.md Deduplication). */
-export function blockKeyOf(listing: StoredListing): string | null {
-  const c = listing.content;
-  if (!c.postal_code) return null;
-  return `${c.transaction_type}|${foldText(c.type)}|${c.postal_code}`;
 }
 
 export function toRow(listing: StoredListing): ListingRow {

@@ -1,0 +1,63 @@
+/**
+ * What the scorer compares, read once per listing from its OWN content (own-content.ts): numbers as
+ * numbers, the agency name folded, and the text shingles computed lazily, because most pairs of a
+ * block are told apart by surface, rooms or price before their texts are ever needed.
+ */
+import type { StoredListing } from '../../src/listings/stored.js';
+import { ownContent } from './own-content.js';
+import { shingles } from './shingles.js';
+
+export interface Features {
+  readonly id: string;
+  readonly source: string;
+  readonly surface: number | null;
+  readonly landSurface: number | null;
+  readonly rooms: number | null;
+  readonly bedrooms: number | null;
+  readonly price: number | null;
+  readonly lat: number | null;
+  readonly lon: number | null;
+  readonly dpe: string | null;
+  readonly ges: string | null;
+  readonly dpeValue: number | null;
+  readonly gesValue: number | null;
+  readonly yearBuilt: number | null;
+  /** Agency name, upper/lower case and accents folded; null for private sellers. */
+  readonly seller: string | null;
+  /** Description shingles (computed on first use). */
+  readonly text: Uint32Array;
+  readonly hasText: boolean;
+}
+
+export function featuresOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): Features {
+  const c = ownContent(listing);
+  let text: Uint32Array | null = null;
+  return {
+    id: listing.id,
+    source: c.source,
+    surface: positive(c.surface),
+    landSurface: positive(c.land_surface),
+    rooms: c.rooms,
+    bedrooms: c.bedrooms,
+    price: positive(c.price),
+    lat: c.latitude,
+    lon: c.longitude,
+    dpe: c.dpe,
+    ges: c.ges,
+    dpeValue: c.dpe_value,
+    gesValue: c.ges_value,
+    yearBuilt: c.year_built,
+    seller: c.seller_type === 'Pro' && c.seller_name ? foldName(c.seller_name) : null,
+    get text() { return (text ??= shingles(c.description)); },
+    hasText: Boolean(c.description),
+  };
+}
+
+/** A zero surface or price is a placeholder, not a value to compare. */
+function positive(value: number | null): number | null {
+  return value !== null && value > 0 ? value : null;
+}
+
+function foldName(name: string): string {
+  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}

@@ -1,0 +1,106 @@
+/**
+ * Pairwise duplicate score of two listings of one block (DESIGN.md Deduplication).
+ *
+ * Two steps:
+ * 1. Hard limits, where copies of one property never differ: another site (two listings of one site
+ *    are two properties), surface within 3 % (1 m² for small surfaces, which sites round to whole
+ *    metres), same number of rooms when both give it, price within 10 % (copies differ by fees
+ *    included or not and price cuts not yet published everywhere: up to about 8 %). A pair outside
+ *    any limit is not a candidate (score -Infinity).
+ * 2. Evidence, added up like log-odds: what copies share (their text, the energy figures, the agency,
+ *    the exact price and surface, the building year, the land) adds points, and what two copies of one
+ *    property would not disagree on removes them. A value missing on either side is no evidence.
+ *
+ * Neighbouring flats of one building (same type, surface and coordinates, other floor) are the hard
+ * case: their prices differ by more than the limit, their energy figures, floors and texts differ,
+ * so each of those removes points, and the coordinates they share give almost nothing.
+ */
+import type { Features } from './features.js';
+import { containment } from './shingles.js';
+
+/** A pair at or above this score is a duplicate (union-find joins it). */
+export const MATCH_THRESHOLD = 3;
+
+export const LIMITS = {
+  surfaceRatio: 0.03,
+  /** Whole-metre rounding of small surfaces (a 14.5 m² studio shown as 14 m² is 3.4 % off). */
+  surfaceAbsolute: 1,
+  priceRatio: 0.10,
+} as const;
+
+export interface ScoreDetail {
+  score: number;
+  /** Points per criterion, for tests and for tuning. */
+  parts: Record<string, number>;
+}
+
+/** Score of a pair; -Infinity when a hard limit rules it out. */
+export function scorePair(a: Features, b: Features): number {
+  return scoreDetail(a, b).score;
+}
+
+/** The cheap hard limits only: whether the pair is a candidate at all. */
+export function withinLimits(a: Features, b: Features): boolean {
+  if (a.source === b.source) return false;
+  if (a.rooms !== null && b.rooms !== null && a.rooms !== b.rooms) return false;
+  if (a.surface !== null && b.surface !== null && !surfacesClose(a.surface, b.surface)) return false;
+  if (a.price !== null && b.price !== null && relativeGap(a.price, b.price) > LIMITS.priceRatio) return false;
+  return true;
+}
+
+export function surfacesClose(a: number, b: number): boolean {
+  return Math.abs(a - b) <= Math.max(LIMITS.surfaceRatio * Math.max(a, b), LIMITS.surfaceAbsolute);
+}
+
+export function scoreDetail(a: Features, b: Features): ScoreDetail {
+  if (!withinLimits(a, b)) return { score: -Infinity, parts: {} };
+  const parts: Record<string, number> = {};
+  const add = (name: string, points: number) => { if (points !== 0) parts[name] = points; };
+
+  const text = a.hasText && b.hasText ? containment(a.text, b.text) : null;
+  // Copies share nearly every word pair even when rewritten or cut; two flats of one agency's
+  // template share about half of them.
+  if (text !== null) add('text', text >= 0.85 ? 4 : text >= 0.7 ? 2 : text >= 0.55 ? 0 : -3);
+
+  if (a.price !== null && b.price !== null) {
+    const gap = relativeGap(a.price, b.price);
+    add('price', gap === 0 ? 1 : gap <= 0.03 ? 0.5 : gap <= 0.05 ? 0 : gap <= 0.08 ? -0.5 : -1.5);
+  }
+  if (a.surface !== null && b.surface !== null) {
+    const gap = Math.abs(a.surface - b.surface);
+    add('surface', gap === 0 ? 1 : gap <= 0.5 ? 0.5 : gap <= 1 ? 0 : -2);
+  }
+  add('dpe', same(a.dpe, b.dpe, 1, -3));
+  add('ges', same(a.ges, b.ges, 0.5, -2));
+  add('dpe_value', same(a.dpeValue, b.dpeValue, 2, -3));
+  add('ges_value', same(a.gesValue, b.gesValue, 1, -2));
+  add('year_built', same(a.yearBuilt, b.yearBuilt, 1, -3));
+  add('bedrooms', same(a.bedrooms, b.bedrooms, 0.3, -2));
+  if (a.landSurface !== null && b.landSurface !== null) add('land_surface', relativeGap(a.landSurface, b.landSurface) <= 0.03 ? 1 : -2);
+  // Another agency holding a mandate too is common, so a different agency costs little.
+  add('agency', same(a.seller, b.seller, 1.5, -0.5));
+  const metres = distance(a, b);
+  // Coordinates are rounded to ~111 m and often a commune centre: weak evidence either way.
+  if (metres !== null) add('distance', metres <= 150 ? 0.5 : metres > 3_000 ? -1 : 0);
+
+  let score = 0;
+  for (const points of Object.values(parts)) score += points;
+  return { score, parts };
+}
+
+function same<T>(a: T | null, b: T | null, equal: number, different: number): number {
+  if (a === null || b === null) return 0;
+  return a === b ? equal : different;
+}
+
+function relativeGap(a: number, b: number): number {
+  return Math.abs(a - b) / Math.max(a, b);
+}
+
+/** Metres between the two listings' (rounded) coordinates, null when either has none. */
+function distance(a: Features, b: Features): number | null {
+  if (a.lat === null || a.lon === null || b.lat === null || b.lon === null) return null;
+  const dLat = (a.lat - b.lat) * 111_195;
+  const dLon = (a.lon - b.lon) * 111_195 * Math.cos(((a.lat + b.lat) / 2) * (Math.PI / 180));
+  return Math.sqrt(dLat * dLat + dLon * dLon);
+}

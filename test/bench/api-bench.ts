@@ -1,0 +1,148 @@
+/**
+ * The API benchmark: cached catalogue -> bench key -> server child (start-up timed) -> for each
+ * scenario: raw store time in-process (server idle), warm-up, then the load -> one table.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BenchOptions } from './options.js';
+import { ensureCatalogue, storeBytes } from './catalogue.js';
+import { createBenchKey } from './bench-key.js';
+import { BENCH_CURSOR_SECRET, startServer } from './server.js';
+import { RawStore } from './raw-store.js';
+import { COMMON_WORD, RARE_WORDS, readFacts } from './fixtures.js';
+import { selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
+import { runLoad } from './load.js';
+import { replicateFeed } from './replication.js';
+import { measureTextPlans, type PlanRow } from './text-plans.js';
+import { formatBytes, integer, log, markdownTable, ms, resultsTable, verdict, type ResultRow } from './report.js';
+import { seededRandom } from './stats.js';
+
+export async function runApiBench(options: BenchOptions): Promise<void> {
+  const scenarios = selectScenarios(options.scenario);
+  const catalogue = await ensureCatalogue(options.listings, { rebuild: options.rebuild });
+  const bench = await createBenchKey(catalogue.dataDir);
+  log(`starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)})`);
+  const server = await startServer(catalogue.dataDir);
+  log(`  answered /health after ${Math.round(server.startupMs)} ms`);
+  const raw = new RawStore(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
+  const rows: ResultRow[] = [];
+  let plans: PlanRow[] = [];
+  try {
+    const facts = readFacts(raw.store.database, bench.enteredFrom);
+    log(`catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments.slice(0, 5).map((d) => `${d.code} (${d.listings})`).join(', ')}; `
+      + `documents per word: ${Object.entries(facts.wordDocs).map(([w, n]) => `${w} ${n}`).join(', ')}`);
+    const ctx: ScenarioContext = {
+      facts, random: seededRandom(2026), cursorPages: options.cursorPages, log,
+      get: async (p) => {
+        const response = await fetch(server.base + p, { headers: { 'x-api-key': bench.key } });
+        return { status: response.status, body: await response.json() };
+      },
+    };
+    for (const scenario of scenarios) {
+      rows.push(await runScenario(scenario, ctx, { server, key: bench.key, raw, options }));
+      log(`  -> ${verdict(rows.at(-1)!).text}`);
+    }
+    const page1 = rows.find((r) => r.name === 'cursor-p1');
+    const deep = rows.find((r) => r.name === 'cursor-deep');
+    if (page1 && deep) deep.metrics.vsCursorPage1 = deep.p50 / page1.p50;
+    if (scenarios.some((s) => s.name.startsWith('text'))) {
+      log('full text: timing both plans and the chosen one');
+      const depts = facts.departments.map((d) => d.code);
+      plans = await measureTextPlans(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET, [
+        { label: 'common word + dept', words: COMMON_WORD, paths: depts.map((d) => `/annonces?q=${COMMON_WORD}&dept=${d}`) },
+        ...RARE_WORDS.map((w) => ({ label: 'rare word + dept + transaction', words: w, paths: depts.map((d) => `/annonces?q=${w}&dept=${d}&transaction=vente`) })),
+      ], (w) => facts.wordDocs[w] ?? 0, Math.min(options.rawRuns, 5));
+    }
+  } finally {
+    await raw.close();
+    await server.stop();
+  }
+  const report = renderReport(options, catalogue, server, rows, plans);
+  process.stdout.write(report);
+  if (options.markdown) {
+    writeFileSync(options.markdown, report);
+    log(`report written to ${options.markdown}`);
+  }
+}
+
+interface RunDeps { server: Awaited<ReturnType<typeof startServer>>; key: string; raw: RawStore; options: BenchOptions }
+
+async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDeps): Promise<ResultRow> {
+  const { server, key, raw, options } = deps;
+  log(`scenario ${scenario.name}: ${scenario.title}`);
+  const paths = await scenario.paths(ctx);
+  const probe = await ctx.get(paths[0]);
+  log(`  ${paths.length} distinct requests; first: ${paths[0].slice(0, 140)} -> HTTP ${probe.status} ${describe(probe.body)}`);
+  if (probe.status !== 200) throw new Error(`scenario ${scenario.name}: HTTP ${probe.status} ${JSON.stringify(probe.body).slice(0, 400)}`);
+  const base = { name: scenario.name, title: scenario.title, targets: scenario.targets };
+  if (scenario.kind === 'replication') {
+    const run = await replicateFeed(server.base, key, paths[0]);
+    const rawMs = await raw.medianMs(run.samplePaths, options.rawRuns);
+    log(`  ${run.listings} listings in ${run.pages} pages, ${run.seconds.toFixed(1)} s`);
+    return {
+      ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors: run.non2xx, rawMs,
+      metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: run.p50 / rawMs, listingsPerSecond: run.listingsPerSecond },
+      note: `(${integer(run.listingsPerSecond)} listings/s: ${integer(run.listings)} listings in ${run.seconds.toFixed(1)} s)`,
+    };
+  }
+  const rawMs = await raw.medianMs(paths, options.rawRuns);
+  const spec = { base: server.base, key, paths, connections: options.connections };
+  if (options.warmup > 0) await runLoad({ ...spec, seconds: options.warmup });
+  const run = await runLoad({ ...spec, seconds: options.duration });
+  const errors = run.non2xx + run.failures;
+  log(`  ${run.requests} requests: ${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms, raw ${ms(rawMs)} ms`
+    + (errors ? `, ${errors} errors (first status ${run.firstBadStatus})` : ''));
+  return {
+    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs,
+    metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: run.p50 / rawMs },
+  };
+}
+
+function describe(body: any): string {
+  if (!body || typeof body !== 'object') return '';
+  if (Array.isArray(body.items)) return `(${body.items.length} items${typeof body.total === 'number' ? `, total ${body.total}` : ''}${body.has_more ? ', has_more' : ''})`;
+  if (body.annonce) return '(one listing)';
+  if (body.zone) return `(zone ${body.zone})`;
+  return '';
+}
+
+function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeof ensureCatalogue>>, server: { startupMs: number; rss: { peakMiB: number | null } },
+  rows: ResultRow[], plans: PlanRow[]): string {
+  const b = catalogue.build;
+  const lines = [
+    '',
+    `## API benchmark: ${integer(catalogue.listings)} listings, ${options.connections} connections, ${options.duration} s per scenario`,
+    '',
+    machine(),
+    '',
+    `- catalogue: ${integer(b.records)} raw records loaded by the indexer: ${integer(b.recordsPerSecond)} records/s (indexer report), `
+      + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB`,
+    `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})`,
+    `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB`,
+    `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query; p50/raw = API p50 / raw ms`,
+    '',
+    resultsTable(rows),
+    '',
+  ];
+  if (plans.length) {
+    lines.push('### Full text + filters: both plans, and the per-query choice (raw store, median ms)', '');
+    lines.push(markdownTable(['query', 'word', 'docs', 'text first', 'index first', 'chosen', 'chosen ms'],
+      plans.map((p) => [p.label, p.words, integer(p.docs), ms(p.textFirstMs), ms(p.indexFirstMs), p.chosen, ms(p.chosenMs)])), '');
+    for (const p of plans.slice(0, 2)) {
+      lines.push(`EXPLAIN QUERY PLAN, ${p.label} (${p.words}):`, '```', '-- text first', p.explain['text-first'], '-- index first', p.explain['index-first'], '```', '');
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function machine(): string {
+  const cpu = /model name\s*:\s*(.*)/.exec(safeRead('/proc/cpuinfo'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  return `- machine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, node ${process.version}, `
+    + `load average (1, 5, 15 min) when printed: ${load}`;
+}
+
+function safeRead(file: string): string {
+  try { return readFileSync(file, 'utf8'); } catch { return ''; }
+}

@@ -1,0 +1,43 @@
+/**
+ * The indexer benchmark: N raw records (generated once, cached in .bench-cache/<N>/) loaded by the
+ * real indexer CLI, as a child process, into a FRESH store. Prints records/s (the indexer's own
+ * figure and end to end, process start to exit) and the peak RSS of the indexer process (VmHWM).
+ * Targets: >= 20 000 records/s end to end; peak RSS < 400 MB at 1M and 5M (flat with the input).
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { BenchOptions } from './options.js';
+import { cacheDir, ensureSample, loadWithIndexer } from './catalogue.js';
+import { machine } from './api-bench.js';
+import { formatBytes, integer, log, markdownTable } from './report.js';
+
+export async function runIndexerBench(options: BenchOptions): Promise<void> {
+  const sampleFile = await ensureSample(options.records);
+  const runDir = path.join(cacheDir(options.records), 'indexer-run');
+  rmSync(runDir, { recursive: true, force: true });
+  log(`indexer benchmark: loading ${options.records} records into a fresh store in ${runDir}`);
+  try {
+    const figures = await loadWithIndexer(sampleFile, path.join(runDir, 'data'), path.join(runDir, 'rejects.ndjson'));
+    const peakMB = figures.peakRssMiB === null ? null : (figures.peakRssMiB * 1024 * 1024) / 1e6;
+    const report = [
+      '',
+      `## Indexer benchmark: ${integer(options.records)} raw records`,
+      '',
+      machine(),
+      '',
+      markdownTable(['records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s', 'peak RSS', 'store', 'result'], [[
+        integer(figures.records), integer(figures.written), integer(figures.rejected), integer(figures.recordsPerSecond),
+        integer(figures.endToEndPerSecond), figures.wallSeconds.toFixed(1), peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`,
+        formatBytes(figures.storeBytes),
+        [
+          figures.endToEndPerSecond >= 20_000 ? 'records/s met' : `records/s MISSED (${integer(figures.endToEndPerSecond)} < 20 000)`,
+          peakMB === null ? 'RSS n/a' : peakMB < 400 ? 'RSS met' : `RSS MISSED (${peakMB.toFixed(0)} >= 400 MB)`,
+        ].join('; '),
+      ]]),
+      '',
+    ].join('\n');
+    process.stdout.write(report + '\n');
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Printing: progress lines on stderr, and the report (Markdown tables, readable on a terminal and
+ * pasted as is into the README) on stdout.
+ */
+import type { Metric, Target } from './scenarios.js';
+
+export function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024).toFixed(0)} KiB`;
+}
+
+export function ms(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '-';
+  if (value >= 100) return value.toFixed(0);
+  if (value >= 10) return value.toFixed(1);
+  return value.toFixed(2);
+}
+
+export function integer(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '-';
+  return Math.round(value).toLocaleString('en-US').replace(/,/g, ' ');
+}
+
+/** One line of the main table. */
+export interface ResultRow {
+  name: string;
+  title: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  rawMs: number | null;
+  targets: Target[];
+  /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
+  metrics: Partial<Record<Metric, number>>;
+  note?: string;
+}
+
+const METRIC_LABEL: Record<Metric, string> = {
+  rps: 'req/s', p50: 'p50 ms', p99: 'p99 ms', ratio: 'p50/raw', listingsPerSecond: 'listings/s', vsCursorPage1: 'p50 vs page 1',
+};
+
+export function verdict(row: ResultRow): { text: string; missed: string[] } {
+  if (row.targets.length === 0) return { text: 'reported', missed: [] };
+  const missed: string[] = [];
+  const unknown: string[] = [];
+  for (const target of row.targets) {
+    const value = row.metrics[target.metric];
+    if (value === undefined || Number.isNaN(value)) { unknown.push(METRIC_LABEL[target.metric]); continue; }
+    const ok = target.op === '>=' ? value >= target.value : value <= target.value;
+    if (!ok) missed.push(`${METRIC_LABEL[target.metric]} ${formatMetric(target.metric, value)} (target ${target.op} ${target.value})`);
+  }
+  if (missed.length) return { text: `MISSED: ${missed.join('; ')}`, missed };
+  if (unknown.length) return { text: `n/a (${unknown.join(', ')} not measured)`, missed };
+  return { text: 'met', missed };
+}
+
+function formatMetric(metric: Metric, value: number): string {
+  return metric === 'rps' || metric === 'listingsPerSecond' ? integer(value) : ms(value);
+}
+
+export function targetText(targets: Target[]): string {
+  return targets.map((t) => `${METRIC_LABEL[t.metric]} ${t.op} ${t.value}`).join(', ') || '(reported)';
+}
+
+export function markdownTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+export function resultsTable(rows: ResultRow[]): string {
+  return markdownTable(
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'target', 'result'],
+    rows.map((r) => [
+      `${r.name}: ${r.title}`, integer(r.rps), ms(r.p50), ms(r.p99), String(r.errors), ms(r.rawMs),
+      r.rawMs ? (r.p50 / r.rawMs).toFixed(1) : '-', targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
+    ]),
+  );
+}

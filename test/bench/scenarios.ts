@@ -1,0 +1,183 @@
+/**
+ * The scenarios of issue 7 and their targets (1M listings, 50 connections, 2 cores). Each one is a
+ * list of API paths (relative to /api/v1) drawn from the catalogue's facts with a seeded random
+ * generator: the load cycles over them, and the raw store timing asks the same questions.
+ */
+import type { CatalogueFacts } from './fixtures.js';
+import { COMMON_WORD, RARE_WORDS } from './fixtures.js';
+import { pick } from './stats.js';
+
+export type Metric = 'rps' | 'p50' | 'p99' | 'ratio' | 'listingsPerSecond' | 'vsCursorPage1';
+
+export interface Target { metric: Metric; op: '>=' | '<='; value: number }
+
+export interface ScenarioContext {
+  facts: CatalogueFacts;
+  random: () => number;
+  /** GET on the running API with the bench key (used to walk cursors). */
+  get(path: string): Promise<{ status: number; body: any }>;
+  cursorPages: number;
+  log(message: string): void;
+}
+
+export interface Scenario {
+  name: string;
+  title: string;
+  /** `load`: autocannon with C connections; `replication`: one client walking the feed to its end. */
+  kind: 'load' | 'replication';
+  targets: Target[];
+  paths(ctx: ScenarioContext): Promise<string[]>;
+}
+
+/** Distinct parameter sets per scenario. */
+const VARIANTS = 500;
+
+const SORTS = ['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc'] as const;
+
+/** Queries deep enough for page 1 000 (25 000 results) on a 1M catalogue, walked by cursor. */
+const DEEP_QUERIES = [
+  'sort=recent',
+  'sort=recent&transaction=vente',
+  'sort=price_asc&type=maison',
+  'sort=surface_desc&transaction=location',
+];
+
+/** Paris intra-muros is about 48.816..48.902 N, 2.225..2.470 E. */
+const PARIS = { lat: 48.859, lon: 2.347, halfLat: 0.043, halfLon: 0.1225 };
+/** Metropolitan France with Corsica. */
+const FRANCE = { south: 41.3, west: -5.2, north: 51.1, east: 9.6 };
+
+const dept = (ctx: ScenarioContext) => pick(ctx.facts.departments, ctx.random).code;
+const variants = (make: () => string): string[] => Array.from({ length: VARIANTS }, make);
+const deg = (n: number) => n.toFixed(4);
+
+/** Follows next_cursor from page 1 up to page `pages` (or the last page); returns the cursor of that page. */
+async function walkToPage(ctx: ScenarioContext, query: string, pages: number): Promise<{ cursor: string | null; page: number }> {
+  let cursor: string | null = null;
+  let page = 1;
+  while (page < pages) {
+    const answer: { status: number; body: any } = await ctx.get(`/annonces?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    if (answer.status !== 200) throw new Error(`walking ${query}: HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+    if (!answer.body.next_cursor) break;
+    cursor = answer.body.next_cursor;
+    page++;
+  }
+  return { cursor, page };
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'search',
+    title: '/annonces dept + price range, sort=recent, 25 items',
+    kind: 'load',
+    targets: [{ metric: 'rps', op: '>=', value: 2000 }, { metric: 'p99', op: '<=', value: 50 }, { metric: 'ratio', op: '<=', value: 2.0 }],
+    paths: async (ctx) => variants(() => {
+      const low = pick([50_000, 100_000, 150_000, 200_000], ctx.random);
+      const high = low + pick([150_000, 250_000, 400_000], ctx.random);
+      return `/annonces?dept=${dept(ctx)}&prix_min=${low}&prix_max=${high}&sort=recent&page_size=25`;
+    }),
+  },
+  ...SORTS.map((sort): Scenario => ({
+    name: `sort-${sort}`,
+    title: `/annonces dept + type, sort=${sort}`,
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 10 }],
+    paths: async (ctx) => variants(() => `/annonces?dept=${dept(ctx)}&type=${pick(['appartement', 'maison'], ctx.random)}&sort=${sort}`),
+  })),
+  {
+    name: 'text-common',
+    title: `q=${COMMON_WORD} (~25 % of listings) + dept`,
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 30 }],
+    paths: async (ctx) => variants(() => `/annonces?q=${COMMON_WORD}&dept=${dept(ctx)}`),
+  },
+  {
+    name: 'text-rare',
+    title: `q=${RARE_WORDS.join('|')} (rare) + dept + transaction`,
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 10 }],
+    paths: async (ctx) => variants(() => `/annonces?q=${pick(RARE_WORDS, ctx.random)}&dept=${dept(ctx)}&transaction=vente`),
+  },
+  {
+    name: 'cursor-p1',
+    title: 'cursor walk: page 1',
+    kind: 'load',
+    targets: [],
+    paths: async () => DEEP_QUERIES.map((q) => `/annonces?${q}`),
+  },
+  {
+    name: 'cursor-deep',
+    title: 'cursor walk: page 1 000 by cursor',
+    kind: 'load',
+    targets: [{ metric: 'vsCursorPage1', op: '<=', value: 1.3 }],
+    paths: async (ctx) => {
+      const paths: string[] = [];
+      for (const query of DEEP_QUERIES) {
+        const started = Date.now();
+        const { cursor, page } = await walkToPage(ctx, query, ctx.cursorPages);
+        ctx.log(`  walked ${query} to page ${page} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        if (cursor) paths.push(`/annonces?${query}&cursor=${encodeURIComponent(cursor)}`);
+      }
+      if (paths.length === 0) throw new Error('no query has a second page: the catalogue is too small for the cursor walk');
+      return paths;
+    },
+  },
+  ...[50, 1000].map((page): Scenario => ({
+    name: `page-${page}`,
+    title: `page mode, page=${page}`,
+    kind: 'load',
+    targets: [],
+    paths: async () => DEEP_QUERIES.map((q) => `/annonces?${q}&page=${page}`),
+  })),
+  {
+    name: 'map-paris',
+    title: '/annonces/map Paris-size box, 2 000 points + exact total',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 40 }],
+    paths: async (ctx) => variants(() => {
+      const lat = PARIS.lat + (ctx.random() - 0.5) * 0.04;
+      const lon = PARIS.lon + (ctx.random() - 0.5) * 0.06;
+      return `/annonces/map?bbox=${deg(lat - PARIS.halfLat)},${deg(lon - PARIS.halfLon)},${deg(lat + PARIS.halfLat)},${deg(lon + PARIS.halfLon)}`;
+    }),
+  },
+  {
+    name: 'map-france',
+    title: '/annonces/map whole-France box',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 150 }],
+    paths: async (ctx) => variants(() => {
+      const jitter = () => (ctx.random() - 0.5) * 0.2;
+      return `/annonces/map?bbox=${deg(FRANCE.south + jitter())},${deg(FRANCE.west + jitter())},${deg(FRANCE.north + jitter())},${deg(FRANCE.east + jitter())}`;
+    }),
+  },
+  {
+    name: 'feed',
+    title: 'feed replication, page_size 100, one client',
+    kind: 'replication',
+    targets: [{ metric: 'listingsPerSecond', op: '>=', value: 20_000 }],
+    paths: async () => ['/annonces/feed?page_size=100'],
+  },
+  {
+    name: 'detail',
+    title: 'detail by (source, reference)',
+    kind: 'load',
+    targets: [{ metric: 'rps', op: '>=', value: 3000 }],
+    paths: async (ctx) => ctx.facts.listings.map((l) => `/annonces/${encodeURIComponent(l.source)}/${encodeURIComponent(l.reference)}`),
+  },
+  {
+    name: 'ptz',
+    title: '/ptz/zone',
+    kind: 'load',
+    targets: [{ metric: 'rps', op: '>=', value: 8000 }],
+    paths: async (ctx) => ctx.facts.postalCodes.map((cp) => `/ptz/zone?cp=${cp}`),
+  },
+];
+
+/** `--scenario NAME`: that scenario, or every scenario whose name starts with NAME (`sort`, `map`, `cursor`). */
+export function selectScenarios(name: string | null): Scenario[] {
+  if (name === null) return SCENARIOS;
+  const exact = SCENARIOS.filter((s) => s.name === name);
+  const chosen = exact.length ? exact : SCENARIOS.filter((s) => s.name.startsWith(name));
+  if (chosen.length === 0) throw new Error(`unknown scenario "${name}"; one of: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  return chosen;
+}

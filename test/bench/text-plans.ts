@@ -1,0 +1,111 @@
+/**
+ * The full-text hard spot (TOOLCHAIN.md §2, issue 7): full text combined with filters in SQLite.
+ * For the common and the rare word, the same store query is timed with each plan forced
+ * (text first: FTS5 drives, then filter and sort; index first: the filter's sort index drives,
+ * each row checked against FTS5) and with the per-query choice of text-plan.ts. A single fixed plan
+ * was the situation before the choice: text first loses on common words, index first on rare ones.
+ * The EXPLAIN QUERY PLAN of each statement is printed, as the profile of this spot.
+ */
+import type Database from 'better-sqlite3';
+import type { TextPlan } from '../../src/stores/sqlite/text-plan.js';
+import { RawStore } from './raw-store.js';
+import { median, timeMs } from './stats.js';
+
+export interface PlanRow {
+  label: string;
+  words: string;
+  /** Documents holding the word (fts5vocab), what the choice is made from. */
+  docs: number;
+  textFirstMs: number;
+  indexFirstMs: number;
+  chosen: TextPlan;
+  chosenMs: number;
+  explain: Record<TextPlan, string>;
+}
+
+export interface PlanCase { label: string; words: string; paths: string[] }
+
+export async function measureTextPlans(file: string, enteredFrom: number, cursorSecret: string, cases: PlanCase[], docsOf: (word: string) => number, runs: number): Promise<PlanRow[]> {
+  const stores = {
+    'text-first': new RawStore(file, enteredFrom, cursorSecret, { textPlan: 'text-first' }),
+    'index-first': new RawStore(file, enteredFrom, cursorSecret, { textPlan: 'index-first' }),
+    auto: new RawStore(file, enteredFrom, cursorSecret),
+  };
+  try {
+    const rows: PlanRow[] = [];
+    for (const c of cases) {
+      const paths = c.paths.slice(0, runs);
+      const time = async (store: RawStore) => {
+        const samples: number[] = [];
+        for (const path of paths) {
+          const call = store.callFor(path);
+          await call();
+          samples.push(await timeMs(call));
+        }
+        return median(samples);
+      };
+      rows.push({
+        label: c.label, words: c.words, docs: docsOf(c.words),
+        textFirstMs: await time(stores['text-first']),
+        indexFirstMs: await time(stores['index-first']),
+        chosen: chosenPlan(stores.auto, paths[0]),
+        chosenMs: await time(stores.auto),
+        explain: {
+          'text-first': explain(stores['text-first'], paths[0]),
+          'index-first': explain(stores['index-first'], paths[0]),
+        },
+      });
+    }
+    return rows;
+  } finally {
+    for (const store of Object.values(stores)) await store.close();
+  }
+}
+
+/** The plan the store picks: the statement it prepares for this query says which. */
+function chosenPlan(raw: RawStore, path: string): TextPlan {
+  const { sql } = captureSearch(raw, path);
+  return /FROM listings_fts f CROSS JOIN/.test(sql) ? 'text-first' : 'index-first';
+}
+
+function explain(raw: RawStore, path: string): string {
+  const { sql, params } = captureSearch(raw, path);
+  const rows = raw.store.database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { id: number; parent: number; detail: string }[];
+  const depth = new Map<number, number>([[0, 0]]);
+  return rows.map((r) => {
+    const d = (depth.get(r.parent) ?? 0) + 1;
+    depth.set(r.id, d);
+    return `${'  '.repeat(d - 1)}${r.detail}`;
+  }).join('\n');
+}
+
+/**
+ * The SQL and parameters of the search statement the store runs for `path`, caught by wrapping
+ * `prepare` on a fresh statement cache (a new RawStore on the same file with the same options).
+ */
+const CAUGHT = new Error('statement caught');
+let captures = 0;
+
+function captureSearch(raw: RawStore, path: string): { sql: string; params: unknown[] } {
+  const db: Database.Database = raw.store.database;
+  const query = raw.searchQuery(Object.fromEntries(new URL(path, 'http://bench').searchParams));
+  const original = db.prepare;
+  let caught: { sql: string; params: unknown[] } | null = null;
+  db.prepare = ((sql: string) => {
+    const statement = original.call(db, sql);
+    if (/^SELECT l\.\*/.test(sql)) {
+      // Caught, then stopped: the statement itself need not run (index first on a rare word takes seconds).
+      (statement as { all: (...p: unknown[]) => unknown[] }).all = (...params: unknown[]) => { caught = { sql, params }; throw CAUGHT; };
+    }
+    return statement;
+  }) as typeof db.prepare;
+  try {
+    // A page size of its own: a statement the store never prepared before, so `prepare` is called.
+    // search() runs synchronously up to the statement, so `caught` is set when it returns.
+    raw.store.search({ ...query, pageSize: query.pageSize + 1000 + captures++ }).catch((error: unknown) => { if (error !== CAUGHT) throw error; });
+  } finally {
+    db.prepare = original;
+  }
+  if (!caught) throw new Error(`no search statement caught for ${path}`);
+  return caught;
+}
