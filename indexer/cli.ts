@@ -1,6 +1,8 @@
 /**
  * Indexer command line.
- *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store
+ *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store,
+ *                                                           grouping cross-site duplicates (indexer/dedup)
+ *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
  * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
  */
 import { parseArgs } from 'node:util';
@@ -11,6 +13,8 @@ import { loadSites } from '../src/listings/sites.js';
 import { loadCommunes } from '../src/refdata/communes.js';
 import { openListingStore } from '../src/stores/open-listing-store.js';
 import { runLoad, type LoadReport } from './load.js';
+import { DedupGrouping } from './dedup/stage.js';
+import { rebuildGroups } from './dedup/rebuild.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -28,6 +32,23 @@ async function main(argv: string[]): Promise<number> {
       await store.close();
     }
   }
+  if (command === 'dedup') {
+    const { values } = parseArgs({ args: rest, options: { rebuild: { type: 'boolean' } } });
+    if (!values.rebuild) return usage('dedup needs --rebuild');
+    mkdirSync(config.dataDir, { recursive: true });
+    const store = await openListingStore(config);
+    try {
+      const report = await rebuildGroups({
+        store, sites: loadSites(),
+        onProgress: (r) => { if (process.stderr.isTTY) process.stderr.write(`\rregrouping: ${r.bases} blocks, ${r.rewritten} rewritten`); },
+      });
+      if (process.stderr.isTTY) process.stderr.write('\n');
+      console.log(JSON.stringify(report));
+      return 0;
+    } finally {
+      await store.close();
+    }
+  }
   return usage(command ? `unknown command ${command}` : 'missing command');
 }
 
@@ -37,8 +58,9 @@ export async function loadWithProgress(files: string[], store: Awaited<ReturnTyp
     : null;
   bar?.start(0, 0, { written: 0, unchanged: 0, rejected: 0, rate: 0 });
   try {
+    const sites = loadSites();
     return await runLoad({
-      files, store, rejectsFile, sites: loadSites(), communes: loadCommunes(),
+      files, store, rejectsFile, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }),
       onProgress: (r) => bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second }),
     });
   } finally {
@@ -47,7 +69,7 @@ export async function loadWithProgress(files: string[], store: Awaited<ReturnTyp
 }
 
 function usage(problem: string): number {
-  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson]`);
+  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson]\n       npm run indexer -- dedup --rebuild`);
   return 2;
 }
 

@@ -204,14 +204,18 @@ function mayHoldHtml(text: string): boolean {
 }
 const WHITESPACE_RUN = /\s+/g;
 const CARRIAGE_RETURN = /\r\n?/g;
-const SCRIPT_OR_STYLE = /<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+const SCRIPT_OR_STYLE = /<(script|style)\b[^<>]*>[\s\S]*?<\/\1\s?>/gi;
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
-/** Tags that end a line of text: `<br>`, and block elements opening or closing (`<p>`, `</div>`). */
-const LINE_BREAK_TAG = /<\s*br\s*\/?\s*>|<\/?\s*(?:p|div|li|ul|ol|h[1-6]|tr|table|blockquote|section|article)\b[^>]*>/gi;
-const ANY_TAG = /<\/?[a-zA-Z][^>]*>/g;
+/**
+ * Tags that end a line of text: `<br>`, and block elements opening or closing (`<p>`, `</div>`).
+ * `[^<>]*` rather than `[^>]*` in tags: an unclosed `<a` must not make every later `<` rescan the text.
+ */
+const LINE_BREAK_TAG = /<\s?br\s?\/?\s?>|<\/?\s?(?:p|div|li|ul|ol|h[1-6]|tr|table|blockquote|section|article)\b[^<>]*>/gi;
+const ANY_TAG = /<\/?[a-zA-Z][^<>]*>/g;
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z][a-zA-Z0-9]{1,31}));/g;
-const SPACES_AROUND_NEWLINE = /[ \t\u00a0]*\n[ \t\u00a0]*/g;
+// Runs of spaces are collapsed first, so that trimming around line breaks needs no `*`.
 const SPACE_RUN = /[ \t\u00a0]{2,}/g;
+const SPACES_AROUND_NEWLINE = /[ \t\u00a0]?\n[ \t\u00a0]?/g;
 const BLANK_LINES = /\n{3,}/g;
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', eacute: 'é', egrave: 'è', ecirc: 'ê',
@@ -231,8 +235,8 @@ function htmlToText(html: string): string {
     .replace(ANY_TAG, '')
     .replace(ENTITY, decodeEntity)
     .replace(CARRIAGE_RETURN, '\n')
-    .replace(SPACES_AROUND_NEWLINE, '\n')
     .replace(SPACE_RUN, ' ')
+    .replace(SPACES_AROUND_NEWLINE, '\n')
     .replace(BLANK_LINES, '\n\n')
     .trim();
 }
@@ -254,6 +258,11 @@ const MAX_SURFACE = 100_000;
 const MAX_LAND_SURFACE = 1e8;
 const MAX_COUNT = 1000;
 const MAX_ENERGY_VALUE = 10_000;
+/**
+ * Short fields (type, city, DPE, price text) are read on their first characters only: real values
+ * are a few words long, and a bounded length keeps every pattern linear on garbage input.
+ */
+const MAX_LABEL_LENGTH = 200;
 
 /**
  * The first number of a text. A space (also U+00A0, U+202F, U+2009) or an apostrophe belongs to the
@@ -299,7 +308,8 @@ export function parseNumber(value: unknown): number | null {
   }
   let number = Number(token);
   if (!Number.isFinite(number)) return null;
-  const rest = value.slice(match.index + match[0].length);
+  const end = match.index + match[0].length;
+  const rest = value.slice(end, end + 8);
   if (THOUSANDS_SUFFIX.test(rest)) number *= 1_000;
   else if (MILLIONS_SUFFIX.test(rest)) number *= 1_000_000;
   return negative ? -number : number;
@@ -341,7 +351,7 @@ const TRUE_WORDS = new Set(['true', 'vrai', 'oui', 'yes', 'y', 'o', '1', 'x']);
 const FALSE_WORDS = new Set(['false', 'faux', 'non', 'no', 'n', '0']);
 
 /**
- * true/false, "oui"/"non", "yes"/"no", 1/0. A count above 1 (`parking: 2`, two spaces) is true;
+ * true/false, "oui"/"non", "yes"/"no", 1/0. A positive count (`parking: 2`, two spaces) is true;
  * anything else is unknown (null).
  */
 export function parseBoolean(value: unknown): boolean | null {
@@ -441,7 +451,7 @@ function parseDateText(text: string): number | null {
     const ms = Date.parse(text);
     return Number.isNaN(ms) ? null : ms;
   }
-  m = FRENCH_LONG_DATE.exec(foldText(text));
+  m = text.length <= 30 ? FRENCH_LONG_DATE.exec(foldText(text)) : null;
   if (m && FRENCH_MONTHS[m[2]] !== undefined) return utcMs(+m[3], FRENCH_MONTHS[m[2]], +m[1], 0, 0, 0, 0);
   return null;
 }
@@ -476,7 +486,7 @@ function zoneOffsetMs(zone: string | undefined): number {
  */
 const TYPE_WORDS = new RegExp(String.raw`\b(?:` + [
   /* 1 Appartement */ String.raw`(appartements?|appart|appt|apt|apartment|flat|studios?|studette|duplex|triplex|loft|penthouse|[tf]\d{1,2}(?:bis)?)`,
-  /* 2 Maison */ String.raw`(maisons?|villas?|maison de ville|pavillons?|longere|mas|chalets?|fermes?|corps de ferme|chateaux?|chateau|castle|manoir|proprietes?|bastide|house|demeure|moulin|bergerie|hotel particulier)`,
+  /* 2 Maison */ String.raw`(maisons?|villas?|maison de ville|pavillons?|longere|mas|chalets?|fermes?|corps de ferme|chateaux?|castle|manoir|proprietes?|bastide|house|demeure|moulin|bergerie|hotel particulier)`,
   /* 3 Terrain */ String.raw`(terrains?|land|parcelle)`,
   /* 4 Parking */ String.raw`(parkings?|garages?|box|boxes|stationnement)`,
   /* 5 Bureau */ String.raw`(bureaux?|local professionnel|locaux professionnels)`,
@@ -496,9 +506,9 @@ function classifyType(rawType: string | null, title: string | null, wantRooms: b
   const fromType = rawType === null ? NO_TYPE : typeOfField(rawType);
   let type = fromType.type;
   let rooms = wantRooms ? fromType.rooms : null;
-  if (type === null || rooms === null && wantRooms) {
+  if (type === null || (wantRooms && rooms === null)) {
     if (title !== null) {
-      const foldedTitle = foldText(title);
+      const foldedTitle = foldText(title.length > MAX_LABEL_LENGTH ? title.slice(0, MAX_LABEL_LENGTH) : title);
       type ??= typeIn(foldedTitle);
       if (wantRooms) rooms ??= roomsIn(foldedTitle);
     }
@@ -514,7 +524,7 @@ const typeCache = new Map<string, { type: PropertyType | null; rooms: number | n
 function typeOfField(rawType: string): { type: PropertyType | null; rooms: number | null } {
   let known = typeCache.get(rawType);
   if (known === undefined) {
-    const folded = foldText(rawType);
+    const folded = foldText(rawType.length > MAX_LABEL_LENGTH ? rawType.slice(0, MAX_LABEL_LENGTH) : rawType);
     known = { type: typeIn(folded), rooms: roomsIn(folded) };
     if (typeCache.size >= TYPE_CACHE_SIZE) typeCache.clear();
     typeCache.set(rawType, known);
@@ -563,10 +573,10 @@ const SALE_TITLE = /^(?:vente|achat|a vendre)\b/;
 function transactionOf(raw: RawRecord, title: string | null): TransactionType {
   const field = textOf(raw.transaction);
   if (field !== null) {
-    const match = TRANSACTION_WORDS.exec(foldText(field));
+    const match = TRANSACTION_WORDS.exec(foldText(field.slice(0, MAX_LABEL_LENGTH)));
     if (match) return match[1] !== undefined ? 'location' : 'vente';
   }
-  if (typeof raw.price === 'string' && RENT_PRICE.test(raw.price)) return 'location';
+  if (typeof raw.price === 'string' && RENT_PRICE.test(raw.price.slice(0, MAX_LABEL_LENGTH))) return 'location';
   if (RENT_URL.test(raw.url)) return 'location';
   if (SALE_URL.test(raw.url)) return 'vente';
   if (title !== null) {
@@ -579,7 +589,7 @@ function transactionOf(raw: RawRecord, title: string | null): TransactionType {
 
 /** Status words (folded), in the order they are tried; unknown or absent is `active`. */
 const STATUS_RULES: [RegExp, ListingStatus][] = [
-  [/\b(?:sous compromis|compromis|sous offre|offre acceptee|under offer|under contract|pending|sous_compromis)\b/, 'sous_compromis'],
+  [/\b(?:sous compromis|compromis|sous offre|offre acceptee|under offer|under contract|sous_compromis)\b/, 'sous_compromis'],
   // A rented listing leaves the market like a sold one; SPEC has no separate state for it.
   [/\b(?:vendu|vendue|sold|loue|louee|rented|let agreed)\b/, 'vendue'],
   [/\b(?:archive|archivee|archived|expire|expiree|expired)\b/, 'archivee'],
@@ -589,7 +599,7 @@ const STATUS_RULES: [RegExp, ListingStatus][] = [
 export function statusOf(value: unknown): ListingStatus {
   const text = textOf(value);
   if (text === null) return 'active';
-  const folded = foldText(text);
+  const folded = foldText(text.slice(0, MAX_LABEL_LENGTH));
   for (const [pattern, status] of STATUS_RULES) if (pattern.test(folded)) return status;
   return 'active';
 }
@@ -603,14 +613,14 @@ const AGENCY_NAME = /\b(?:agence|immobilier|immobiliere|immo|notaire|notaires|no
 function sellerTypeOf(raw: RawRecord): 'Pro' | 'Particulier' | null {
   const field = textOf(raw.seller_type);
   if (field !== null) {
-    const folded = foldText(field);
+    const folded = foldText(field.slice(0, MAX_LABEL_LENGTH));
     if (PRIVATE_SELLER.test(folded)) return 'Particulier';
     if (PRO_SELLER.test(folded)) return 'Pro';
     return null;
   }
   if (textOf(raw.real_estate_network) !== null) return 'Pro';
   const name = textOf(raw.seller_name);
-  return name !== null && AGENCY_NAME.test(foldText(name)) ? 'Pro' : null;
+  return name !== null && AGENCY_NAME.test(foldText(name.slice(0, MAX_LABEL_LENGTH))) ? 'Pro' : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,7 +636,7 @@ const LEADING_CLASS = /^\s*\(?([a-gA-G])(?![\p{L}\p{N}])/u;
  * A letter after a label, in prose: `Classe énergie : D`, `DPE: d`, `GES en C`, `classe climat B`.
  * Lower-cased but not folded, so `énergie à 245` is not read as class A.
  */
-const LABELLED_CLASS = /(?:classe|dpe|ges|[ée]nergie|[ée]nerg[ée]tique|climat|[ée]tiquette|lettre|note)(?:\s*(?:[ée]nergie|[ée]nerg[ée]tique|climat|ges|dpe|classe|class[ée]e?|:|=|-|est|en))*\s*\(?([a-g])(?![\p{L}\p{N}])/u;
+const LABELLED_CLASS = /(?:classe|dpe|ges|[ée]nergie|[ée]nerg[ée]tique|climat|[ée]tiquette|lettre|note)(?:\s{0,3}(?:[ée]nergie|[ée]nerg[ée]tique|climat|ges|dpe|classe|class[ée]e?|:|=|-|est|en)){0,4}\s{0,3}\(?([a-g])(?![\p{L}\p{N}])/u;
 
 interface EnergyClass { letter: DpeLetter | null; value: number | null }
 
@@ -641,8 +651,9 @@ function energyClass(field: unknown, valueField: unknown, valueUnit: RegExp): En
     if (value === null && field > 0 && field <= MAX_ENERGY_VALUE) value = field;
     return { letter, value };
   }
-  const text = textOf(field);
-  if (text === null) return { letter, value };
+  const fieldText = textOf(field);
+  if (fieldText === null) return { letter, value };
+  const text = fieldText.length > MAX_LABEL_LENGTH ? fieldText.slice(0, MAX_LABEL_LENGTH) : fieldText;
   if (!NO_CLASS.test(text)) {
     const match = LEADING_CLASS.exec(text) ?? LABELLED_CLASS.exec(text.toLowerCase());
     if (match) letter = match[1].toUpperCase() as DpeLetter;
@@ -663,7 +674,7 @@ const BARE_NUMBER = /^\s*\d+(?:[.,]\d+)?\s*$/;
  * `GES : C`). One scan finds both. The letter must be a capital (or follow a colon), and not open
  * a phrase such as "A venir", so that "le DPE a été réalisé" is not read as class A.
  */
-const CLASS_IN_PROSE = /(?:(classe\s+(?:d['’]\s*)?[ée]nerg(?:ie|[ée]tique)|\bDPE|[ée]tiquette\s+[ée]nerg(?:ie|[ée]tique))|(classe\s+climat|\bGES|classe\s+(?:d['’]\s*)?[ée]missions?(?:\s+de\s+gaz\s+[àa]\s+effet\s+de\s+serre)?|[ée]tiquette\s+climat))(?:\s*(?::|=|-|en|est|class[ée]e?|\(nouvelle formule\)))*\s*\b([A-G])\b(?!\s+(?:venir|faire|r[ée]aliser|fournir|jour|[ée]t[ée])\b)/gi;
+const CLASS_IN_PROSE = /(?:(classe\s+(?:d['’]\s*)?[ée]nerg(?:ie|[ée]tique)|\bDPE|[ée]tiquette\s+[ée]nerg(?:ie|[ée]tique))|(classe\s+climat|\bGES|classe\s+(?:d['’]\s*)?[ée]missions?(?:\s+de\s+gaz\s+[àa]\s+effet\s+de\s+serre)?|[ée]tiquette\s+climat))(?:\s{0,3}(?::|=|-|en|est|class[ée]e?|\(nouvelle formule\))){0,4}\s{0,3}\b([A-G])\b(?!\s+(?:venir|faire|r[ée]aliser|fournir|jour|[ée]t[ée])\b)/gi;
 
 function classesInProse(description: string): { dpe: DpeLetter | null; ges: DpeLetter | null } {
   let dpe: DpeLetter | null = null;
@@ -693,13 +704,16 @@ interface Place {
 
 const POSTAL_CODE_IN_TEXT = /(?<!\d)(\d{5})(?!\d)/;
 const POSTAL_CODE_SPACED = /^(\d{2})\s(\d{3})$/;
-const PARENTHESES = /\(([^)]*)\)/g;
+const PARENTHESES = /\(([^()]*)\)/g;
 const DEPARTMENT_CODE = /^(?:\d{2,3}|2[ABab])$/;
 const DEPARTMENT_IN_PARENTHESES = /\(([0-9]{1,3}|2[ABab])\)/;
 const FOUR_DIGITS = /^\d{4}$/;
 const ONE_DIGIT = /^\d$/;
 const CITY_PARTS = /\s+-\s+|\s*[,;/|]\s*/;
 const CITY_TRIM = /^[\s\-–,.;:]+|[\s\-–,.;:]+$/g;
+const COUNTRY = /^(?:france|fr)$/i;
+/** A street address, not a city: starts with a number or names a kind of street. */
+const STREET = /^\d|\b(?:rue|avenue|av|bd|boulevard|chemin|all[ée]e|place|impasse|route|square|quai|cours|r[ée]sidence|lotissement)\b/i;
 /** `Paris 8`, `Paris 8e`, `Lyon 3ème`, `Marseille 13e arrondissement`, `Paris 1er`. */
 const ARRONDISSEMENT = /^(paris|lyon|marseille)\s*(\d{1,2})\s*(?:er|e|eme|ème|è|°)?(?:\s*arr(?:ondissement|\.)?)?$/i;
 const ARRONDISSEMENT_PREFIX: Record<string, { prefix: string; count: number }> = {
@@ -779,7 +793,8 @@ function locate(raw: RawRecord, communes: CommuneTable): Located {
 }
 
 function locateUncached(raw: RawRecord, communes: CommuneTable): Located {
-  const cityText = textOf(raw.city);
+  const fullCityText = textOf(raw.city);
+  const cityText = fullCityText !== null && fullCityText.length > MAX_LABEL_LENGTH ? fullCityText.slice(0, MAX_LABEL_LENGTH) : fullCityText;
   let postalCode = postalCodeOf(raw.postal_code);
   let departmentHint = departmentCodeOf(raw.department);
   let candidates: string[] = [];
@@ -795,15 +810,23 @@ function locateUncached(raw: RawRecord, communes: CommuneTable): Located {
         return ' ';
       });
     }
-    const codeInText = POSTAL_CODE_IN_TEXT.exec(rest);
-    if (codeInText) {
-      postalCode ??= codeInText[1];
-      rest = rest.replace(codeInText[1], ' ');
-    }
+    // "4 Square Auguste Renoir, 75014 Paris, France": the part holding the postal code names the
+    // city, so it is tried first; street addresses and the country are only tried last or dropped.
+    const streets: string[] = [];
     for (const part of rest.split(CITY_PARTS)) {
-      const name = part.replace(CITY_TRIM, '');
-      if (name !== '') candidates.push(name);
+      let name = part;
+      const codeInText = POSTAL_CODE_IN_TEXT.exec(name);
+      if (codeInText) {
+        postalCode ??= codeInText[1];
+        name = name.replace(codeInText[1], ' ');
+      }
+      name = name.replace(CITY_TRIM, '');
+      if (name === '' || COUNTRY.test(name)) continue;
+      if (codeInText) candidates.unshift(name);
+      else if (STREET.test(name)) streets.push(name);
+      else candidates.push(name);
     }
+    candidates.push(...streets);
     // "Paris 8e" names an arrondissement: its postal code, and the commune "Paris".
     candidates = candidates.map((name) => {
       const arrondissement = ARRONDISSEMENT.exec(name);
@@ -868,10 +891,20 @@ function communeOfPostalCode(postalCommunes: readonly Commune[], candidates: str
     const byName = communes.byName(name);
     for (const commune of byName) if (commune.postalCode === postalCommunes[0].postalCode) return commune;
   }
-  // "Aix-en-Provence Centre", "Paris 8ème Europe": the commune name followed by a district.
+  // "Aix-en-Provence Centre", "Hellemmes-Lille": the commune name with a district around it;
+  // "Montignac" for Montignac-Lascaux: a short form of the name. Only one commune may fit.
   for (const name of candidates) {
-    const folded = foldText(name);
-    for (const commune of postalCommunes) if (folded.startsWith(foldedName(commune) + ' ')) return commune;
+    const words = ` ${foldText(name)} `;
+    let found: Commune | null = null;
+    let count = 0;
+    for (const commune of postalCommunes) {
+      const communeWords = ` ${foldedName(commune)} `;
+      if (words.includes(communeWords) || communeWords.startsWith(words)) {
+        found = commune;
+        count++;
+      }
+    }
+    if (count === 1) return found;
   }
   // No city, or a locality the table does not know (a hamlet, a district): the only commune.
   return postalCommunes.length === 1 ? postalCommunes[0] : null;
@@ -935,12 +968,16 @@ function imagesOf(value: unknown): string[] {
   if (value === null || value === undefined) return [];
   const pieces = typeof value === 'string' ? value.split(IMAGE_SEPARATOR) : Array.isArray(value) ? value : [];
   const images: string[] = [];
+  const seen = new Set<string>();
   for (const piece of pieces) {
     if (typeof piece !== 'string') continue;
     for (const part of typeof value === 'string' ? [piece] : piece.split(IMAGE_SEPARATOR)) {
       let url = part.replace(URL_TRAILING_PUNCTUATION, '');
       if (url.startsWith('//')) url = `https:${url}`;
-      if (HTTP_URL.test(url) && !images.includes(url)) images.push(url);
+      if (HTTP_URL.test(url) && !seen.has(url)) {
+        seen.add(url);
+        images.push(url);
+      }
     }
   }
   return images;

@@ -47,8 +47,9 @@ const MISTYPED_PHONE = /(?<![\d+])0[1-9]([.\- ])\d{1,3}(?:\1\d{1,3}){3}(?!\d)/g;
 
 /**
  * A ten-digit run right after `Réf`, `référence`, `mandat`, `SIRET`, `RCS`... is an identifier that
- * happens to look like a phone (`Réf. 0123456789`, `Référence annonce : 0123456789`), so it stays. Tested on the text just before a
- * candidate; a real phone after a reference (`Réf 123 - tél 06...`) is not directly after the word.
+ * happens to look like a phone (`Réf. 0123456789`, `Référence annonce : 0123456789`), so it stays.
+ * Tested on the text just before a candidate; a real phone after a reference (`Réf 123 - tél 06...`)
+ * is not directly after the word.
  */
 const IDENTIFIER_BEFORE = /(?:(?:\bref(?:erence)?s?|\bréf(?:érence)?s?)(?:\s+(?:de\s+l['’])?(?:annonce|bien|agence|interne|dossier|du\s+bien|mandat))?|\bmandat|\bsiret|\bsiren|\brcs(?:\s+[\p{L}-]+)?|\btva(?:\s+intracom(?:munautaire)?)?|\bdossier|\blot)\s*(?:n\s*[°o]\.?|num(?:éro|ero)?\.?)?\s*[.:#-]?\s*$/iu;
 const IDENTIFIER_LOOKBACK = 40;
@@ -65,13 +66,16 @@ const LABEL = String.raw`[\p{L}\p{N}_%+\-]+`;
  * spelled and spaced forms must be followed by a top-level domain, so a sentence that ends after an
  * address (`... @agence.fr. Les visites`) does not lose its next word.
  */
-const DOT = String.raw`(?:\.(?=[\p{L}\p{N}])|[ \t]*[\[({][ \t]*(?:dot|point)[ \t]*[\])}][ \t]*|[ \t]+(?:dot|point)[ \t]+(?=${TLD})|[ \t]+\.[ \t]*(?=${TLD})|\.[ \t]+(?=${TLD}))`;
+const DOT = String.raw`(?:\.(?=[\p{L}\p{N}])|[ \t]{0,3}[\[({][ \t]{0,3}(?:dot|point)[ \t]{0,3}[\])}][ \t]{0,3}|[ \t]{1,3}(?:dot|point)[ \t]{1,3}(?=${TLD})|[ \t]{1,3}\.[ \t]{0,3}(?=${TLD})|\.[ \t]{1,3}(?=${TLD}))`;
 
 /** A domain after the at-sign: labels joined by dots; a plain `@` needs at least one dot. */
 const DOMAIN_DOTTED = new RegExp(String.raw`${LABEL}(?:${DOT}${LABEL})+`, 'yu');
 const DOMAIN_ANY = new RegExp(String.raw`${LABEL}(?:${DOT}${LABEL})*`, 'yu');
 
 /**
+ * Spaces around the parts of an address are bounded ({0,3}): with `*` a pattern tried at every
+ * position of a long run of spaces rescans the whole run each time (11 s on 50 000 spaces).
+ *
  * The at-sign, plain (`nom.prenom@agence-immo.fr`, `x @ y.fr`, but not a handle such as
  * `Instagram @agence.immo`, hence spaces on both sides or none) or hidden from scrapers: `[at]`,
  * `(at)`, `{at}`, `(arobase)`, `[arobase]`, ` arobase `; ` at ` only between brackets, a bare
@@ -82,7 +86,7 @@ const DOMAIN_ANY = new RegExp(String.raw`${LABEL}(?:${DOT}${LABEL})*`, 'yu');
  * local part: a pattern that starts with "any letters" is tried at every letter of a 2 kB
  * description, which cost about 200 µs per description holding an `@`; this costs a few.
  */
-const AT_SIGN = /([ \t]@[ \t]|@)|[ \t]*[\[({][ \t]*(?:at|arobase|@)[ \t]*[\])}][ \t]*|[ \t]+arobase[ \t]+/gi;
+const AT_SIGN = /([ \t]@[ \t]|@)|[ \t]{0,3}[\[({][ \t]{0,3}(?:at|arobase|@)[ \t]{0,3}[\])}][ \t]{0,3}|[ \t]{1,3}arobase[ \t]{1,3}/gi;
 /** Characters of a local part, read backwards from the at-sign (`nom.prenom`, `accueil.27063`). */
 const LOCAL_CHAR = /[\p{L}\p{N}_%+.\-]/u;
 const MAILTO = /mailto:$/i;
@@ -90,7 +94,7 @@ const MAILTO = /mailto:$/i;
  * Cheap pre-check: most descriptions hold no address, and a case-insensitive scan for the hidden
  * forms costs twice this case-spelled one (`at)`, `AT]`, `arobase`, `AROBASE`).
  */
-const HIDDEN_AT_HINT = /[aA](?:[tT][ \t]*[\])}]|[rR][oO][bB][aA][sS][eE])/;
+const HIDDEN_AT_HINT = /[aA](?:[tT][ \t]{0,3}[\])}]|[rR][oO][bB][aA][sS][eE])/;
 
 export function redactContacts(text: string): string {
   const withoutEmails = redactEmails(text);

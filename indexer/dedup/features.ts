@@ -1,11 +1,11 @@
 /**
  * What the scorer compares, read once per listing from its OWN content (own-content.ts): numbers as
- * numbers, the agency name folded, and the text shingles computed lazily, because most pairs of a
- * block are told apart by surface, rooms or price before their texts are ever needed.
+ * numbers; the agency name (folded) and the text shingles are computed on first use, because most
+ * pairs of a block are told apart by surface, rooms or price before they are ever needed.
  */
 import type { StoredListing } from '../../src/listings/stored.js';
 import { ownContent } from './own-content.js';
-import { shingles } from './shingles.js';
+import { foldWords, shingles } from './shingles.js';
 
 export interface Features {
   readonly id: string;
@@ -32,6 +32,7 @@ export interface Features {
 export function featuresOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): Features {
   const c = ownContent(listing);
   let text: Uint32Array | null = null;
+  let seller: string | null | undefined;
   return {
     id: listing.id,
     source: c.source,
@@ -47,7 +48,7 @@ export function featuresOf(listing: Pick<StoredListing, 'id' | 'content' | 'comp
     dpeValue: c.dpe_value,
     gesValue: c.ges_value,
     yearBuilt: c.year_built,
-    seller: c.seller_type === 'Pro' && c.seller_name ? foldName(c.seller_name) : null,
+    get seller() { return seller === undefined ? (seller = c.seller_type === 'Pro' && c.seller_name ? foldWords(c.seller_name) : null) : seller; },
     get text() { return (text ??= shingles(c.description)); },
     hasText: Boolean(c.description),
   };
@@ -56,8 +57,4 @@ export function featuresOf(listing: Pick<StoredListing, 'id' | 'content' | 'comp
 /** A zero surface or price is a placeholder, not a value to compare. */
 function positive(value: number | null): number | null {
   return value !== null && value > 0 ? value : null;
-}
-
-function foldName(name: string): string {
-  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }

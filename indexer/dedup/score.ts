@@ -5,8 +5,8 @@
  * 1. Hard limits, where copies of one property never differ: another site (two listings of one site
  *    are two properties), surface within 3 % (1 m² for small surfaces, which sites round to whole
  *    metres), same number of rooms when both give it, price within 10 % (copies differ by fees
- *    included or not and price cuts not yet published everywhere: up to about 8 %). A pair outside
- *    any limit is not a candidate (score -Infinity).
+ *    included or not and price cuts not yet published everywhere: up to about 8 %), and a price on
+ *    both sides or on neither. A pair outside any limit is not a candidate (score -Infinity).
  * 2. Evidence, added up like log-odds: what copies share (their text, the energy figures, the agency,
  *    the exact price and surface, the building year, the land) adds points, and what two copies of one
  *    property would not disagree on removes them. A value missing on either side is no evidence.
@@ -19,7 +19,7 @@ import type { Features } from './features.js';
 import { containment } from './shingles.js';
 
 /** A pair at or above this score is a duplicate (union-find joins it). */
-export const MATCH_THRESHOLD = 3;
+export const MATCH_THRESHOLD = 2.5;
 
 export const LIMITS = {
   surfaceRatio: 0.03,
@@ -44,6 +44,9 @@ export function withinLimits(a: Features, b: Features): boolean {
   if (a.source === b.source) return false;
   if (a.rooms !== null && b.rooms !== null && a.rooms !== b.rooms) return false;
   if (a.surface !== null && b.surface !== null && !surfacesClose(a.surface, b.surface)) return false;
+  // A price on one side only is not comparable: blocking (src/listings/block-key.ts) never makes such a
+  // pair meet, and the limits must say the same, so that no chain of matches joins them either.
+  if ((a.price === null) !== (b.price === null)) return false;
   if (a.price !== null && b.price !== null && relativeGap(a.price, b.price) > LIMITS.priceRatio) return false;
   return true;
 }
@@ -68,7 +71,8 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
   }
   if (a.surface !== null && b.surface !== null) {
     const gap = Math.abs(a.surface - b.surface);
-    add('surface', gap === 0 ? 1 : gap <= 0.5 ? 0.5 : gap <= 1 ? 0 : -2);
+    // The same Carrez measure to the decimal (74.82 m²) is rarely a coincidence; whole metres often are.
+    add('surface', gap === 0 ? (Number.isInteger(a.surface) ? 1 : 2) : gap <= 0.5 ? 0.5 : gap <= 1 ? 0 : -2);
   }
   add('dpe', same(a.dpe, b.dpe, 1, -3));
   add('ges', same(a.ges, b.ges, 0.5, -2));

@@ -1,24 +1,25 @@
 /**
- * Union-find (disjoint sets, path halving, union by size) over the listings of one block, with the
- * rule that a group holds at most one listing per site: a union that would put two listings of one
- * site together is refused. Two listings of one site are two properties (a site does not list the
- * same property twice), so when A (site s) matches B and B matches C (site s too), B can only belong
- * with one of them; the caller feeds unions strongest first, so B goes with the better match.
+ * Union-find (disjoint sets, path halving, union by size) with a veto on every union: two sets are
+ * joined only when EVERY pair across them may belong together (`canPair`). Deduplication uses it
+ * with canPair = "other site and within the hard limits" (score.ts withinLimits), so:
+ * - a group holds at most one listing per site: a union that would put two listings of one site
+ *   together is refused (a site does not list one property twice);
+ * - a chain A~B~C joins C to A's group only if A and C are compatible too, so small differences
+ *   cannot add up along a chain (a price drifting 6 % per link) to group two different properties.
+ * The caller feeds unions strongest first, so a listing that could go two ways goes with its best match.
+ * Groups are small (at most one member per site), so checking every cross pair is cheap.
  */
-export class SiteUnionFind {
+export class ConstrainedUnionFind {
   private readonly parent: Int32Array;
-  private readonly size: Int32Array;
-  /** Sites of each root's set. */
-  private readonly sites: (Set<string> | undefined)[];
+  /** Members of each root's set (undefined for non-roots). */
+  private readonly members: (number[] | undefined)[];
 
-  constructor(sources: readonly string[]) {
-    const n = sources.length;
-    this.parent = new Int32Array(n);
-    this.size = new Int32Array(n).fill(1);
-    this.sites = new Array(n);
-    for (let i = 0; i < n; i++) {
+  constructor(size: number, private readonly canPair: (a: number, b: number) => boolean) {
+    this.parent = new Int32Array(size);
+    this.members = new Array(size);
+    for (let i = 0; i < size; i++) {
       this.parent[i] = i;
-      this.sites[i] = new Set([sources[i]]);
+      this.members[i] = [i];
     }
   }
 
@@ -30,32 +31,25 @@ export class SiteUnionFind {
     return i;
   }
 
-  /** Joins the sets of a and b; false when they are already one set or share a site (refused). */
+  /** Joins the sets of a and b; false when they already are one set or when the union is refused. */
   union(a: number, b: number): boolean {
     let ra = this.find(a);
     let rb = this.find(b);
     if (ra === rb) return false;
-    const sitesA = this.sites[ra]!;
-    const sitesB = this.sites[rb]!;
-    const [small, large] = sitesA.size <= sitesB.size ? [sitesA, sitesB] : [sitesB, sitesA];
-    for (const site of small) if (large.has(site)) return false;
-    if (this.size[ra] < this.size[rb]) [ra, rb] = [rb, ra];
+    for (const x of this.members[ra]!) for (const y of this.members[rb]!) if (!this.canPair(x, y)) return false;
+    if (this.members[ra]!.length < this.members[rb]!.length) [ra, rb] = [rb, ra];
     this.parent[rb] = ra;
-    this.size[ra] += this.size[rb];
-    for (const site of this.sites[rb]!) this.sites[ra]!.add(site);
-    this.sites[rb] = undefined;
+    this.members[ra]!.push(...this.members[rb]!);
+    this.members[rb] = undefined;
     return true;
   }
 
-  /** The sets, each as its member indices in ascending order, sets ordered by their first member. */
+  /** The sets, each with its members in ascending order, ordered by their smallest member. */
   groups(): number[][] {
-    const byRoot = new Map<number, number[]>();
+    const groups: number[][] = [];
     for (let i = 0; i < this.parent.length; i++) {
-      const root = this.find(i);
-      let members = byRoot.get(root);
-      if (!members) byRoot.set(root, (members = []));
-      members.push(i);
+      if (this.parent[i] === i) groups.push([...this.members[i]!].sort((x, y) => x - y));
     }
-    return [...byRoot.values()];
+    return groups.sort((x, y) => x[0] - y[0]);
   }
 }

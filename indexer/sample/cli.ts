@@ -1,5 +1,5 @@
 /**
- * npm run sample -- --count N --out file.ndjson.gz [--labels labels.ndjson(.gz)] [--seed S] [--now ISO]
+ * npm run sample -- --count N --out file.ndjson.gz [--labels labels.ndjson(.gz)] [--seed S] [--now ISO] [--workers W]
  *
  * Writes a deterministic sample catalogue of N raw records (gzip when the name ends in .gz) and,
  * with --labels, the ground-truth property of each record. Prints a one-line JSON summary.
@@ -9,7 +9,7 @@ import cliProgress from 'cli-progress';
 import { DEFAULT_SEED } from './generate.js';
 import { writeSample } from './write.js';
 
-const USAGE = 'usage: npm run sample -- --count N --out file.ndjson[.gz] [--labels labels.ndjson[.gz]] [--seed S] [--now ISO-date]';
+const USAGE = 'usage: npm run sample -- --count N --out file.ndjson[.gz] [--labels labels.ndjson[.gz]] [--seed S] [--now ISO-date] [--workers W]';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     ({ values } = parseArgs({
       options: {
         count: { type: 'string' }, out: { type: 'string' }, labels: { type: 'string' },
-        seed: { type: 'string' }, now: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        seed: { type: 'string' }, now: { type: 'string' }, workers: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (error) {
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   }
   const count = parseInteger('count', values.count);
   const seed = parseInteger('seed', values.seed, DEFAULT_SEED);
+  const workers = values.workers === undefined ? undefined : parseInteger('workers', values.workers);
   if (!values.out) fail('--out is required');
   const now = values.now === undefined ? undefined : new Date(values.now);
   if (now && Number.isNaN(now.getTime())) fail(`--now must be an ISO date, got "${values.now}"`);
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'sample [{bar}] {percentage}% | {value}/{total} records | {eta}s left' }, cliProgress.Presets.shades_classic)
     : null;
   bar?.start(count, 0);
-  const summary = await writeSample({ count, out: values.out, labels: values.labels, seed, now, onProgress: (n) => bar?.update(n) });
+  const summary = await writeSample({ count, out: values.out, labels: values.labels, seed, now, workers, onProgress: (n) => bar?.update(n) });
   bar?.stop();
   console.log(JSON.stringify(summary));
 }

@@ -6,6 +6,7 @@ const NNBSP = '\u202f';
 /** 350000 -> "350 000"; 45.5 -> "45,5" (French digit grouping and decimal comma). */
 export function frenchNumber(value: number, separator = ' '): string {
   const text = String(value);
+  if (text.length <= 3) return text;
   const dot = text.indexOf('.');
   const whole = dot < 0 ? text : text.slice(0, dot);
   let grouped = whole;
@@ -53,16 +54,23 @@ export function formatSurface(value: number, style: SurfaceStyle): number | stri
 
 export type DateStyle = 'iso' | 'dmy' | 'ymd' | 'sql' | 'isoOffset';
 
-/** Paris local time offset (hours) at an instant: summer time from the last Sunday of March to the last Sunday of October. */
+const summerTime = new Map<number, readonly [number, number]>();
+
+/** Paris local time offset (hours) at an instant: summer time from the last Sunday of March to the last Sunday of October, 01:00 UTC. */
 function parisOffsetHours(date: Date): number {
   const year = date.getUTCFullYear();
-  const lastSunday = (month: number) => {
-    const end = new Date(Date.UTC(year, month + 1, 0, 1));
-    end.setUTCDate(end.getUTCDate() - end.getUTCDay());
-    return end.getTime();
-  };
+  let bounds = summerTime.get(year);
+  if (!bounds) {
+    const lastSunday = (month: number) => {
+      const end = new Date(Date.UTC(year, month + 1, 0, 1));
+      end.setUTCDate(end.getUTCDate() - end.getUTCDay());
+      return end.getTime();
+    };
+    bounds = [lastSunday(2), lastSunday(9)];
+    summerTime.set(year, bounds);
+  }
   const t = date.getTime();
-  return t >= lastSunday(2) && t < lastSunday(9) ? 2 : 1;
+  return t >= bounds[0] && t < bounds[1] ? 2 : 1;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -107,9 +115,10 @@ export function formatGes(letter: string, value: number | null, style: EnergySty
 }
 
 /**
- * A bijection of [0, modulus) so per-site references look random yet never repeat:
- * multiplying by a number coprime with the modulus (a power of ten) permutes the residues.
+ * A bijection of [0, modulus) so per-site references look random yet never repeat: multiplying by
+ * a number coprime with the modulus (made of the primes 2, 3, 5 and 7 here) permutes the residues.
+ * Exact in doubles while counter * multiplier stays below 2^53 (counters below 10^9).
  */
 export function scramble(counter: number, modulus: number, offset: number): number {
-  return Number((BigInt(counter) * 2_654_435_761n + BigInt(offset)) % BigInt(modulus));
+  return (counter * 7_777_781 + offset) % modulus;
 }

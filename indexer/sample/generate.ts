@@ -2,30 +2,40 @@
  * Deterministic sample catalogue: raw collector records (valid against RawRecord) with the
  * ground-truth property each one describes, for loading, benchmarking and measuring deduplication.
  *
- * Properties are drawn one at a time and written to 1-4 sites each, so memory stays flat whatever
- * `count` is. Records pass through a small shuffle window so a property's copies are near each
- * other but not always adjacent, as when collectors of different sites run side by side.
+ * The catalogue is cut into blocks of 64 properties (plus their neighbour flats). A block is drawn
+ * from its own random stream, seeded by (seed, block number), and its records are shuffled, so a
+ * property's copies are near each other without always being adjacent. Blocks depend on nothing
+ * but the seed: memory stays flat whatever `count` is, a smaller count gives a prefix of a larger
+ * one, and blocks can be drawn in parallel (write.ts) with the very same output.
+ *
+ * A yielded record is one object literal with every raw field in a fixed order; the fields a site
+ * leaves out are `undefined` (JSON.stringify drops them), which keeps a million records cheap.
  */
 import type { Property } from './model.js';
-import { createPlacePicker } from './places.js';
+import { createPlacePicker, type PlacePicker } from './places.js';
 import { Rng } from './prng.js';
-import { createNeighbourFlat, createProperty, type PropertyContext } from './property.js';
+import { createNeighbourFlat, createProperty } from './property.js';
 import { renderCopy } from './render.js';
-import { chooseSites, loadSites } from './sites.js';
+import { chooseSites, loadSites, type Site } from './sites.js';
 
 /** Fixed default reference date, so that the default output is reproducible. */
 export const DEFAULT_NOW = new Date('2026-11-20T00:00:00Z');
 export const DEFAULT_SEED = 42;
+/** References are unique per site while property serials stay below 90 million. */
+export const MAX_COUNT = 40_000_000;
 
+/** Properties drawn per block (each with an optional neighbour flat). */
+export const PROPERTIES_PER_BLOCK = 64;
 /** Share of properties listed on several sites (2 to 4). */
 const MULTI_SITE_SHARE = 0.3;
 /** Share of flats that get a neighbour flat (same building and surface): about 3 % of all properties. */
 const NEIGHBOUR_SHARE_OF_FLATS = 0.075;
-const SHUFFLE_WINDOW = 512;
+const NEIGHBOUR_SUFFIX = '-v';
 
 export interface SampleOptions {
   /** Number of records (site listings) to yield. */
   count: number;
+  /** 32-bit seed. */
   seed?: number;
   /** Reference date: collection dates fall in the 120 days before it. Clamped to the real clock. */
   now?: Date;
@@ -36,15 +46,27 @@ export interface SampleOptions {
 export interface SampleStats {
   /** Properties with at least one record yielded. */
   properties: number;
-  /** Properties written to more than one site. */
+  /** Properties with records on more than one site. */
   multiSiteProperties: number;
-  /** Hard negatives: flats created as the neighbour of another one. */
+  /** Hard negatives: flats drawn as the neighbour of another one, with at least one record. */
   neighbourFlats: number;
 }
 
 export interface SampleRecord {
   record: Record<string, unknown>;
   propertyId: string;
+}
+
+/** What every block needs: reference tables, loaded once per thread. */
+export interface SampleEnv {
+  seed: number;
+  now: number;
+  places: PlacePicker;
+  sites: Site[];
+}
+
+export function createEnv(opts: { seed?: number; now?: Date } = {}): SampleEnv {
+  return { seed: (opts.seed ?? DEFAULT_SEED) >>> 0, now: effectiveNow(opts.now), places: createPlacePicker(), sites: loadSites() };
 }
 
 /**
@@ -57,66 +79,74 @@ export function effectiveNow(requested: Date = DEFAULT_NOW, realNow: number = Da
   return asked <= realNow ? asked : Math.floor(realNow / 86_400_000) * 86_400_000;
 }
 
-export function* generateSample(opts: SampleOptions): Generator<SampleRecord> {
-  if (!Number.isInteger(opts.count) || opts.count < 0) throw new Error('count must be a non-negative integer');
-  const rng = new Rng(opts.seed ?? DEFAULT_SEED);
-  const ctx: PropertyContext = { places: createPlacePicker(), now: effectiveNow(opts.now) };
-  const sites = loadSites();
-  const counters = new Map<string, number>();
-  const stats = opts.stats ?? { properties: 0, multiSiteProperties: 0, neighbourFlats: 0 };
-  const window: SampleRecord[] = [];
-  let produced = 0;
-  let serial = 0;
-  let neighbour: Property | null = null;
-
-  while (produced < opts.count) {
-    let property: Property;
-    if (neighbour) {
-      property = neighbour;
-      neighbour = null;
-      stats.neighbourFlats++;
-    } else {
-      property = createProperty(propertyId(serial), serial, ctx, rng);
-      serial++;
-      if (property.kind === 'appartement' && rng.chance(NEIGHBOUR_SHARE_OF_FLATS)) {
-        neighbour = createNeighbourFlat(property, propertyId(serial), serial, ctx, rng);
-        serial++;
-      }
-    }
-    const copies = rng.chance(MULTI_SITE_SHARE) ? rng.weighted<number>([[2, 60], [3, 27], [4, 13]]) : 1;
-    const chosen = chooseSites(sites, property, copies, rng);
-    let written = 0;
-    for (const site of chosen) {
-      if (produced >= opts.count) break;
-      const counter = counters.get(site.source) ?? 0;
-      counters.set(site.source, counter + 1);
-      const record = renderCopy(property, site, { now: ctx.now, copyIndex: written, counter }, rng);
-      written++;
-      produced++;
-      const item = { record, propertyId: property.id };
-      if (window.length < SHUFFLE_WINDOW) {
-        window.push(item);
-      } else {
-        const slot = rng.int(0, SHUFFLE_WINDOW - 1);
-        yield window[slot];
-        window[slot] = item;
-      }
-    }
-    if (written > 0) stats.properties++;
-    if (written > 1) stats.multiSiteProperties++;
-  }
-  while (window.length > 0) {
-    const slot = rng.int(0, window.length - 1);
-    const last = window.pop()!;
-    if (slot < window.length) {
-      yield window[slot];
-      window[slot] = last;
-    } else {
-      yield last;
-    }
+export function checkCount(count: number): void {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) {
+    throw new Error(`count must be an integer from 0 to ${MAX_COUNT}, got ${count}`);
   }
 }
 
-function propertyId(serial: number): string {
-  return `P${String(serial + 1).padStart(8, '0')}`;
+/** All records of block `block`, shuffled: about 95 of them. */
+export function generateBlock(env: SampleEnv, block: number): SampleRecord[] {
+  const rng = new Rng(env.seed, block);
+  const records: SampleRecord[] = [];
+  for (let i = 0; i < PROPERTIES_PER_BLOCK; i++) {
+    const unit = block * PROPERTIES_PER_BLOCK + i;
+    const id = `P${String(unit + 1).padStart(8, '0')}`;
+    const property = createProperty(id, unit * 2, env, rng);
+    writeCopies(env, property, rng, records);
+    if (property.kind === 'appartement' && rng.chance(NEIGHBOUR_SHARE_OF_FLATS)) {
+      writeCopies(env, createNeighbourFlat(property, id + NEIGHBOUR_SUFFIX, unit * 2 + 1, env, rng), rng, records);
+    }
+  }
+  for (let i = records.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    const swap = records[i];
+    records[i] = records[j];
+    records[j] = swap;
+  }
+  return records;
+}
+
+/**
+ * The property's copies, one per chosen site. Its serial doubles as the per-site counter behind
+ * references: a property is never twice on one site, so references never repeat.
+ */
+function writeCopies(env: SampleEnv, property: Property, rng: Rng, out: SampleRecord[]): void {
+  const copies = rng.chance(MULTI_SITE_SHARE) ? rng.weighted(COPY_COUNTS) : 1;
+  const sites = chooseSites(env.sites, property, copies, rng);
+  for (let copyIndex = 0; copyIndex < sites.length; copyIndex++) {
+    const record = renderCopy(property, sites[copyIndex], { now: env.now, copyIndex, counter: property.serial }, rng);
+    out.push({ record, propertyId: property.id });
+  }
+}
+
+const COPY_COUNTS: readonly (readonly [number, number])[] = [[2, 60], [3, 27], [4, 13]];
+
+export function isNeighbourFlat(propertyId: string): boolean {
+  return propertyId.endsWith(NEIGHBOUR_SUFFIX);
+}
+
+/** Adds to `stats` the properties of the first `take` property ids of a block. */
+export function countProperties(propertyIds: readonly string[], take: number, stats: SampleStats): void {
+  const copies = new Map<string, number>();
+  for (let i = 0; i < take; i++) copies.set(propertyIds[i], (copies.get(propertyIds[i]) ?? 0) + 1);
+  for (const [id, n] of copies) {
+    stats.properties++;
+    if (n > 1) stats.multiSiteProperties++;
+    if (isNeighbourFlat(id)) stats.neighbourFlats++;
+  }
+}
+
+export function* generateSample(opts: SampleOptions): Generator<SampleRecord> {
+  checkCount(opts.count);
+  const env = createEnv(opts);
+  const stats = opts.stats ?? { properties: 0, multiSiteProperties: 0, neighbourFlats: 0 };
+  let remaining = opts.count;
+  for (let block = 0; remaining > 0; block++) {
+    const records = generateBlock(env, block);
+    const take = Math.min(remaining, records.length);
+    countProperties(records.map((r) => r.propertyId), take, stats);
+    for (let i = 0; i < take; i++) yield records[i];
+    remaining -= take;
+  }
 }

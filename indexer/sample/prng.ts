@@ -1,20 +1,33 @@
 /**
- * Seeded pseudo-random numbers for the sample generator: mulberry32, small and fast, so the same
- * seed always yields the same catalogue (tests and benchmarks compare runs byte for byte).
+ * Seeded pseudo-random numbers for the sample generator. sfc32 (128-bit state) rather than
+ * mulberry32 (32-bit state): every block of properties gets its own stream, seeded by (seed,
+ * block), and with a 32-bit state millions of streams would overlap, copying one property's
+ * text and figures onto another. Same seed, same numbers, so runs compare byte for byte.
  */
 export class Rng {
-  private state: number;
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
 
-  constructor(seed: number) {
-    this.state = seed >>> 0;
+  /** One stream per (seed, stream): different streams never share a state. */
+  constructor(seed: number, stream = 0) {
+    this.a = seed >>> 0;
+    this.b = stream >>> 0;
+    this.c = 0x9e3779b9;
+    this.d = 1;
+    for (let i = 0; i < 15; i++) this.next();
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return (t >>> 0) / 4294967296;
   }
 
   /** 32 random bits as an unsigned integer. */

@@ -99,6 +99,7 @@ export interface PropertyContext {
   now: number;
 }
 
+
 /** A brand-new property somewhere in France. */
 export function createProperty(id: string, serial: number, ctx: PropertyContext, rng: Rng): Property {
   const commune = ctx.places.pick(rng);
@@ -137,7 +138,7 @@ function shape(p: Property, rng: Rng): void {
   switch (p.kind) {
     case 'appartement': {
       const rooms = rng.weighted<number>([[1, 16], [2, 28], [3, 28], [4, 17], [5, 8], [6, 3]]);
-      const raw = rooms === 1 ? rng.float(14, 32) : 12 + rooms * rng.float(16, 22);
+      const raw = rooms === 1 ? rng.float(14, 32) : 10 + rooms * rng.float(15, 21);
       p.rooms = rooms;
       p.surface = measured(raw * (paris ? 0.88 : 1), rng);
       p.bedrooms = Math.max(0, rooms - 1);

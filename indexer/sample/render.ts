@@ -26,11 +26,14 @@ export interface CopyContext {
   counter: number;
 }
 
+/**
+ * One site's raw record of the property. Every record is built as one object literal with the same
+ * keys in the same order (a field the site leaves out is `undefined`, which JSON.stringify drops):
+ * a million objects with ever-changing key sets would each walk V8's hidden-class transitions,
+ * which costs more than the rest of the rendering.
+ */
 export function renderCopy(p: Property, site: Site, ctx: CopyContext, rng: Rng): Record<string, unknown> {
   const q = site.quirks;
-  // Keys are added by name, never as record[key]: keyed additions turn big objects into slow
-  // dictionary-mode objects, which costs a lot at a million records.
-  const record: Record<string, unknown> = {};
   const none = unknownValue(q);
   const fill = (probability: number) => rng.chance(probability);
 
@@ -39,54 +42,85 @@ export function renderCopy(p: Property, site: Site, ctx: CopyContext, rng: Rng):
   const { publishedAt, collectedAt } = copyDates(p, ctx, rng);
   const price = copyPrice(p, rng);
   const surface = p.surface === null ? null : q.roundsSurface || rng.chance(0.1) ? roundSurface(p.surface, rng) : p.surface;
-
-  record.source = site.source;
-  record.reference = reference;
-  record.url = `${site.url}${q.path(p, String(reference), slugOf(p.commune.name))}`;
-  record.collected_at = new Date(collectedAt).toISOString();
-  if (p.status !== 'active' && rng.chance(0.85)) record.status = p.status;
-  else if (q.explicitActive) record.status = 'active';
-
-  record.title = q.title === 'free' ? p.title : siteTitle(q.title, p, surface, city, rng);
+  const status = p.status !== 'active' && rng.chance(0.85) ? p.status : q.explicitActive ? 'active' : undefined;
+  const title = q.title === 'free' ? p.title : siteTitle(q.title, p, surface, city, rng);
   const description = copyDescription(p, q, rng);
-  if (description !== null) record.description = description; else if (none !== undefined) record.description = none;
-  record.type = typeLabel(q.types, p);
-  record.transaction = q.transactionLabels[p.transaction];
-  record.price = p.transaction === 'vente' ? formatPrice(price, q.price) : formatRent(price, q.rent);
-  if (surface !== null) record.surface = formatSurface(surface, q.surface); else if (none !== undefined) record.surface = none;
-  if (p.landSurface !== null && fill(q.fill.land)) record.land_surface = formatSurface(p.landSurface, q.surface);
-  else if (none !== undefined) record.land_surface = none;
-  if (p.livingRoomSurface !== null && fill(q.fill.details)) record.living_room_surface = formatSurface(p.livingRoomSurface, q.surface);
-  if (p.rooms !== null && fill(q.fill.rooms)) record.rooms = p.rooms; else if (none !== undefined) record.rooms = none;
-  if (p.bedrooms !== null && fill(q.fill.details)) record.bedrooms = p.bedrooms; else if (none !== undefined) record.bedrooms = none;
-  if (fill(q.fill.details)) {
-    if (p.bathrooms !== null) record.bathrooms = p.bathrooms; else if (none !== undefined) record.bathrooms = none;
-    if (p.showerRooms !== null) record.shower_rooms = p.showerRooms; else if (none !== undefined) record.shower_rooms = none;
-    if (p.toilets !== null) record.toilets = p.toilets; else if (none !== undefined) record.toilets = none;
-  }
-  if (p.kitchen !== null && fill(q.fill.details)) record.kitchen = q.types === 'formal' ? `Cuisine ${p.kitchen}` : p.kitchen;
-  else if (none !== undefined) record.kitchen = none;
-  if (p.yearBuilt !== null && fill(q.fill.year)) record.year_built = p.yearBuilt; else if (none !== undefined) record.year_built = none;
-  const yes = q.booleans;
-  const shares = q.fill.booleans;
-  if (p.elevator !== null && fill(shares)) record.elevator = formatBoolean(p.elevator, yes);
-  if (p.parking !== null && fill(shares)) record.parking = formatBoolean(p.parking, yes);
-  if (p.parkingInterior !== null && fill(shares)) record.parking_interior = formatBoolean(p.parkingInterior, yes);
-  if (p.parkingExterior !== null && fill(shares)) record.parking_exterior = formatBoolean(p.parkingExterior, yes);
-  if (p.cellar !== null && fill(shares)) record.cellar = formatBoolean(p.cellar, yes);
-  if (p.garden !== null && fill(shares)) record.garden = formatBoolean(p.garden, yes);
-  if (p.exclusive !== null && fill(shares)) record.exclusive = formatBoolean(p.exclusive, yes);
+  const landSurface = p.landSurface !== null && fill(q.fill.land) ? formatSurface(p.landSurface, q.surface) : null;
+  const livingRoom = p.livingRoomSurface !== null && fill(q.fill.details) ? formatSurface(p.livingRoomSurface, q.surface) : undefined;
+  const rooms = p.rooms !== null && fill(q.fill.rooms) ? p.rooms : null;
+  const bedrooms = p.bedrooms !== null && fill(q.fill.details) ? p.bedrooms : null;
+  const withWetRooms = fill(q.fill.details);
+  const kitchen = p.kitchen !== null && fill(q.fill.details) ? (q.types === 'formal' ? `Cuisine ${p.kitchen}` : p.kitchen) : null;
+  const yearBuilt = p.yearBuilt !== null && fill(q.fill.year) ? p.yearBuilt : null;
+  const flag = (value: boolean | null) => (value !== null && fill(q.fill.booleans) ? formatBoolean(value, q.booleans) : undefined);
+  const elevator = flag(p.elevator);
+  const parking = flag(p.parking);
+  const parkingInterior = flag(p.parkingInterior);
+  const parkingExterior = flag(p.parkingExterior);
+  const cellar = flag(p.cellar);
+  const garden = flag(p.garden);
+  const exclusive = flag(p.exclusive);
+  const seller = sellerFields(p, q, ctx, rng);
+  const place = locationFields(p, q, rng);
+  const energy = energyFields(p, site, rng);
+  const legal = q.legalInfo ? legalInfo(p, q.legalInfo, price, rng) : undefined;
+  const images = photos(p, site, rng);
+  const pro = p.seller.kind !== 'particulier';
+  const video = pro && rng.chance(0.03) ? `https://www.youtube.com/watch?v=${rng.hex(11)}` : undefined;
+  const tour = pro && rng.chance(0.05) ? `https://my.matterport.com/show/?m=${rng.hex(11)}` : undefined;
 
-  writeSeller(record, p, q, ctx, rng);
-  writeLocation(record, p, q, city, rng);
-  writeEnergy(record, p, site, rng);
-  if (q.legalInfo) record.legal_info = legalInfo(p, q.legalInfo, price, rng);
-  writePhotos(record, p, site, rng);
-  if (p.seller.kind !== 'particulier' && rng.chance(0.03)) record.video_url = `https://www.youtube.com/watch?v=${rng.hex(11)}`;
-  if (p.seller.kind !== 'particulier' && rng.chance(0.05)) record.virtual_tour_url = `https://my.matterport.com/show/?m=${rng.hex(11)}`;
-  record.published_at = formatDate(publishedAt, q.published);
-  if (site.source === 'interne') record.is_internal = true;
-  return record;
+  return {
+    source: site.source,
+    reference,
+    url: `${site.url}${q.path(p, String(reference), slugOf(p.commune.name))}`,
+    collected_at: new Date(collectedAt).toISOString(),
+    status,
+    title,
+    description: description ?? none,
+    type: typeLabel(q.types, p),
+    transaction: q.transactionLabels[p.transaction],
+    price: p.transaction === 'vente' ? formatPrice(price, q.price) : formatRent(price, q.rent),
+    surface: surface === null ? none : formatSurface(surface, q.surface),
+    land_surface: landSurface ?? none,
+    living_room_surface: livingRoom,
+    rooms: rooms ?? none,
+    bedrooms: bedrooms ?? none,
+    bathrooms: withWetRooms ? p.bathrooms ?? none : undefined,
+    shower_rooms: withWetRooms ? p.showerRooms ?? none : undefined,
+    toilets: withWetRooms ? p.toilets ?? none : undefined,
+    kitchen: kitchen ?? none,
+    year_built: yearBuilt ?? none,
+    elevator,
+    parking,
+    parking_interior: parkingInterior,
+    parking_exterior: parkingExterior,
+    cellar,
+    garden,
+    exclusive,
+    seller_type: seller.type,
+    seller_name: seller.name,
+    seller_phone: seller.phone,
+    seller_email: seller.email,
+    real_estate_network: seller.network,
+    city,
+    postal_code: place.postalCode ?? none,
+    department: place.department,
+    region: place.region,
+    latitude: place.latitude ?? none,
+    longitude: place.longitude ?? none,
+    dpe: energy.dpe ?? none,
+    dpe_value: energy.dpeValue,
+    dpe_chart_url: energy.dpeChart,
+    ges: energy.ges,
+    ges_value: energy.gesValue,
+    ges_chart_url: energy.gesChart,
+    legal_info: legal,
+    images,
+    video_url: video,
+    virtual_tour_url: tour,
+    published_at: formatDate(publishedAt, q.published),
+    is_internal: site.source === 'interne' ? true : undefined,
+  };
 }
 
 /** What a site writes for an unknown value: nothing (undefined), null or an empty string. */
@@ -118,8 +152,10 @@ function copyDates(p: Property, ctx: CopyContext, rng: Rng): { publishedAt: numb
 function copyPrice(p: Property, rng: Rng): number {
   if (!rng.chance(PRICE_MOVED_SHARE)) return p.price;
   const moved = p.price * rng.float(0.95, 1.03);
-  if (p.transaction === 'location') return Math.max(5, Math.round(moved / 5) * 5);
-  return Math.round(moved / (moved > 100_000 ? 1_000 : 100)) * (moved > 100_000 ? 1_000 : 100);
+  const step = p.transaction === 'location' ? 5 : moved > 100_000 ? 1_000 : 100;
+  const rounded = Math.round(moved / step) * step;
+  // Rounding a small rent (a parking space) could move it further than the -5 %..+3 % band.
+  return rounded >= p.price * 0.95 && rounded <= p.price * 1.03 ? rounded : p.price;
 }
 
 /** 45.5 -> 45 or 46: sites that show whole square metres. */
@@ -170,41 +206,49 @@ function copyDescription(p: Property, q: SiteQuirks, rng: Rng): string | null {
   return `${text.slice(0, cut > 0 ? cut : limit)}${rng.chance(0.5) ? '...' : '…'}`;
 }
 
-function writeSeller(record: Record<string, unknown>, p: Property, q: SiteQuirks, ctx: CopyContext, rng: Rng): void {
+interface SellerFields { type: string; name?: string; phone?: string; email?: string; network?: string }
+
+function sellerFields(p: Property, q: SiteQuirks, ctx: CopyContext, rng: Rng): SellerFields {
+  let type: string;
+  let name: string | undefined;
+  let network: string | undefined;
   if (p.seller.kind === 'particulier') {
-    record.seller_type = q.sellerLabels.particulier;
-    if (q.showsPrivateName && rng.chance(0.6)) record.seller_name = p.seller.name;
+    type = q.sellerLabels.particulier;
+    if (q.showsPrivateName && rng.chance(0.6)) name = p.seller.name;
   } else {
     // A duplicate is sometimes published by another agency holding a mandate too.
     const seller = p.seller.kind === 'agence' && ctx.copyIndex > 0 && rng.chance(0.25) ? createAgency(p.commune, rng) : p.seller;
-    record.seller_type = q.sellerLabels.pro;
-    record.seller_name = q.upperCaseSellerNames ? seller.name.toUpperCase() : seller.name;
-    if (q.network && seller.network && rng.chance(0.8)) record.real_estate_network = seller.network;
+    type = q.sellerLabels.pro;
+    name = q.upperCaseSellerNames ? seller.name.toUpperCase() : seller.name;
+    if (q.network && seller.network && rng.chance(0.8)) network = seller.network;
   }
+  let phone: string | undefined;
+  let email: string | undefined;
   if (rng.chance(q.contactFields)) {
-    const pairs = p.seller.phone.match(/../g) ?? [];
-    record.seller_phone = rng.chance(0.5) ? pairs.join(' ') : p.seller.phone;
-    if (rng.chance(0.5)) record.seller_email = p.seller.email;
+    phone = rng.chance(0.5) ? (p.seller.phone.match(/../g) ?? []).join(' ') : p.seller.phone;
+    if (rng.chance(0.5)) email = p.seller.email;
   }
+  return { type, name, phone, email, network };
 }
 
-function writeLocation(record: Record<string, unknown>, p: Property, q: SiteQuirks, city: string, rng: Rng): void {
-  const none = unknownValue(q);
-  record.city = city;
-  if (!rng.chance(q.postalCodeMissing)) record.postal_code = q.postalCodeAsNumber ? Number(p.commune.postalCode) : p.commune.postalCode;
-  else if (none !== undefined) record.postal_code = none;
-  if (q.department) {
-    record.department = q.department === 'nameAndCode' ? `${p.commune.departmentName} (${p.commune.department})` : p.commune.department;
-    record.region = p.commune.region;
-  }
+interface LocationFields {
+  postalCode: string | number | null;
+  department?: string;
+  region?: string;
+  latitude: number | string | null;
+  longitude: number | string | null;
+}
+
+function locationFields(p: Property, q: SiteQuirks, rng: Rng): LocationFields {
+  const postalCode = rng.chance(q.postalCodeMissing) ? null : q.postalCodeAsNumber ? Number(p.commune.postalCode) : p.commune.postalCode;
+  const department = q.department === null ? undefined
+    : q.department === 'nameAndCode' ? `${p.commune.departmentName} (${p.commune.department})` : p.commune.department;
+  const region = q.department === null ? undefined : p.commune.region;
   if (p.lat === null || p.lon === null || rng.chance(q.coordinatesMissing)) {
-    if (none !== undefined) {
-      record.latitude = none;
-      record.longitude = none;
-    }
-    return;
+    return { postalCode, department, region, latitude: null, longitude: null };
   }
-  let { lat, lon } = { lat: p.lat, lon: p.lon };
+  let lat = p.lat;
+  let lon = p.lon;
   if (q.coordinates === 'communeCentre' && p.commune.lat !== null && p.commune.lon !== null) {
     lat = p.commune.lat;
     lon = p.commune.lon;
@@ -212,30 +256,37 @@ function writeLocation(record: Record<string, unknown>, p: Property, q: SiteQuir
     ({ lat, lon } = jitter(rng, lat, lon, rng.float(20, 150)));
   }
   switch (q.coordinates) {
-    case 'rounded': record.latitude = round(lat, 4); record.longitude = round(lon, 4); break;
-    case 'string': record.latitude = lat.toFixed(5); record.longitude = lon.toFixed(5); break;
-    default: record.latitude = round(lat, 6); record.longitude = round(lon, 6);
+    case 'rounded': return { postalCode, department, region, latitude: round(lat, 1e4), longitude: round(lon, 1e4) };
+    case 'string': return { postalCode, department, region, latitude: lat.toFixed(5), longitude: lon.toFixed(5) };
+    default: return { postalCode, department, region, latitude: round(lat, 1e6), longitude: round(lon, 1e6) };
   }
 }
 
-function writeEnergy(record: Record<string, unknown>, p: Property, site: Site, rng: Rng): void {
+interface EnergyFields {
+  dpe: string | null;
+  dpeValue?: number;
+  dpeChart?: string;
+  ges?: string;
+  gesValue?: number;
+  gesChart?: string;
+}
+
+function energyFields(p: Property, site: Site, rng: Rng): EnergyFields {
   const q = site.quirks;
-  if (p.dpe === null || p.dpeValue === null || !rng.chance(q.fill.dpe)) {
-    const none = unknownValue(q);
-    if (none !== undefined) record.dpe = none;
-    return;
-  }
-  const proseValue = q.energy === 'prose' && rng.chance(0.8) ? p.dpeValue : null;
-  record.dpe = formatDpe(p.dpe, proseValue, q.energy);
-  if (q.energyValues) record.dpe_value = p.dpeValue;
-  if (q.charts) record.dpe_chart_url = `https://img.${site.source}.example/dpe/${p.dpe}-${p.dpeValue}.png`;
-  if (p.ges === null || p.gesValue === null || !rng.chance(q.fill.ges)) return;
-  record.ges = formatGes(p.ges, q.energy === 'prose' && rng.chance(0.8) ? p.gesValue : null, q.energy);
-  if (q.energyValues) record.ges_value = p.gesValue;
-  if (q.charts) record.ges_chart_url = `https://img.${site.source}.example/ges/${p.ges}-${p.gesValue}.png`;
+  if (p.dpe === null || p.dpeValue === null || !rng.chance(q.fill.dpe)) return { dpe: null };
+  const dpe = formatDpe(p.dpe, q.energy === 'prose' && rng.chance(0.8) ? p.dpeValue : null, q.energy);
+  const dpeValue = q.energyValues ? p.dpeValue : undefined;
+  const dpeChart = q.charts ? `https://img.${site.source}.example/dpe/${p.dpe}-${p.dpeValue}.png` : undefined;
+  if (p.ges === null || p.gesValue === null || !rng.chance(q.fill.ges)) return { dpe, dpeValue, dpeChart };
+  return {
+    dpe, dpeValue, dpeChart,
+    ges: formatGes(p.ges, q.energy === 'prose' && rng.chance(0.8) ? p.gesValue : null, q.energy),
+    gesValue: q.energyValues ? p.gesValue : undefined,
+    gesChart: q.charts ? `https://img.${site.source}.example/ges/${p.ges}-${p.gesValue}.png` : undefined,
+  };
 }
 
-function legalInfo(p: Property, style: 'object' | 'string', price: number, rng: Rng): Record<string, unknown> | string | null {
+function legalInfo(p: Property, style: 'object' | 'string', price: number, rng: Rng): Record<string, unknown> | string {
   const condo = p.kind === 'appartement';
   const lots = rng.int(6, 120);
   if (style === 'object') {
@@ -247,14 +298,15 @@ function legalInfo(p: Property, style: 'object' | 'string', price: number, rng: 
   return condo ? `Bien en copropriété - ${lots} lots - Honoraires à la charge du vendeur.` : 'Honoraires à la charge du vendeur.';
 }
 
-function writePhotos(record: Record<string, unknown>, p: Property, site: Site, rng: Rng): void {
+const EMPTY_PHOTOS: readonly (readonly ['absent' | 'empty' | 'null', number])[] = [['absent', 2], ['empty', 1]];
+const EMPTY_PHOTOS_OR_NULL: readonly (readonly ['absent' | 'empty' | 'null', number])[] = [...EMPTY_PHOTOS, ['null', 2]];
+
+function photos(p: Property, site: Site, rng: Rng): string[] | string | null | undefined {
   const q = site.quirks;
   if (p.photoCount === 0 || rng.chance(q.photosMissing)) {
-    // Sites differ on "no photo": no field, an empty list or an empty string.
-    const empty = rng.weighted<string>([['absent', 2], ['empty', 1], ['null', q.unknown === 'null' ? 2 : 0]]);
-    if (empty === 'empty') record.images = q.photosAsString ? '' : [];
-    else if (empty === 'null') record.images = null;
-    return;
+    // Sites differ on "no photo": no field, an empty list or string, or null.
+    const empty = rng.weighted(q.unknown === 'null' ? EMPTY_PHOTOS_OR_NULL : EMPTY_PHOTOS);
+    return empty === 'empty' ? (q.photosAsString ? '' : []) : empty === 'null' ? null : undefined;
   }
   const count = rng.chance(q.photosSubset) ? rng.int(1, p.photoCount) : p.photoCount;
   const prefix = `https://img.${site.source}.example/`;
@@ -264,7 +316,7 @@ function writePhotos(record: Record<string, unknown>, p: Property, site: Site, r
   for (let i = 0; i < count; i++) {
     urls[i] = `${prefix}${hex8(mix(base, i + 1))}${hex8(mix(base ^ p.serial, i + 0x632be5ab))}.jpg`;
   }
-  record.images = q.photosAsString ? urls.join(', ') : urls;
+  return q.photosAsString ? urls.join(', ') : urls;
 }
 
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
@@ -282,7 +334,6 @@ function mix(x: number, y: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-function round(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
+function round(value: number, factor: number): number {
   return Math.round(value * factor) / factor;
 }

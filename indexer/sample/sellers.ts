@@ -86,26 +86,41 @@ export function createSeller(kind: SellerKind, commune: Commune, rng: Rng): Sell
     const name = rng.chance(0.5)
       ? `Office notarial ${rng.pick(AGENCY_PLACES)}`
       : `SCP ${rng.pick(SURNAMES)}, ${rng.pick(SURNAMES)} et Associés, notaires`;
-    return { kind, name, network: null, phone: phoneNumber(rng, false, commune.department), email: `negociation@${slug(name).slice(0, 30)}.notaires.fr` };
+    return { kind, name, network: null, phone: phoneNumber(rng, false, commune.department), email: `negociation.${slug(commune.name)}@notaires.fr` };
   }
   return createAgency(commune, rng);
 }
 
 export function createAgency(commune: Commune, rng: Rng): Seller {
   const city = commune.name;
+  // E-mail domains are built from the name's parts, whose slugs are few and memoised.
   if (rng.chance(0.6)) {
     const network = rng.weighted(NETWORKS);
-    // Networks of independent agents publish under the agent's name.
-    const name = network === 'IAD' || network === 'Safti' || network === 'Capifrance'
-      ? `${network} - ${rng.pick(FIRST_NAMES)} ${rng.pick(SURNAMES)}`
-      : rng.chance(0.5) ? `${network} ${city}` : `${network} Agence ${rng.pick(AGENCY_PLACES)}`;
-    return { kind: 'agence', name, network, phone: phoneNumber(rng, network === 'IAD' || network === 'Safti', commune.department), email: `contact@${slug(name).slice(0, 28)}.fr` };
+    const mobile = network === 'IAD' || network === 'Safti' || network === 'Capifrance';
+    let name: string;
+    let domain: string;
+    if (mobile) {
+      // Networks of independent agents publish under the agent's name.
+      const first = rng.pick(FIRST_NAMES);
+      const surname = rng.pick(SURNAMES);
+      name = `${network} - ${first} ${surname}`;
+      domain = `${slug(first)}.${slug(surname)}@${slug(network)}`;
+    } else if (rng.chance(0.5)) {
+      name = `${network} ${city}`;
+      domain = `contact@${slug(network)}-${slug(city)}`;
+    } else {
+      const place = rng.pick(AGENCY_PLACES);
+      name = `${network} Agence ${place}`;
+      domain = `agence-${slug(place)}@${slug(network)}`;
+    }
+    return { kind: 'agence', name, network, phone: phoneNumber(rng, mobile, commune.department), email: `${domain}.fr` };
   }
-  const name = rng.pick(INDEPENDENT_PATTERNS)
-    .replace('{surname}', rng.pick(SURNAMES))
-    .replace('{place}', rng.pick(AGENCY_PLACES))
-    .replace('{city}', city);
-  return { kind: 'agence', name, network: null, phone: phoneNumber(rng, false, commune.department), email: `contact@${slug(name).slice(0, 28)}.fr` };
+  const surname = rng.pick(SURNAMES);
+  const place = rng.pick(AGENCY_PLACES);
+  const pattern = rng.pick(INDEPENDENT_PATTERNS);
+  const name = pattern.replace('{surname}', surname).replace('{place}', place).replace('{city}', city);
+  const stem = pattern.includes('{surname}') ? slug(surname) : pattern.includes('{place}') ? slug(place) : slug(city);
+  return { kind: 'agence', name, network: null, phone: phoneNumber(rng, false, commune.department), email: `contact@${stem}-immobilier.fr` };
 }
 
 /** A phone number as people type it in a description: "06 12 34 56 78", "+33 6 12 34 56 78"... */

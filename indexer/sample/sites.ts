@@ -148,7 +148,7 @@ export const QUIRKS: Record<string, SiteQuirks> = {
   },
   notaires: {
     weight: 3, sellers: ['notaire'], transactions: ['vente'],
-    reference: (n) => String(1_000_000 + scramble(n, 9_000_000, 1_847_402)),
+    reference: (n) => String(10_000_000 + scramble(n, 90_000_000, 1_847_402)),
     path: (p, ref, city) => `/fr/annonce-immo/vente/${kindSlug(p)}/${city}-${p.commune.postalCode}/${ref}`,
     title: 'notaires', transactionLabels: { vente: 'vente', location: 'location' }, types: 'notaires',
     price: 'number', rent: 'number', surface: 'number', roundsSurface: false, energy: 'letter', energyValues: true,
@@ -227,7 +227,7 @@ export const QUIRKS: Record<string, SiteQuirks> = {
   },
   locamoi: {
     weight: 4, sellers: ['agence', 'particulier'], transactions: ['location'],
-    reference: (n) => `lm_${String(1_000_000 + scramble(n, 9_000_000, 5_550_555))}`,
+    reference: (n) => `lm_${String(10_000_000 + scramble(n, 90_000_000, 5_550_555))}`,
     path: (_p, ref) => `/annonce/${ref}`,
     title: 'bedroomsSurfaceCity', transactionLabels: { vente: 'vente', location: 'location' }, types: 'short',
     price: 'number', rent: 'number', surface: 'number', roundsSurface: true, energy: 'letter', energyValues: false,
@@ -240,7 +240,7 @@ export const QUIRKS: Record<string, SiteQuirks> = {
   },
   interne: {
     weight: 0.6, sellers: ANY, transactions: BOTH,
-    reference: (n) => `INT-2026-${String(n + 1).padStart(7, '0')}`,
+    reference: (n) => `INT-2026-${String(n + 1).padStart(8, '0')}`,
     path: (_p, ref) => `/annonces/${ref}`,
     title: 'free', transactionLabels: { vente: 'vente', location: 'location' }, types: 'formal',
     price: 'number', rent: 'number', surface: 'number', roundsSurface: false, energy: 'letter', energyValues: true,
@@ -280,23 +280,40 @@ const WEST_REGIONS = new Set(['Bretagne', 'Pays de la Loire', 'Normandie']);
  * always includes the notaries' site.
  */
 export function chooseSites(sites: readonly Site[], p: Property, count: number, rng: Rng): Site[] {
-  const eligible = sites.filter((site) => site.quirks.sellers.includes(p.seller.kind) && site.quirks.transactions.includes(p.transaction));
+  const pool = candidates(sites, p).slice();
   const chosen: Site[] = [];
   if (p.seller.kind === 'notaire') {
-    const notaires = eligible.find((site) => site.source === 'notaires');
-    if (notaires) chosen.push(notaires);
+    const notaires = pool.findIndex(([site]) => site.source === 'notaires');
+    if (notaires >= 0) chosen.push(pool.splice(notaires, 1)[0][0]);
   }
-  const pool = eligible.filter((site) => !chosen.includes(site));
   while (chosen.length < count && pool.length > 0) {
-    const picked = rng.weighted(pool.map((site) => [site, weightOf(site, p)] as const));
+    const picked = rng.weighted(pool);
     chosen.push(picked);
-    pool.splice(pool.indexOf(picked), 1);
+    pool.splice(pool.findIndex(([site]) => site === picked), 1);
   }
   return chosen;
 }
 
-function weightOf(site: Site, p: Property): number {
-  if (site.source === 'ouestfrance-immo') return site.quirks.weight * (WEST_REGIONS.has(p.commune.region) ? 4 : 0.4);
+/** Eligible sites with their weights, per kind of seller, transaction and region (few combinations, cached). */
+const candidateCache = new WeakMap<readonly Site[], Map<string, (readonly [Site, number])[]>>();
+
+function candidates(sites: readonly Site[], p: Property): readonly (readonly [Site, number])[] {
+  let bySituation = candidateCache.get(sites);
+  if (!bySituation) candidateCache.set(sites, (bySituation = new Map()));
+  const west = WEST_REGIONS.has(p.commune.region);
+  const key = `${p.seller.kind}|${p.transaction}|${west}`;
+  let list = bySituation.get(key);
+  if (!list) {
+    list = sites
+      .filter((site) => site.quirks.sellers.includes(p.seller.kind) && site.quirks.transactions.includes(p.transaction))
+      .map((site) => [site, weightOf(site, west)] as const);
+    bySituation.set(key, list);
+  }
+  return list;
+}
+
+function weightOf(site: Site, west: boolean): number {
+  if (site.source === 'ouestfrance-immo') return site.quirks.weight * (west ? 4 : 0.4);
   if (site.source === 'locamoi') return site.quirks.weight * 3;
   return site.quirks.weight;
 }

@@ -339,15 +339,22 @@ export function freeTitle(p: Property, rng: Rng): string {
 export type TitleStyle = 'free' | 'typeRoomsSurface' | 'typeRoomsSurfaceCity' | 'transactionTypeCity' | 'notaires'
   | 'surfaceToTransact' | 'transactionTypeCityPostal' | 'typeCitySurface' | 'bedroomsSurfaceCity' | 'typeT';
 
+const TRANSACTION_VERBS: Record<Transaction, string> = { vente: 'Vente', location: 'Location' };
+
+/** Collapses the gaps an empty part leaves ("Parking  à Lyon"); the common case has none. */
+function clean(text: string): string {
+  if (!text.includes('  ') && !text.includes(' ,') && !text.endsWith(' ') && !text.startsWith(' ')) return text;
+  return text.replace(/\s+/g, ' ').replace(/ ,/g, ',').trim();
+}
+
 /** The title a site builds from structured data, e.g. SeLoger's "Appartement 3 pièces 65 m²". */
 export function siteTitle(style: TitleStyle, p: Property, surface: number | null, city: string, rng: Rng): string {
   const noun = capitalise(kindNoun(p));
   const size = surface !== null ? `${frenchNumber(surface)} m²` : '';
   const roomsText = p.rooms !== null && p.kind !== 'terrain' && p.kind !== 'parking' ? `${p.rooms} pièce${p.rooms > 1 ? 's' : ''}` : '';
-  const verb: Record<Transaction, string> = { vente: 'Vente', location: 'Location' };
   const toDo = p.transaction === 'vente' ? 'à vendre' : 'à louer';
   const postal = p.commune.postalCode;
-  const clean = (text: string) => text.replace(/\s+/g, ' ').replace(/ ,/g, ',').trim();
+  const verb = TRANSACTION_VERBS;
   switch (style) {
     case 'free': return freeTitle(p, rng);
     case 'typeRoomsSurface': return clean(`${noun} ${roomsText} ${size}`);

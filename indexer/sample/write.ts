@@ -1,14 +1,15 @@
 /**
  * Writes a sample catalogue to NDJSON (gzip when the name ends in .gz), and optionally the
- * ground-truth labels ({"source","reference","property"} per line), honouring back-pressure:
- * lines are batched into chunks and the writer waits for 'drain' whenever a stream is full.
+ * ground-truth labels ({"source","reference","property"} per line), honouring back-pressure: the
+ * writer takes a block of lines at a time and waits for 'drain' whenever a stream is full.
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { Writable } from 'node:stream';
-import { constants, createGzip } from 'node:zlib';
-import { DEFAULT_SEED, generateSample, type SampleStats } from './generate.js';
+import type { TransformOptions, Writable } from 'node:stream';
+import { createGzip, type ZlibOptions } from 'node:zlib';
+import { defaultWorkerCount, firstLines, inThreadBlocks, workerBlocks, type BlockPayload } from './blocks.js';
+import { checkCount, countProperties, DEFAULT_SEED, effectiveNow, type SampleStats } from './generate.js';
 
 export interface WriteSampleOptions {
   count: number;
@@ -16,9 +17,10 @@ export interface WriteSampleOptions {
   labels?: string;
   seed?: number;
   now?: Date;
-  /** Called every `progressEvery` records with the number written so far. */
+  /** Worker threads drawing blocks; 0 draws in this thread. Same output either way. Default: 2 on a multi-core machine. */
+  workers?: number;
+  /** Called after each block with the number of records written so far. */
   onProgress?: (written: number) => void;
-  progressEvery?: number;
 }
 
 export interface SampleSummary {
@@ -27,23 +29,28 @@ export interface SampleSummary {
   multi_site_properties: number;
   neighbour_flats: number;
   seed: number;
+  workers: number;
   out: string;
   labels: string | null;
   seconds: number;
 }
 
-/** Chunks of about this many characters are handed to the streams. */
-const CHUNK_CHARS = 256 * 1024;
+const BUFFER_BYTES = 8 * 1024 * 1024;
 
 interface Sink {
-  write(chunk: string): Promise<void> | undefined;
+  write(chunk: Uint8Array): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
 /** A file (gzipped when its name ends in .gz) that reports when it is full. */
 function openSink(file: string): Sink {
-  const fileStream = createWriteStream(file);
-  const gzip = file.endsWith('.gz') ? createGzip({ level: 4, memLevel: 9, chunkSize: 64 * 1024, strategy: constants.Z_DEFAULT_STRATEGY }) : null;
+  // Deep buffers let generation run ahead while gzip (on libuv's thread pool) and the disk catch
+  // up; a few MB of lead, not an unbounded queue. Level 2 compresses about as well as the default
+  // at twice its speed on this NDJSON (1 GB raw -> 250 MB).
+  const fileStream = createWriteStream(file, { highWaterMark: BUFFER_BYTES });
+  const gzip = file.endsWith('.gz')
+    ? createGzip({ level: 2, chunkSize: 256 * 1024, writableHighWaterMark: BUFFER_BYTES, readableHighWaterMark: BUFFER_BYTES } as ZlibOptions & TransformOptions)
+    : null;
   const head: Writable = gzip ?? fileStream;
   const done = gzip ? pipeline(gzip, fileStream) : once(fileStream, 'close').then(() => undefined);
   // Keep a rejection from going unhandled while no one awaits `done` yet; close() rethrows it.
@@ -68,39 +75,53 @@ function waitForDrain(stream: Writable, done: Promise<unknown>): Promise<void> {
 
 export async function writeSample(opts: WriteSampleOptions): Promise<SampleSummary> {
   const started = process.hrtime.bigint();
-  const seed = opts.seed ?? DEFAULT_SEED;
+  checkCount(opts.count);
+  const seed = (opts.seed ?? DEFAULT_SEED) >>> 0;
+  // Resolved once here so that every worker uses the very same reference date.
+  const now = new Date(effectiveNow(opts.now));
+  const workers = opts.workers ?? defaultWorkerCount();
   const stats: SampleStats = { properties: 0, multiSiteProperties: 0, neighbourFlats: 0 };
+  const sourceOptions = { seed, now, labels: Boolean(opts.labels) };
   const records = openSink(opts.out);
   const labels = opts.labels ? openSink(opts.labels) : null;
-  const progressEvery = opts.progressEvery ?? 10_000;
-  let recordChunk = '';
-  let labelChunk = '';
+  let source = workers > 0 ? workerBlocks(sourceOptions, workers) : inThreadBlocks(sourceOptions);
   let written = 0;
+  let usedWorkers = workers;
   try {
-    for (const { record, propertyId } of generateSample({ count: opts.count, seed, now: opts.now, stats })) {
-      recordChunk += JSON.stringify(record) + '\n';
-      if (labels) labelChunk += JSON.stringify({ source: record.source, reference: String(record.reference), property: propertyId }) + '\n';
-      written++;
-      if (recordChunk.length >= CHUNK_CHARS) {
-        const full = [records.write(recordChunk), labels?.write(labelChunk)];
-        recordChunk = '';
-        labelChunk = '';
-        await Promise.all(full);
+    while (written < opts.count) {
+      let payload: BlockPayload;
+      try {
+        payload = await source.next();
+      } catch (error) {
+        // Workers that cannot start (no TypeScript loader in this runtime...) fall back to this thread.
+        if (written > 0 || usedWorkers === 0) throw error;
+        await source.close();
+        source = inThreadBlocks(sourceOptions);
+        usedWorkers = 0;
+        continue;
       }
-      if (opts.onProgress && written % progressEvery === 0) opts.onProgress(written);
+      const take = Math.min(opts.count - written, payload.propertyIds.length);
+      const whole = take === payload.propertyIds.length;
+      countProperties(payload.propertyIds, take, stats);
+      const pending = [
+        records.write(whole ? payload.records : firstLines(payload.records, take)),
+        payload.labels && labels?.write(whole ? payload.labels : firstLines(payload.labels, take)),
+      ];
+      written += take;
+      opts.onProgress?.(written);
+      await Promise.all(pending);
     }
-    if (recordChunk) await records.write(recordChunk);
-    if (labels && labelChunk) await labels.write(labelChunk);
   } finally {
+    await source.close();
     await Promise.all([records.close(), labels?.close()]);
   }
-  opts.onProgress?.(written);
   return {
     records: written,
     properties: stats.properties,
     multi_site_properties: stats.multiSiteProperties,
     neighbour_flats: stats.neighbourFlats,
     seed,
+    workers: usedWorkers,
     out: opts.out,
     labels: opts.labels ?? null,
     seconds: Math.round(Number(process.hrtime.bigint() - started) / 1e7) / 100,

@@ -12,18 +12,20 @@ import { BENCH_CURSOR_SECRET, startServer } from './server.js';
 import { RawStore } from './raw-store.js';
 import { COMMON_WORD, RARE_WORDS, readFacts } from './fixtures.js';
 import { selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
-import { runLoad } from './load.js';
+import { runLoad, waitUntilIdle } from './load.js';
 import { replicateFeed } from './replication.js';
 import { measureTextPlans, type PlanRow } from './text-plans.js';
 import { formatBytes, integer, log, markdownTable, ms, resultsTable, verdict, type ResultRow } from './report.js';
 import { seededRandom } from './stats.js';
+import { latestProfile, summariseProfile } from './profile.js';
 
 export async function runApiBench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenario);
   const catalogue = await ensureCatalogue(options.listings, { rebuild: options.rebuild });
   const bench = await createBenchKey(catalogue.dataDir);
   log(`starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)})`);
-  const server = await startServer(catalogue.dataDir);
+  const profileDir = path.join(catalogue.dir, 'profiles');
+  const server = await startServer(catalogue.dataDir, { nodeFlags: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
   log(`  answered /health after ${Math.round(server.startupMs)} ms`);
   const raw = new RawStore(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
   const rows: ResultRow[] = [];
@@ -58,7 +60,9 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     await raw.close();
     await server.stop();
   }
-  const report = renderReport(options, catalogue, server, rows, plans);
+  let report = renderReport(options, catalogue, server, rows, plans);
+  const profileFile = options.profile ? latestProfile(profileDir) : null;
+  if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
   process.stdout.write(report);
   if (options.markdown) {
     writeFileSync(options.markdown, report);
@@ -81,22 +85,39 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     const rawMs = await raw.medianMs(run.samplePaths, options.rawRuns);
     log(`  ${run.listings} listings in ${run.pages} pages, ${run.seconds.toFixed(1)} s`);
     return {
-      ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors: run.non2xx, rawMs,
+      ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors: run.non2xx, rawMs, singleP50: run.p50,
       metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: run.p50 / rawMs, listingsPerSecond: run.listingsPerSecond },
       note: `(${integer(run.listingsPerSecond)} listings/s: ${integer(run.listings)} listings in ${run.seconds.toFixed(1)} s)`,
     };
   }
   const rawMs = await raw.medianMs(paths, options.rawRuns);
-  const spec = { base: server.base, key, paths, connections: options.connections };
-  if (options.warmup > 0) await runLoad({ ...spec, seconds: options.warmup });
-  const run = await runLoad({ ...spec, seconds: options.duration });
-  const errors = run.non2xx + run.failures;
-  log(`  ${run.requests} requests: ${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms, raw ${ms(rawMs)} ms`
-    + (errors ? `, ${errors} errors (first status ${run.firstBadStatus})` : ''));
+  const spec = { base: server.base, key, paths };
+  // One connection first: the API's own latency, without queueing (the ratio target reads it).
+  const single = await runLoad({ ...spec, connections: 1, seconds: clamp(30 * rawMs / 1000, 1.5, 20) });
+  await waitUntilIdle(server.base);
+  // Under C connections every request waits for the ones ahead of it (p50 ~ C x service time), so
+  // a slow scenario gets a longer run: at least 3 rounds of the queue, at most 60 s.
+  const round = (options.connections * single.p50) / 1000;
+  const warmup = options.warmup > 0 ? Math.max(options.warmup, Math.min(round, 20)) : 0;
+  const seconds = clamp(3 * round, options.duration, Math.max(options.duration, 60));
+  if (warmup > 0) {
+    await runLoad({ ...spec, connections: options.connections, seconds: warmup });
+    await waitUntilIdle(server.base);
+  }
+  const run = await runLoad({ ...spec, connections: options.connections, seconds });
+  await waitUntilIdle(server.base);
+  const errors = run.non2xx + run.failures + single.non2xx + single.failures;
+  log(`  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, `
+    + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms`
+    + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus})` : ''));
   return {
-    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs,
-    metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: run.p50 / rawMs },
+    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50,
+    metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs },
   };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
 }
 
 function describe(body: any): string {
@@ -120,7 +141,9 @@ function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeo
       + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB`,
     `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})`,
     `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB`,
-    `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query; p50/raw = API p50 / raw ms`,
+    `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit)`,
+    `- p50 1c: p50 with ONE connection (no queueing); 1c/raw = that p50 / raw ms, the API's own overhead factor (the ratio target reads it)`,
+    `- req/s, p50, p99, errors: ${options.connections} connections; with C busy connections p50 is about C x the service time (Little's law), so it is mostly queueing`,
     '',
     resultsTable(rows),
     '',

@@ -54,9 +54,12 @@ export async function ensureSample(listings: number): Promise<string> {
   const partial = `${file}.partial`;
   log(`generating ${listings} raw records with the sample generator -> ${path.relative(REPO_ROOT, file)}`);
   const every = Math.max(10_000, Math.round(listings / 10));
+  let reported = 0;
   const summary = await writeSample({
-    count: listings, out: partial, progressEvery: every,
-    onProgress: (n) => { if (n < listings) log(`  ${n} records`); },
+    count: listings, out: partial,
+    onProgress: (n) => {
+      if (n < listings && n - reported >= every) { reported = n; log(`  ${n} records`); }
+    },
   });
   renameSync(partial, file);
   log(`  ${summary.records} records (${summary.properties} properties) in ${summary.seconds} s, ${formatBytes(statSync(file).size)}`);
@@ -68,7 +71,8 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
   const dataDir = path.join(dir, 'data');
   const storeFile = path.join(dataDir, 'listings.sqlite');
   const buildFile = path.join(dir, 'build.json');
-  if (options.rebuild) rmSync(dataDir, { recursive: true, force: true });
+  // --rebuild regenerates the records too (after a change of the sample generator).
+  if (options.rebuild) for (const stale of [dataDir, path.join(dir, 'sample.ndjson.gz')]) rmSync(stale, { recursive: true, force: true });
   if (!options.rebuild && existsSync(buildFile) && existsSync(storeFile)) {
     const build = JSON.parse(readFileSync(buildFile, 'utf8')) as LoadFigures;
     log(`catalogue of ${listings} listings: cached in ${path.relative(REPO_ROOT, dir)} (built ${build.builtAt})`);

@@ -43,6 +43,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
     url: spec.base,
     connections: spec.connections,
     duration: spec.seconds,
+    // Under 50 connections a slow scenario queues: a request may wait 50 service times.
+    timeout: 120,
     headers: { 'x-api-key': spec.key, accept: 'application/json' },
     requests: [{
       method: 'GET',
@@ -71,4 +73,17 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
     failures: result.errors + result.timeouts,
     firstBadStatus,
   };
+}
+
+/**
+ * Waits until the server has worked off the requests a finished load left behind (autocannon
+ * closes its sockets at the end, but a single-threaded server still answers every request it had
+ * read): /health goes to the back of the queue, so its answer means the backlog is gone.
+ */
+export async function waitUntilIdle(base: string): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const started = Date.now();
+    await fetch(`${base}/health`).then((r) => r.arrayBuffer(), () => undefined);
+    if (Date.now() - started < 200) return;
+  }
 }

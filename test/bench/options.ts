@@ -26,10 +26,12 @@ export interface BenchOptions {
   rebuild: boolean;
   /** Also write the report as Markdown to this file. */
   markdown: string | null;
+  /** Run the server with `node --cpu-prof` and print where its time went. */
+  profile: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
-                     [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE]
+                     [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
        npm run bench -- --indexer [--records N] [--rebuild]
        npm run bench -- --list`;
 
@@ -40,6 +42,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
       listings: { type: 'string' }, scenario: { type: 'string' }, indexer: { type: 'boolean' }, records: { type: 'string' },
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, 'raw-runs': { type: 'string' },
       'cursor-pages': { type: 'string' }, rebuild: { type: 'boolean' }, markdown: { type: 'string' }, list: { type: 'boolean' },
+      profile: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -57,6 +60,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
     cursorPages: count('cursor-pages', values['cursor-pages'], 1000),
     rebuild: values.rebuild ?? false,
     markdown: values.markdown ?? null,
+    profile: values.profile ?? false,
   };
 }
 

@@ -35,14 +35,22 @@ export interface ResultRow {
   p99: number;
   errors: number;
   rawMs: number | null;
+  /** p50 with one connection (no queueing). */
+  singleP50: number | null;
   targets: Target[];
   /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
   metrics: Partial<Record<Metric, number>>;
   note?: string;
 }
 
+function ratio(a: number | null, b: number | null): string {
+  if (a === null || b === null || !(b > 0) || Number.isNaN(a)) return '-';
+  const r = a / b;
+  return r >= 100 ? r.toFixed(0) : r.toFixed(1);
+}
+
 const METRIC_LABEL: Record<Metric, string> = {
-  rps: 'req/s', p50: 'p50 ms', p99: 'p99 ms', ratio: 'p50/raw', listingsPerSecond: 'listings/s', vsCursorPage1: 'p50 vs page 1',
+  rps: 'req/s', p50: 'p50 ms', p99: 'p99 ms', ratio: '1c/raw', listingsPerSecond: 'listings/s', vsCursorPage1: 'p50 vs page 1',
 };
 
 export function verdict(row: ResultRow): { text: string; missed: string[] } {
@@ -76,10 +84,10 @@ export function markdownTable(header: string[], rows: string[][]): string {
 
 export function resultsTable(rows: ResultRow[]): string {
   return markdownTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'target', 'result'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'target', 'result'],
     rows.map((r) => [
-      `${r.name}: ${r.title}`, integer(r.rps), ms(r.p50), ms(r.p99), String(r.errors), ms(r.rawMs),
-      r.rawMs ? (r.p50 / r.rawMs).toFixed(1) : '-', targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
+      `${r.name}: ${r.title}`, integer(r.rps), ms(r.p50), ms(r.p99), String(r.errors), ms(r.rawMs), ratio(r.p50, r.rawMs),
+      ms(r.singleP50), ratio(r.singleP50, r.rawMs), targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
     ]),
   );
 }

@@ -81,7 +81,7 @@ function explain(raw: RawStore, path: string): string {
 
 /**
  * The SQL and parameters of the search statement the store runs for `path`, caught by wrapping
- * `prepare` on a fresh statement cache (a new RawStore on the same file with the same options).
+ * `prepare` while the store prepares a statement it has not cached yet (a page size of its own).
  */
 const CAUGHT = new Error('statement caught');
 let captures = 0;
@@ -93,7 +93,7 @@ function captureSearch(raw: RawStore, path: string): { sql: string; params: unkn
   let caught: { sql: string; params: unknown[] } | null = null;
   db.prepare = ((sql: string) => {
     const statement = original.call(db, sql);
-    if (/^SELECT l\.\*/.test(sql)) {
+    if (/^SELECT .* ORDER BY /s.test(sql)) {
       // Caught, then stopped: the statement itself need not run (index first on a rare word takes seconds).
       (statement as { all: (...p: unknown[]) => unknown[] }).all = (...params: unknown[]) => { caught = { sql, params }; throw CAUGHT; };
     }

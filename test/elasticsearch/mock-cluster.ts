@@ -26,7 +26,10 @@ export interface MockCluster {
 export function mockCluster(): MockCluster {
   const mock = new Mock();
   const requests: MockCluster['requests'] = [];
-  const client = new Client({ node: 'http://localhost:9200', Connection: mock.getConnection() as any, maxRetries: 0 });
+  // The mock's connection has no close(); the store's close() closes the client's pool.
+  const MockConnection = mock.getConnection() as any;
+  const Connection = class extends MockConnection { async close(): Promise<void> {} };
+  const client = new Client({ node: 'http://localhost:9200', Connection: Connection as any, maxRetries: 0 });
   return {
     mock, client, requests,
     on(method, path, resolver) {

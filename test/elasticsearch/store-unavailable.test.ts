@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { StoreUnavailableError } from '../../src/stores/listing-store.js';
 import { ElasticsearchListingStore } from '../../src/stores/elasticsearch/listing-store.js';
 import { createElasticsearchClient } from '../../src/stores/elasticsearch/client.js';
+import { openElasticsearchStore } from '../../src/stores/elasticsearch/open.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { closedPort, connectionError, errorBody, mockCluster, responseError } from './mock-cluster.js';
 
@@ -41,6 +42,15 @@ describe('Elasticsearch store: cluster unavailable', () => {
       await expectUnavailable(store.get('seloger:1'));
       await expectUnavailable(store.getMany(['seloger:1']));
       await expectUnavailable(store.count());
+    });
+
+    it('opening the store still succeeds (the service starts degraded) and says why', async () => {
+      const problems: unknown[] = [];
+      const url = `http://127.0.0.1:${await closedPort()}`;
+      const opened = await openElasticsearchStore({ url, alias: 'annonces' }, { client: { maxRetries: 0 }, onStartupProblem: (e) => problems.push(e) });
+      expect(problems).to.have.length(1);
+      expect((await opened.health()).ok).to.equal(false);
+      await opened.close();
     });
 
     it('health says so instead of throwing', async () => {

@@ -21,6 +21,8 @@ import { buildSearchBody, type SearchBody } from './search-body.js';
 import { buildMapBody } from './map-body.js';
 import { buildFeedBody } from './feed-body.js';
 import { buildWithdrawnBody } from './withdrawn-body.js';
+import { indicesOf } from './aliases.js';
+import { loadIndexDefinition } from './index-definition.js';
 
 export interface ElasticsearchListingStoreOptions {
   alias: string;
@@ -161,6 +163,23 @@ export class ElasticsearchListingStore implements ListingStore {
 
   async close(): Promise<void> {
     await this.client.close();
+  }
+
+  /**
+   * Runs a big load with periodic refreshes off (each refresh writes a new segment; during a load of
+   * millions of documents they are wasted work), then restores the interval of the mapping file and
+   * refreshes once. Searches keep answering meanwhile, from the state before the load.
+   */
+  async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
+    const indices = await guarded(() => indicesOf(this.client, this.alias));
+    const interval = String(loadIndexDefinition().settings.index.refresh_interval ?? '1s');
+    await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: '-1' } } }));
+    try {
+      return await load();
+    } finally {
+      await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: interval } } }));
+      await this.refresh();
+    }
   }
 
   async refresh(): Promise<void> {

@@ -5,7 +5,6 @@
  * starting: /health reports it and listing requests answer 503 until it is back.
  */
 import type { ClientOptions } from '@elastic/elasticsearch';
-import type { ListingStore } from '../listing-store.js';
 import { createElasticsearchClient, type ElasticsearchConnection } from './client.js';
 import { ensureIndex } from './aliases.js';
 import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from './listing-store.js';
@@ -16,17 +15,25 @@ export interface ElasticsearchStoreConfig extends ElasticsearchConnection {
 
 export interface OpenOptions extends Omit<ElasticsearchListingStoreOptions, 'alias'> {
   client?: Partial<ClientOptions>;
-  /** Told when the alias could not be checked at start-up (cluster down, read-only credentials). */
+  /**
+   * Told when the alias could not be checked or created at start-up (cluster down, read-only
+   * credentials, a setting the cluster refuses). Default: a process warning on stderr, never silence.
+   */
   onStartupProblem?: (error: unknown) => void;
 }
 
-export async function openElasticsearchStore(config: ElasticsearchStoreConfig, options: OpenOptions = {}): Promise<ListingStore & ElasticsearchListingStore> {
-  const { client: clientOptions, onStartupProblem, ...storeOptions } = options;
+export async function openElasticsearchStore(config: ElasticsearchStoreConfig, options: OpenOptions = {}): Promise<ElasticsearchListingStore> {
+  const { client: clientOptions, onStartupProblem = warnAtStartup, ...storeOptions } = options;
   const client = createElasticsearchClient(config, clientOptions);
   try {
     await ensureIndex(client, config.alias);
   } catch (error) {
-    onStartupProblem?.(error);
+    onStartupProblem(error);
   }
   return new ElasticsearchListingStore(client, { ...storeOptions, alias: config.alias });
+}
+
+function warnAtStartup(error: unknown): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`Elasticsearch: could not check the index behind the alias at start-up (${reason}); listing requests answer 503 until it is reachable.`, { code: 'ANNONCES_ES_STARTUP' });
 }

@@ -4,10 +4,11 @@
  * Sorts: every sort ends with the unique `id` in the sort's direction, so keyset pages never skip or
  * repeat listings with equal keys. Unknown values sort last through a sentinel `missing` value, the
  * same sentinels as the SQLite adapter (src/stores/sqlite/sorts.ts: 1e18 ascending, -1 descending),
- * rather than `missing: "_last"`: with `_last`, Elasticsearch reports the sort value of a listing
- * without a price as Infinity/Long.MAX_VALUE, which does not survive a JSON round trip through a
- * JavaScript cursor, while a sentinel comes back as itself and is accepted by `search_after`.
- * It also makes a position ([sort key, id]) identical on both backends.
+ * rather than `missing: "_last"`: with `_last`, the sort value Elasticsearch reports for a listing
+ * without a price is +-Infinity (double fields) or Long.MAX_VALUE (long and date fields), neither a
+ * plain JSON number that a JavaScript cursor carries back exactly into `search_after`; a sentinel
+ * comes back as itself. The order is the same (no real price, surface or price per m2 reaches 1e18
+ * or goes below 0), and a position ([sort key, id]) is identical on both backends.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchQuery, SortName, SortPosition } from '../../listings/query.js';

@@ -95,6 +95,9 @@ CREATE INDEX IF NOT EXISTS ix_main_dept_surface_desc ON listings(department, ifn
 CREATE INDEX IF NOT EXISTS ix_main_dept_pricem2_asc ON listings(department, ifnull(price_per_m2, 1e18), id) WHERE vis = 2;
 CREATE INDEX IF NOT EXISTS ix_all_recent ON listings(updated_at, id) WHERE vis >= 1;
 CREATE INDEX IF NOT EXISTS ix_all_dept_recent ON listings(department, updated_at, id) WHERE vis >= 1;
+-- Map boxes of the default (grouped) search: lat/lon and the access date in the index, so the exact
+-- total of a box is counted from index entries alone (listing-store.ts map()).
+CREATE INDEX IF NOT EXISTS ix_map ON listings(lat, lon, entered_at) WHERE vis = 2;
 CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHERE active = 0;
 CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key) WHERE active = 1;

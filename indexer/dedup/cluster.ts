@@ -1,0 +1,91 @@
+/**
+ * Groups listings of one block: candidate pairs -> scores -> union-find, strongest pairs first.
+ *
+ * Why the result is the same whether a block is grouped at once (rebuild) or piece by piece (loads):
+ * - members are sorted by id and equal scores are joined in id order, so nothing depends on the
+ *   order listings were loaded in;
+ * - union-find only ever joins listings along a matching pair, and a refusal only looks at the two
+ *   sets being joined, so the groups of one connected part of the "matching pairs" graph depend on
+ *   that part alone. A load therefore regroups only the parts reachable from the listings it changed
+ *   (`seeds`) and leaves every other group of the block exactly as a rebuild would make it.
+ *
+ * Candidates: listings sorted by surface, each is compared with the ones whose surface is within the
+ * limit, and with every listing without a surface; a block of thousands of flats costs a few
+ * comparisons per listing.
+ */
+import type { Features } from './features.js';
+import { MATCH_THRESHOLD, scorePair, surfacesClose, withinLimits } from './score.js';
+import { ConstrainedUnionFind } from './union-find.js';
+
+export interface Edge { a: number; b: number; score: number }
+
+export interface Clustering {
+  /** Groups (indices into `members`, ascending) covering exactly the listings reachable from the seeds. */
+  groups: number[][];
+  /** Matching pairs found (a < b), for tests and diagnostics. */
+  edges: Edge[];
+}
+
+/**
+ * Groups the parts of the block reachable from `seeds` through matching pairs.
+ * `members` must be sorted by id; pass every index as seeds to group the whole block.
+ */
+export function clusterAround(members: readonly Features[], seeds: Iterable<number>, threshold = MATCH_THRESHOLD): Clustering {
+  const candidates = new CandidateIndex(members);
+  const visited = new Uint8Array(members.length);
+  const expanded = new Uint8Array(members.length);
+  const queue: number[] = [];
+  for (const seed of seeds) if (!visited[seed]) { visited[seed] = 1; queue.push(seed); }
+  const edges: Edge[] = [];
+  while (queue.length > 0) {
+    const i = queue.pop()!;
+    expanded[i] = 1;
+    candidates.forEach(i, (j) => {
+      // A pair is scored once: from whichever end is expanded first.
+      if (expanded[j]) return;
+      const score = scorePair(members[i], members[j]);
+      if (score < threshold) return;
+      edges.push(i < j ? { a: i, b: j, score } : { a: j, b: i, score });
+      if (!visited[j]) { visited[j] = 1; queue.push(j); }
+    });
+  }
+  // Strongest first; equal scores in id order (members are sorted by id).
+  edges.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
+  const unionFind = new ConstrainedUnionFind(members.length, (i, j) => withinLimits(members[i], members[j]));
+  for (const edge of edges) unionFind.union(edge.a, edge.b);
+  return { groups: unionFind.groups().filter((group) => visited[group[0]]), edges };
+}
+
+/** Groups of a whole block (every listing, singletons included). */
+export function clusterBlock(members: readonly Features[], threshold = MATCH_THRESHOLD): number[][] {
+  return clusterAround(members, members.keys(), threshold).groups;
+}
+
+/** The listings a listing must be compared with: surface within the limit, or no surface on either side. */
+class CandidateIndex {
+  /** Indices of the listings with a surface, by ascending surface. */
+  private readonly bySurface: number[] = [];
+  /** Position of each listing in bySurface (-1 without a surface). */
+  private readonly position: Int32Array;
+  private readonly withoutSurface: number[] = [];
+
+  constructor(private readonly members: readonly Features[]) {
+    this.position = new Int32Array(members.length).fill(-1);
+    members.forEach((m, i) => (m.surface === null ? this.withoutSurface : this.bySurface).push(i));
+    this.bySurface.sort((i, j) => members[i].surface! - members[j].surface! || i - j);
+    this.bySurface.forEach((i, at) => { this.position[i] = at; });
+  }
+
+  forEach(i: number, visit: (j: number) => void): void {
+    const at = this.position[i];
+    if (at < 0) {
+      for (let j = 0; j < this.members.length; j++) if (j !== i) visit(j);
+      return;
+    }
+    const surface = this.members[i].surface!;
+    // The surface gap only grows away from `at`, so each scan stops at the first listing out of reach.
+    for (let k = at - 1; k >= 0 && surfacesClose(surface, this.members[this.bySurface[k]].surface!); k--) visit(this.bySurface[k]);
+    for (let k = at + 1; k < this.bySurface.length && surfacesClose(surface, this.members[this.bySurface[k]].surface!); k++) visit(this.bySurface[k]);
+    for (const j of this.withoutSurface) visit(j);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T]
+ *
+ * Loads the records with the real indexer (runLoad + DedupGrouping) into a temporary SQLite store,
+ * or reads the store already in --data-dir, and prints pairwise precision, recall and F1 of the
+ * grouping against the labels. --keep DIR loads into DIR and keeps it. --compare first loads the same
+ * records with SingletonGrouping into another temporary store and reports both load times, the
+ * measure of what grouping adds per record.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadSites } from '../../src/listings/sites.js';
+import { loadCommunes } from '../../src/refdata/communes.js';
+import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import { SingletonGrouping, type GroupingStage } from '../grouping.js';
+import { runLoad, type LoadReport } from '../load.js';
+import { evaluateStore, readLabels } from './evaluate.js';
+import { DedupGrouping } from './stage.js';
+
+const USAGE = 'usage: npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T]';
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv, allowPositionals: true,
+    options: { 'data-dir': { type: 'string' }, keep: { type: 'string' }, compare: { type: 'boolean' }, threshold: { type: 'string' } },
+  });
+  const [recordsFile, labelsFile] = positionals;
+  if (!labelsFile) return usage('records and labels files are required');
+  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+  if (threshold !== undefined && !Number.isFinite(threshold)) return usage('--threshold must be a number');
+  const sites = loadSites();
+  const output: Record<string, unknown> = {};
+
+  if (values.compare && !values['data-dir']) {
+    const singleton = await loadInto(recordsFile, null, new SingletonGrouping());
+    output.load_singleton = timing(singleton.report);
+    await singleton.dispose();
+  }
+
+  let store: SqliteListingStore;
+  let dispose = async () => { await store.close(); };
+  if (values['data-dir']) {
+    const file = path.join(values['data-dir'], 'listings.sqlite');
+    if (!existsSync(file)) return usage(`no store in ${values['data-dir']} (listings.sqlite missing)`);
+    store = new SqliteListingStore(file);
+  } else {
+    const loaded = await loadInto(recordsFile, values.keep ?? null, new DedupGrouping({ sites, threshold }));
+    output.load_dedup = { ...timing(loaded.report), groups_formed: loaded.report.groups_formed };
+    if (output.load_singleton) {
+      const base = (output.load_singleton as { ms_per_record: number }).ms_per_record;
+      const dedup = (output.load_dedup as { ms_per_record: number }).ms_per_record;
+      output.grouping_overhead = `${(((dedup - base) / base) * 100).toFixed(1)} %`;
+      const cpu = (name: string) => (output[name] as { cpu_seconds: number }).cpu_seconds;
+      output.grouping_overhead_cpu = `${(((cpu('load_dedup') - cpu('load_singleton')) / cpu('load_singleton')) * 100).toFixed(1)} %`;
+    }
+    store = loaded.store;
+    dispose = loaded.dispose;
+  }
+  try {
+    const evaluation = await evaluateStore(store, await readLabels(labelsFile));
+    output.quality = evaluation;
+    console.log(JSON.stringify(output, null, 2));
+    const { precision, recall, f1 } = evaluation.active;
+    console.log(`active listings: precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`);
+    return 0;
+  } finally {
+    await dispose();
+  }
+}
+
+async function loadInto(recordsFile: string, keepDir: string | null, grouping: GroupingStage) {
+  const dir = keepDir ?? mkdtempSync(path.join(tmpdir(), 'dedup-eval-'));
+  mkdirSync(dir, { recursive: true });
+  const store = new SqliteListingStore(path.join(dir, 'listings.sqlite'));
+  const cpuBefore = process.cpuUsage();
+  const report = await runLoad({ files: [recordsFile], store, sites: loadSites(), communes: loadCommunes(), grouping });
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    store, report: { ...report, cpu_seconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 },
+    dispose: async () => {
+      await store.close();
+      if (!keepDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function timing(report: LoadReport & { cpu_seconds: number }) {
+  return {
+    records: report.read, seconds: report.seconds, cpu_seconds: report.cpu_seconds, records_per_second: report.records_per_second,
+    ms_per_record: Math.round((report.seconds * 1000 * 1000) / Math.max(1, report.read)) / 1000,
+  };
+}
+
+function usage(problem: string): number {
+  console.error(`${problem}\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: unknown) => { console.error(error); process.exitCode = 1; });

@@ -1,0 +1,167 @@
+/**
+ * DedupGrouping: the grouping stage of a load (indexer/grouping.ts) that groups cross-site duplicates.
+ *
+ * For each batch, incrementally, with all state in the store (nothing is kept between batches):
+ * 1. read the blocks around the batch's listings (ListingStore.findBlock: the ACTIVE listings of a
+ *    transaction|type|postal code|price bucket; a listing's candidates are in its bucket and the two
+ *    around it), and the previous state of every batch listing with the blocks around it;
+ * 2. per base (transaction|type|postal code), regroup the parts reachable from what changed: the
+ *    batch's listings and the members of the groups they belonged to (regroup.ts). When a listing
+ *    reached has candidates in a block not read yet, read it and regroup again, so the groups are
+ *    exactly those a rebuild of the whole base gives (cluster.ts explains why);
+ * 3. return the batch with its group fields, plus every other member whose group fields changed.
+ *
+ * A listing that leaves the market, or moves to another block, leaves its group, and its old group
+ * is regrouped, so when the reference listing leaves the next site becomes the reference. An inactive
+ * listing carries no group fields (dedup_key null, no sources[], no completion): the withdrawn flow
+ * delivers it as its own site wrote it.
+ *
+ * Feed redelivery: a listing whose public output changed (dedup_key, sources[], completed fields)
+ * gets a new change_seq/changed_at, unless the merge already gave it one in this batch; a listing
+ * whose group fields did not change is not rewritten.
+ */
+import { baseOfKey, blockKeyOf, neighbourKeys } from '../../src/listings/block-key.js';
+import type { SiteCatalog } from '../../src/listings/sites.js';
+import type { StoredListing } from '../../src/listings/stored.js';
+import type { ListingStore } from '../../src/stores/listing-store.js';
+import type { GroupingStage } from '../grouping.js';
+import type { MergeClock } from '../merge.js';
+import { BlockCache, LoadedBlocks } from './blocks.js';
+import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
+import { withOwnContent } from './own-content.js';
+import { currentGroupFields, regroupBlock, type RegroupResult } from './regroup.js';
+
+export interface DedupOptions {
+  sites: SiteCatalog;
+  /** Score threshold (score.ts MATCH_THRESHOLD by default). */
+  threshold?: number;
+  /** Listings kept by the block cache between batches (blocks.ts); 0 reads every block from the store. */
+  cacheListings?: number;
+}
+
+/** About 2.7 KB of heap per cached listing: some 55 MB, whatever the catalogue size. */
+export const DEFAULT_CACHE_LISTINGS = 20_000;
+
+export const T = { regroup: 0, calls: 0 };
+export class DedupGrouping implements GroupingStage {
+  private formed = 0;
+  private readonly cache: BlockCache;
+  private cacheStore: ListingStore | null = null;
+
+  constructor(private readonly options: DedupOptions) {
+    this.cache = new BlockCache(options.cacheListings ?? DEFAULT_CACHE_LISTINGS);
+  }
+
+  get groupsFormed(): number { return this.formed; }
+
+  async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock): Promise<StoredListing[]> {
+    const dirty = new Map(batch.map((listing) => [listing.id, listing]));
+    // The cache is a copy of one store's blocks: another store starts it again.
+    if (this.cacheStore !== store) this.cache.clear();
+    this.cacheStore = store;
+    const blocks = new LoadedBlocks(store, this.cache);
+
+    // 1. The blocks around where the batch's listings go...
+    const joining = new Map<string, StoredListing[]>();
+    for (const listing of batch) {
+      const key = listing.status === 'active' ? blockKeyOf(listing) : null;
+      if (key === null) continue;
+      const base = baseOfKey(key);
+      const list = joining.get(base);
+      if (list) list.push(listing); else joining.set(base, [listing]);
+      await blocks.ensure(neighbourKeys(key));
+    }
+    // ... the previous state of each batch listing, and the blocks around the group it was in.
+    const previous = new Map<string, StoredListing>();
+    for (const member of blocks.all()) if (dirty.has(member.id)) previous.set(member.id, member);
+    const unknown = batch.filter((listing) => !previous.has(listing.id)).map((listing) => listing.id);
+    if (unknown.length > 0) for (const [id, listing] of await store.getMany(unknown)) previous.set(id, listing);
+    const previousKeys = new Set<string>();
+    for (const before of previous.values()) {
+      if (before.dedup_key === null || before.status !== 'active') continue;
+      previousKeys.add(before.dedup_key);
+      const key = blockKeyOf(before);
+      // Every member of a group is within the price limit of every other: all in these blocks.
+      if (key !== null) await blocks.ensure(neighbourKeys(key));
+    }
+
+    // 2. Regroup each base around what changed.
+    const regrouped = new Map<string, GroupFields>();
+    const storedById = new Map<string, StoredListing>();
+    for (const base of blocks.bases) {
+      const result = await this.regroupBase(base, blocks, dirty, joining.get(base) ?? [], previous, previousKeys);
+      if (!result) continue;
+      this.formed += result.minted;
+      for (const [id, fields] of result.fields) {
+        regrouped.set(id, fields);
+        const member = result.members.get(id)!;
+        if (!dirty.has(id)) storedById.set(id, member);
+      }
+    }
+
+    // 3. The batch with its group fields, and the other members whose group fields changed.
+    const out: StoredListing[] = [];
+    for (const listing of batch) {
+      const fields = regrouped.get(listing.id) ?? ungrouped(listing);
+      const before = previous.get(listing.id);
+      const next: StoredListing = { ...listing, ...fields };
+      const alreadyNew = !before || listing.change_seq !== before.change_seq;
+      if (!alreadyNew && publicGroupOutputDiffers(currentGroupFields(before), fields)) touch(next, clock);
+      out.push(next);
+    }
+    for (const [id, fields] of regrouped) {
+      const stored = storedById.get(id);
+      if (!stored || !groupFieldsDiffer(currentGroupFields(stored), fields)) continue;
+      const next: StoredListing = { ...stored, ...fields };
+      if (publicGroupOutputDiffers(currentGroupFields(stored), fields)) touch(next, clock);
+      out.push(next);
+    }
+    this.cache.written(out);
+    return out;
+  }
+
+  /**
+   * Regroups one base around its seeds, reading more blocks until every listing reached has all its
+   * candidates loaded (then the result is exact). Null when nothing in the base changed.
+   */
+  private async regroupBase(
+    base: string, blocks: LoadedBlocks, dirty: ReadonlyMap<string, StoredListing>, joining: readonly StoredListing[],
+    previous: ReadonlyMap<string, StoredListing>, previousKeys: ReadonlySet<string>,
+  ): Promise<(RegroupResult & { members: Map<string, StoredListing> }) | null> {
+    // The key a batch listing held counts only in the base it was in before.
+    const previousKeyOf = (member: StoredListing): string | null => {
+      if (!dirty.has(member.id)) return member.dedup_key;
+      const before = previous.get(member.id);
+      return before && before.status === 'active' && blockKeyOf(before) !== null && baseOfKey(blockKeyOf(before)!) === base ? before.dedup_key : null;
+    };
+    for (;;) {
+      const members = blocks.membersOf(base).filter((member) => !dirty.has(member.id));
+      members.push(...joining);
+      const seeds = new Set<string>();
+      for (const member of members) {
+        if (dirty.has(member.id) || (member.dedup_key !== null && previousKeys.has(member.dedup_key))) seeds.add(member.id);
+      }
+      if (seeds.size === 0) return null;
+      const t1 = process.hrtime.bigint();
+      const result = regroupBlock(members, seeds, { sites: this.options.sites, threshold: this.options.threshold, previousKeyOf });
+      T.regroup += Number(process.hrtime.bigint() - t1) / 1e6; T.calls++;
+      const byId = new Map(members.map((member) => [member.id, member]));
+      const missing = new Set<string>();
+      for (const id of result.fields.keys()) {
+        for (const key of neighbourKeys(blockKeyOf(byId.get(id)!)!)) if (!blocks.has(key)) missing.add(key);
+      }
+      if (!(await blocks.ensure(missing))) return { ...result, members: byId };
+    }
+  }
+}
+
+/** Group fields of a listing outside any group (inactive, or without a block): its own content only. */
+function ungrouped(listing: StoredListing): GroupFields {
+  const own = withOwnContent(listing);
+  return { content: own.content, completed_from: {}, has_photos: own.has_photos, dedup_key: null, group_sites_ahead: [], group_members: null };
+}
+
+function touch(listing: StoredListing, clock: MergeClock): void {
+  listing.change_seq = clock.nextChangeSeq();
+  listing.changed_at = clock.now;
+}

@@ -1,0 +1,97 @@
+/** Union-find with vetoes, and block clustering: chains, same-site refusal, order independence, seeds. */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { ConstrainedUnionFind } from '../../../indexer/dedup/union-find.js';
+import { clusterAround, clusterBlock } from '../../../indexer/dedup/cluster.js';
+import { featuresOf, type Features } from '../../../indexer/dedup/features.js';
+import { MATCH_THRESHOLD, scorePair, withinLimits } from '../../../indexer/dedup/score.js';
+import type { ListingContent } from '../../../src/listings/stored.js';
+import { stored } from './helpers.js';
+
+describe('ConstrainedUnionFind', () => {
+  it('joins sets and lists them by their smallest member', () => {
+    const uf = new ConstrainedUnionFind(5, () => true);
+    expect(uf.union(3, 1)).to.equal(true);
+    expect(uf.union(1, 4)).to.equal(true);
+    expect(uf.union(4, 3)).to.equal(false);
+    expect(uf.groups()).to.deep.equal([[0], [1, 3, 4], [2]]);
+  });
+
+  it('refuses a union when any pair across the two sets is vetoed', () => {
+    const sites = ['a', 'b', 'a', 'c'];
+    const uf = new ConstrainedUnionFind(4, (i, j) => sites[i] !== sites[j]);
+    expect(uf.union(0, 1)).to.equal(true);
+    expect(uf.union(1, 2)).to.equal(false); // 2 is of site a, like 0
+    expect(uf.union(2, 3)).to.equal(true);
+    expect(uf.union(3, 0)).to.equal(false); // {0,1} and {2,3} both hold site a
+    expect(uf.groups()).to.deep.equal([[0, 1], [2, 3]]);
+  });
+});
+
+/** Listings sorted by id, as clusterAround expects, with their features. */
+function block(listings: Partial<ListingContent>[]): { ids: string[]; features: Features[] } {
+  const all = listings.map((c) => stored(c)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { ids: all.map((l) => l.id), features: all.map(featuresOf) };
+}
+const groupsById = (ids: string[], groups: number[][]) => groups.map((g) => g.map((i) => ids[i]));
+
+describe('dedup block clustering', () => {
+  const A = { source: 'seloger', reference: 'A', surface: 65.4, seller_name: 'Agence du Parc', year_built: null };
+  const B = { source: 'pap', reference: 'B', surface: 65.4, seller_name: 'Immo Sud', year_built: 1930 };
+  // No text, no energy figures: it matches B (same agency, same year) but not A directly.
+  const C = { source: 'locamoi', reference: 'C', surface: 65, description: null, seller_name: 'Immo Sud', year_built: 1930, dpe: null, ges: null, dpe_value: null, ges_value: null, bedrooms: null };
+
+  it('joins a chain A~B~C when A and C are compatible, though A and C do not match directly', () => {
+    const { ids, features } = block([A, B, C]);
+    const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
+    expect(scorePair(f('A'), f('B'))).to.be.at.least(MATCH_THRESHOLD);
+    expect(scorePair(f('B'), f('C'))).to.be.at.least(MATCH_THRESHOLD);
+    expect(scorePair(f('A'), f('C'))).to.be.below(MATCH_THRESHOLD);
+    expect(withinLimits(f('A'), f('C'))).to.equal(true);
+    expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['locamoi:C', 'pap:B', 'seloger:A']]);
+  });
+
+  it('does not let a chain join two listings that cannot be one property (price drifting along the chain)', () => {
+    // A 300 000, B 320 000 (A~B), C 336 000 (B~C), but A and C are 10.7 % apart.
+    const { ids, features } = block([{ ...A, price: 300_000 }, { ...B, price: 320_000 }, { ...C, price: 336_000 }]);
+    const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
+    expect(scorePair(f('B'), f('C'))).to.be.at.least(MATCH_THRESHOLD);
+    expect(withinLimits(f('A'), f('C'))).to.equal(false);
+    expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['locamoi:C'], ['pap:B', 'seloger:A']]);
+  });
+
+  it('never puts two listings of one site together: the better match wins, the other stays alone', () => {
+    // S1 and S2 are both on seloger and both match P; S1 matches better (same text and energy figures).
+    const { ids, features } = block([
+      { source: 'seloger', reference: 'S1' },
+      { source: 'seloger', reference: 'S2', description: null, dpe_value: null, ges_value: null },
+      { source: 'pap', reference: 'P' },
+    ]);
+    expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['pap:P', 'seloger:S1'], ['seloger:S2']]);
+  });
+
+  it('gives the same groups whatever order the listings come in', () => {
+    const listings = [
+      A, B, C,
+      { source: 'seloger', reference: 'S2', description: null, dpe_value: null, ges_value: null },
+      { source: 'bienici', reference: 'N', surface: 65.4, price: 400_000, description: 'Autre appartement, 5e étage.', dpe: 'F' as const },
+      { source: 'notaires', reference: 'M', surface: 80, rooms: 4 },
+      { source: 'leboncoin', reference: 'M', surface: 80, rooms: 4 },
+    ];
+    const { ids, features } = block(listings);
+    const expected = groupsById(ids, clusterBlock(features));
+    fc.assert(fc.property(fc.shuffledSubarray(listings, { minLength: listings.length }), (shuffled) => {
+      const again = block(shuffled);
+      expect(groupsById(again.ids, clusterBlock(again.features))).to.deep.equal(expected);
+    }), { numRuns: 50 });
+  });
+
+  it('regroups only the parts reachable from the seeds, with the groups a whole-block clustering gives', () => {
+    const { ids, features } = block([A, B, C, { source: 'notaires', reference: 'M', surface: 80, rooms: 4 }, { source: 'leboncoin', reference: 'M', surface: 80, rooms: 4 }]);
+    const whole = groupsById(ids, clusterBlock(features));
+    const fromC = groupsById(ids, clusterAround(features, [ids.indexOf('locamoi:C')]).groups);
+    expect(fromC).to.deep.equal([['locamoi:C', 'pap:B', 'seloger:A']]);
+    expect(whole).to.deep.include.members(fromC);
+    expect(whole).to.deep.include(['leboncoin:M', 'notaires:M']);
+  });
+});

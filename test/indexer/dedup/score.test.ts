@@ -1,0 +1,120 @@
+/** Pairwise scoring: copies of one property match, hard negatives do not, limits are hard. */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { MATCH_THRESHOLD, scoreDetail, scorePair } from '../../../indexer/dedup/score.js';
+import { containment, shingles } from '../../../indexer/dedup/shingles.js';
+import { DESCRIPTION, features } from './helpers.js';
+
+/** How another site republishes the text: other wording, sentences reordered, its own intro. */
+const REWRITTEN = 'EXCLUSIF ! À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 2e étage d\'un immeuble ancien. '
+  + 'Les plus : balcon, parquet ancien et cave. À proximité des commerces et transports. '
+  + 'Vous y trouverez une entrée, un séjour lumineux, une cuisine équipée, 2 chambres et une salle de bains.';
+
+describe('dedup scoring', () => {
+  const original = features({ source: 'seloger', reference: 'S1', surface: 65.4 });
+
+  it('matches a copy with realistic differences: price +3 %, surface rounded, text rewritten, other agency', () => {
+    const copy = features({
+      source: 'leboncoin', reference: 'L1', price: 329_600, surface: 65, description: REWRITTEN,
+      seller_name: 'Century 21 Lyon Est', dpe_value: null, ges_value: null, year_built: null, images: [],
+    });
+    expect(scorePair(original, copy)).to.be.at.least(MATCH_THRESHOLD);
+  });
+
+  it('matches a copy whose description was cut and which gives no energy figures', () => {
+    const copy = features({
+      source: 'pap', reference: 'P1', price: 316_000, description: `${DESCRIPTION.slice(0, 170)}…`,
+      dpe: null, ges: null, dpe_value: null, ges_value: null, seller_name: 'AGENCE DU PARC',
+    });
+    expect(scorePair(original, copy)).to.be.at.least(MATCH_THRESHOLD);
+  });
+
+  it('matches a copy without any text on the evidence of the agency, the price and the surface', () => {
+    const copy = features({ source: 'locamoi', reference: 'X1', description: null, dpe_value: null, ges_value: null, surface: 65.4 });
+    const detail = scoreDetail(original, copy);
+    expect(detail.parts).to.not.have.property('text');
+    expect(detail.score).to.be.at.least(MATCH_THRESHOLD);
+  });
+
+  describe('hard negatives: the neighbouring flat of the same building', () => {
+    // Same building (coordinates), type, surface and rooms; another floor, its own text and energy figures.
+    const neighbourText = 'À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 5e étage avec ascenseur d\'un immeuble ancien. '
+      + 'Il comprend une entrée, un salon, une cuisine américaine, 2 chambres et une salle d\'eau. '
+      + 'Belle vue dégagée, double vitrage. À visiter sans tarder !';
+    const neighbour = (price: number) => features({
+      source: 'leboncoin', reference: 'N1', surface: 65.4, price, description: neighbourText,
+      dpe: 'E', ges: 'D', dpe_value: 268, ges_value: 41, kitchen: 'américaine',
+    });
+
+    it('does not match when the prices are more than 12 % apart', () => {
+      expect(scorePair(original, neighbour(Math.round(320_000 * 1.13)))).to.equal(-Infinity);
+      expect(scorePair(original, neighbour(Math.round(320_000 * 0.78)))).to.equal(-Infinity);
+    });
+
+    it('does not match on the evidence either, even with prices close enough to be a copy', () => {
+      const detail = scoreDetail(original, neighbour(326_000));
+      expect(detail.score).to.be.below(MATCH_THRESHOLD);
+      expect(detail.parts.text).to.be.below(0);
+      expect(detail.parts.dpe).to.be.below(0);
+    });
+
+    it('does not match with the same agency and the same energy class either', () => {
+      const sameAgency = features({
+        source: 'leboncoin', reference: 'N2', surface: 65.4, price: 330_000, description: neighbourText, dpe_value: 231, ges_value: 27,
+      });
+      expect(scorePair(original, sameAgency)).to.be.below(MATCH_THRESHOLD);
+    });
+  });
+
+  it('never matches two listings of one site, even identical ones', () => {
+    expect(scorePair(original, features({ source: 'seloger', reference: 'S2', surface: 65.4 }))).to.equal(-Infinity);
+  });
+
+  it('applies the hard limits: surface 3 % (1 m² for small ones), rooms, price 10 %', () => {
+    const base = features({ source: 'seloger', reference: 'S1', surface: 100, price: 300_000 });
+    const other = (o: Parameters<typeof features>[0]) => scorePair(base, features({ source: 'pap', reference: 'P1', surface: 100, price: 300_000, ...o }));
+    expect(other({ surface: 103 })).to.be.above(-Infinity);
+    expect(other({ surface: 103.5 })).to.equal(-Infinity);
+    expect(other({ rooms: 4 })).to.equal(-Infinity);
+    // 10 % of the higher price.
+    expect(other({ price: 334_000 })).to.equal(-Infinity);
+    expect(other({ price: 329_000 })).to.be.above(-Infinity);
+    const studio = features({ source: 'seloger', reference: 'S9', surface: 14.5, rooms: 1, price: 90_000 });
+    expect(scorePair(studio, features({ source: 'pap', reference: 'P9', surface: 14, rooms: 1, price: 90_000 }))).to.be.above(-Infinity);
+    expect(scorePair(studio, features({ source: 'pap', reference: 'P9', surface: 13.4, rooms: 1, price: 90_000 }))).to.equal(-Infinity);
+  });
+
+  it('takes a value missing on either side as no evidence', () => {
+    const bare = { description: null, dpe: null, ges: null, dpe_value: null, ges_value: null, year_built: null, bedrooms: null, seller_type: 'Particulier' as const, seller_name: null, latitude: null, longitude: null, price: null, surface: null, rooms: null };
+    const detail = scoreDetail(features({ source: 'seloger', ...bare }), features({ source: 'pap', ...bare }));
+    expect(detail).to.deep.equal({ score: 0, parts: {} });
+  });
+
+  it('is symmetric', () => {
+    fc.assert(fc.property(
+      fc.record({ price: fc.integer({ min: 280_000, max: 360_000 }), surface: fc.double({ min: 60, max: 70, noNaN: true }), dpe: fc.constantFrom('C', 'D', null) }),
+      fc.record({ price: fc.integer({ min: 280_000, max: 360_000 }), surface: fc.double({ min: 60, max: 70, noNaN: true }), dpe: fc.constantFrom('C', 'D', null) }),
+      (a, b) => {
+        const fa = features({ source: 'seloger', ...a } as never);
+        const fb = features({ source: 'pap', reference: 'P', ...b } as never);
+        expect(scorePair(fa, fb)).to.equal(scorePair(fb, fa));
+      },
+    ));
+  });
+});
+
+describe('dedup text shingles', () => {
+  it('scores a cut copy as its full text (containment in the shorter text)', () => {
+    expect(containment(shingles(DESCRIPTION), shingles(DESCRIPTION.slice(0, 120)))).to.equal(1);
+  });
+
+  it('ignores case and accents, and tells unrelated texts apart', () => {
+    expect(containment(shingles('Séjour LUMINEUX, balcon'), shingles('sejour lumineux balcon'))).to.equal(1);
+    expect(containment(shingles(DESCRIPTION), shingles('Maison de campagne avec grange et pigeonnier, terrain de 3 000 m².'))).to.be.below(0.1);
+  });
+
+  it('gives no evidence for a missing text', () => {
+    expect(containment(shingles(null), shingles(DESCRIPTION))).to.equal(null);
+    expect(containment(shingles(''), shingles(''))).to.equal(null);
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * DedupGrouping through the real load pipeline (runLoad -> SQLite): incremental grouping, stable keys,
+ * members leaving, groups splitting, same-site refusal, completion, feed redelivery, and the rebuild
+ * giving the groups the loads gave.
+ */
+import { expect } from 'chai';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runLoad } from '../../../indexer/load.js';
+import { SingletonGrouping, type GroupingStage } from '../../../indexer/grouping.js';
+import { DedupGrouping } from '../../../indexer/dedup/stage.js';
+import { rebuildGroups } from '../../../indexer/dedup/rebuild.js';
+import { generateSample } from '../../../indexer/sample/generate.js';
+import { loadSites } from '../../../src/listings/sites.js';
+import { loadCommunes } from '../../../src/refdata/communes.js';
+import { SqliteListingStore } from '../../../src/stores/sqlite/listing-store.js';
+import { writeNdjson } from '../../support/raw.js';
+import { flat, neighbour, onLeboncoin, onPap, onSeloger, type Raw } from './raw-flats.js';
+
+const sites = loadSites();
+const communes = loadCommunes();
+
+describe('DedupGrouping in the load pipeline', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let store: SqliteListingStore;
+  let wallClock: number;
+
+  const load = (records: Raw[], grouping: GroupingStage = new DedupGrouping({ sites })) => {
+    wallClock += 60_000;
+    return runLoad({ files: [writeNdjson(records, `in-${wallClock}.ndjson`, dir)], store, sites, communes, now: () => wallClock, grouping });
+  };
+  const get = async (id: string) => (await store.get(id))!;
+  const all = async () => (store.database.prepare('SELECT id FROM listings ORDER BY id').all() as { id: string }[]).map((r) => r.id);
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'dedup-stage-'));
+    store = new SqliteListingStore(path.join(dir, 'listings.sqlite'));
+    wallClock = Date.parse('2026-11-15T00:00:00Z');
+  });
+  afterEach(async () => { await store.close(); });
+
+  it('joins a copy loaded later to the existing listing: one key on every site, the earlier one redelivered', async () => {
+    await load([onLeboncoin(), flat('bienici', 'OTHER', { postal_code: '69007', price: '210 000 €' })]);
+    const before = await get('leboncoin:LBC-1');
+    expect(before.dedup_key).to.equal(null);
+    const report = await load([onPap()]);
+    expect(report.groups_formed).to.equal(1);
+    const [lbc, pap, other] = [await get('leboncoin:LBC-1'), await get('pap:PAP-1'), await get('bienici:OTHER')];
+    expect(lbc.dedup_key).to.match(/^d_/).and.to.equal(pap.dedup_key);
+    expect(other.dedup_key).to.equal(null);
+    expect(lbc.group_sites_ahead).to.deep.equal([]);
+    expect(pap.group_sites_ahead).to.deep.equal(['leboncoin']);
+    expect(lbc.group_members!.map((m) => m.source)).to.deep.equal(['leboncoin', 'pap']);
+    // The earlier listing's public output changed (sources[]): the feed must deliver it again.
+    expect(lbc.change_seq).to.be.above(before.change_seq);
+    expect(lbc.changed_at).to.equal(wallClock);
+  });
+
+  it('completes missing fields from the best-ranked member that has them, without touching the own content hash', async () => {
+    await load([onSeloger()], new SingletonGrouping());
+    const ownHash = (await get('seloger:SL-1')).content_hash;
+    await load([onSeloger(), onLeboncoin(), onPap()]);
+    const seloger = await get('seloger:SL-1');
+    expect(seloger.completed_from).to.deep.equal({ description: 'leboncoin', images: 'leboncoin', bedrooms: 'leboncoin' });
+    expect(seloger.content.images).to.have.length(2);
+    expect(seloger.content.images_count).to.equal(2);
+    expect(seloger.has_photos).to.equal(true);
+    expect(seloger.content_hash).to.equal(ownHash);
+    expect((await get('pap:PAP-1')).completed_from).to.deep.equal({ dpe_value: 'seloger', ges_value: 'seloger' });
+    // Loading the same records again changes nothing.
+    const seqs = await Promise.all((await all()).map(async (id) => (await get(id)).change_seq));
+    const again = await load([onSeloger(), onLeboncoin(), onPap()]);
+    expect(again).to.include({ unchanged: 3, written: 0 });
+    expect(await Promise.all((await all()).map(async (id) => (await get(id)).change_seq))).to.deep.equal(seqs);
+  });
+
+  it('when the reference listing leaves the market, the next site becomes the reference and the key stays', async () => {
+    await load([onSeloger(), onLeboncoin(), onPap()]);
+    const key = (await get('leboncoin:LBC-1')).dedup_key;
+    expect((await get('seloger:SL-1')).dedup_key).to.equal(key);
+    expect((await get('leboncoin:LBC-1')).group_sites_ahead).to.deep.equal(['seloger']);
+    const pap = await get('pap:PAP-1');
+    await load([onSeloger({ collected_at: '2026-11-05T10:00:00Z', status: 'vendue' })]);
+    const [seloger, lbc, papAfter] = [await get('seloger:SL-1'), await get('leboncoin:LBC-1'), await get('pap:PAP-1')];
+    // The withdrawn listing leaves its group: the withdrawn flow shows it as its own site wrote it.
+    expect(seloger).to.deep.include({ status: 'vendue', dedup_key: null, group_members: null, group_sites_ahead: [], completed_from: {} });
+    expect(seloger.content.description).to.equal(null);
+    expect(lbc.dedup_key).to.equal(key);
+    expect(lbc.group_sites_ahead).to.deep.equal([]);
+    expect(papAfter.group_sites_ahead).to.deep.equal(['leboncoin']);
+    expect(papAfter.group_members!.map((m) => m.source)).to.deep.equal(['leboncoin', 'pap']);
+    expect(papAfter.change_seq).to.be.above(pap.change_seq);
+    // Back on the market, it rejoins its group under the same key.
+    await load([onSeloger({ collected_at: '2026-11-06T10:00:00Z' })]);
+    expect((await get('seloger:SL-1')).dedup_key).to.equal(key);
+    expect((await get('leboncoin:LBC-1')).group_sites_ahead).to.deep.equal(['seloger']);
+  });
+
+  it('splits a group when a member no longer matches: the larger part keeps the key, the other is alone', async () => {
+    await load([onSeloger(), onLeboncoin(), onPap()]);
+    const key = (await get('pap:PAP-1')).dedup_key;
+    // pap's price moves 25 %: it cannot be the same property any more.
+    await load([onPap({ collected_at: '2026-11-05T10:00:00Z', price: '400 000 €' })]);
+    expect((await get('pap:PAP-1')).dedup_key).to.equal(null);
+    expect((await get('pap:PAP-1')).group_members).to.equal(null);
+    expect((await get('seloger:SL-1')).dedup_key).to.equal(key);
+    expect((await get('leboncoin:LBC-1')).group_members!.map((m) => m.source)).to.deep.equal(['seloger', 'leboncoin']);
+    // A group of two that splits leaves two listings without a known duplicate.
+    await load([onLeboncoin({ collected_at: '2026-11-06T10:00:00Z', surface: '80 m²' })]);
+    expect((await get('seloger:SL-1')).dedup_key).to.equal(null);
+    expect((await get('seloger:SL-1')).completed_from).to.deep.equal({});
+    expect((await get('seloger:SL-1')).has_photos).to.equal(false);
+    expect((await get('leboncoin:LBC-1')).dedup_key).to.equal(null);
+  });
+
+  it('never groups two listings of one site; the copy of another site goes with one of them', async () => {
+    await load([onLeboncoin(), onLeboncoin({ reference: 'LBC-2', url: 'https://www.leboncoin.example/annonce/LBC-2' }), onPap()]);
+    const [a, b, pap] = [await get('leboncoin:LBC-1'), await get('leboncoin:LBC-2'), await get('pap:PAP-1')];
+    expect(pap.dedup_key).to.not.equal(null);
+    expect([a.dedup_key, b.dedup_key].filter((k) => k === pap.dedup_key)).to.have.length(1);
+    expect(pap.group_members!.map((m) => m.source)).to.deep.equal(['leboncoin', 'pap']);
+  });
+
+  it('does not group neighbouring flats of one building (same surface and type, other floor, price and text)', async () => {
+    await load([onLeboncoin(), neighbour('pap', 'N-1'), neighbour('bienici', 'N-2', { price: '245 000 €', dpe: 'E', dpe_value: 270 })]);
+    expect((await get('leboncoin:LBC-1')).dedup_key).to.equal(null);
+    expect((await get('pap:N-1')).dedup_key).to.equal(null);
+    expect((await get('bienici:N-2')).dedup_key).to.equal(null);
+  });
+
+  it('does not rewrite members whose group did not change', async () => {
+    await load([onLeboncoin(), onPap()]);
+    const before = await get('leboncoin:LBC-1');
+    // Same block, another flat: regrouped around it, but the existing group's output is the same.
+    await load([flat('bienici', 'B-9', { surface: '30 m²', rooms: 1, price: '150 000 €', description: 'Studio au calme.' })]);
+    expect(await get('leboncoin:LBC-1')).to.deep.equal(before);
+  });
+
+  it('a listing moving to another block leaves its old group', async () => {
+    await load([onSeloger(), onLeboncoin(), onPap()]);
+    const key = (await get('seloger:SL-1')).dedup_key;
+    await load([onPap({ collected_at: '2026-11-05T10:00:00Z', postal_code: '69006', city: 'Lyon 6e' })]);
+    expect((await get('pap:PAP-1')).dedup_key).to.equal(null);
+    expect((await get('leboncoin:LBC-1')).group_members!.map((m) => m.source)).to.deep.equal(['seloger', 'leboncoin']);
+    expect((await get('seloger:SL-1')).dedup_key).to.equal(key);
+  });
+
+  describe('rebuild (npm run indexer -- dedup --rebuild)', () => {
+    const sample = (count: number, seed: number) => [...generateSample({ count, seed })].map((s) => s.record);
+    const partition = async () => {
+      const rows = store.database.prepare('SELECT id, dedup_key FROM listings WHERE dedup_key IS NOT NULL').all() as { id: string; dedup_key: string }[];
+      const groups = new Map<string, string[]>();
+      for (const row of rows) groups.set(row.dedup_key, [...(groups.get(row.dedup_key) ?? []), row.id]);
+      return [...groups.values()].map((g) => g.sort().join(' ')).sort();
+    };
+
+    it('changes nothing after incremental loads, and gives the same groups whatever order the records came in', async () => {
+      const records = sample(2500, 7);
+      // Three loads, each in batches of 1000, so groups form across batches and across loads.
+      await load(records.slice(0, 900));
+      await load(records.slice(900, 1700));
+      await load(records.slice(1700));
+      const incremental = await partition();
+      expect(incremental.length).to.be.above(100);
+      const report = await rebuildGroups({ store, sites, now: () => wallClock });
+      expect(report.rewritten).to.equal(0);
+      expect(await partition()).to.deep.equal(incremental);
+
+      await store.close();
+      store = new SqliteListingStore(path.join(dir, 'reversed.sqlite'));
+      await load([...records].reverse());
+      expect(await partition()).to.deep.equal(incremental);
+    });
+
+    it('groups a catalogue loaded without deduplication as a load with deduplication does', async () => {
+      const records = sample(2000, 11);
+      await load(records);
+      const loaded = await partition();
+      await store.close();
+      store = new SqliteListingStore(path.join(dir, 'singleton.sqlite'));
+      await load(records, new SingletonGrouping());
+      expect(await partition()).to.deep.equal([]);
+      const report = await rebuildGroups({ store, sites, now: () => wallClock });
+      expect(report.rewritten).to.be.above(0);
+      expect(await partition()).to.deep.equal(loaded);
+      expect((await rebuildGroups({ store, sites, now: () => wallClock })).rewritten).to.equal(0);
+    });
+
+    it('writes the same store whatever the block cache holds (none, a few blocks, the default)', async () => {
+      const records = sample(3000, 23);
+      const snapshot = () => store.database.prepare('SELECT id, dedup_key, sites_ahead, change_seq, doc FROM listings ORDER BY id').all();
+      const states = [];
+      for (const cacheListings of [0, 40, undefined]) {
+        await store.close();
+        store = new SqliteListingStore(path.join(dir, `cache-${cacheListings}.sqlite`));
+        wallClock = Date.parse('2026-11-15T00:00:00Z');
+        // One stage for three loads, as a long-running caller would use it (the cache spans batches and loads).
+        const grouping = new DedupGrouping({ sites, cacheListings });
+        await load(records.slice(0, 1400), grouping);
+        await load(records.slice(1400), grouping);
+        await load(records.slice(0, 600).map((r) => ({ ...r, collected_at: '2026-11-19T00:00:00Z', status: 'vendue' })), grouping);
+        states.push(snapshot());
+      }
+      expect(states[1]).to.deep.equal(states[0]);
+      expect(states[2]).to.deep.equal(states[0]);
+    });
+
+    it('repairs a store whose rows were indexed under an older block key, then regroups it', async () => {
+      const records = sample(1200, 5);
+      await load(records);
+      const loaded = await partition();
+      // As written by a version with another block key format, and without grouping.
+      store.database.exec("UPDATE listings SET block_key = 'v0:' || block_key, dedup_key = NULL");
+      expect(await partition()).to.deep.equal([]);
+      await rebuildGroups({ store, sites, now: () => wallClock });
+      expect(await partition()).to.deep.equal(loaded);
+      const any = (await store.get((await all())[0]))!;
+      expect((await store.findBlock((store.database.prepare('SELECT block_key FROM listings WHERE id = ?').get(any.id) as { block_key: string }).block_key)).length).to.be.above(0);
+    });
+  });
+});
+

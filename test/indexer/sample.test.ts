@@ -1,0 +1,287 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { RawRecord } from '../../indexer/raw-record.js';
+import { DEFAULT_NOW, effectiveNow, generateSample, type SampleRecord, type SampleStats } from '../../indexer/sample/generate.js';
+import { writeSample } from '../../indexer/sample/write.js';
+import { loadCommunes } from '../../src/refdata/communes.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DAY_MS = 86_400_000;
+
+/** What a line of the output file looks like: undefined fields dropped. */
+const asJson = (record: Record<string, unknown>) => JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
+const take = (count: number, seed?: number) => [...generateSample({ count, seed })];
+
+/** Digits of a raw price ("350 000 €", "350.000 EUR", "1 200 €/mois CC", 350000): sample prices have no cents. */
+const priceOf = (value: unknown) => Number(String(value).replace(/[^\d]/g, ''));
+const hasPhotos = (images: unknown) => (Array.isArray(images) ? images.length > 0 : typeof images === 'string' && images.length > 0);
+const isRental = (transaction: unknown) => /loc|louer/i.test(String(transaction));
+const filled = (value: unknown) => value !== undefined && value !== null && value !== '';
+const share = (part: number, whole: number) => part / whole;
+
+describe('indexer/sample: the sample catalogue generator', function () {
+  this.timeout(60_000);
+  const COUNT = 6_000;
+  let sample: SampleRecord[];
+  let stats: SampleStats;
+
+  before(() => {
+    stats = { properties: 0, multiSiteProperties: 0, neighbourFlats: 0 };
+    sample = [...generateSample({ count: COUNT, stats })];
+  });
+
+  describe('determinism', () => {
+    it('yields exactly the requested count', () => {
+      expect(sample).to.have.length(COUNT);
+      expect(take(0)).to.deep.equal([]);
+      expect(take(37)).to.have.length(37);
+    });
+
+    it('gives the same records for the same seed, and others for another seed', () => {
+      const again = take(1_500);
+      expect(again.map((r) => JSON.stringify(r))).to.deep.equal(sample.slice(0, 1_500).map((r) => JSON.stringify(r)));
+      const other = take(1_500, 7);
+      expect(other.map((r) => JSON.stringify(r.record))).to.not.deep.equal(again.map((r) => JSON.stringify(r.record)));
+    });
+
+    it('makes a smaller catalogue a prefix of a larger one', () => {
+      expect(take(250).map((r) => JSON.stringify(r))).to.deep.equal(sample.slice(0, 250).map((r) => JSON.stringify(r)));
+    });
+
+    it('uses the fixed default reference date, never one in the future of the real clock', () => {
+      expect(effectiveNow()).to.equal(DEFAULT_NOW.getTime());
+      const realNow = Date.parse('2026-11-22T15:30:00Z');
+      expect(effectiveNow(new Date('2027-01-01T00:00:00Z'), realNow)).to.equal(Date.parse('2026-11-22T00:00:00Z'));
+      expect(effectiveNow(new Date('2026-01-01T00:00:00Z'), realNow)).to.equal(Date.parse('2026-01-01T00:00:00Z'));
+    });
+  });
+
+  describe('records', () => {
+    it('all parse with the indexer RawRecord schema, in memory and as JSON lines', () => {
+      for (const { record } of sample) {
+        const parsed = RawRecord.safeParse(asJson(record));
+        expect(parsed.success, JSON.stringify(parsed.error?.issues)).to.equal(true);
+        expect(RawRecord.safeParse(record).success).to.equal(true);
+      }
+    });
+
+    it('have unique (source, reference) pairs and a URL on the site', () => {
+      const keys = new Set(sample.map(({ record }) => `${record.source}:${record.reference}`));
+      expect(keys.size).to.equal(sample.length);
+      for (const { record } of sample) expect(String(record.url)).to.match(/^https:\/\/[a-z.-]+\.[a-z]+\//);
+    });
+
+    it('are spread over about twelve sites, with few internal listings', () => {
+      const bySource = new Map<string, number>();
+      for (const { record } of sample) bySource.set(String(record.source), (bySource.get(String(record.source)) ?? 0) + 1);
+      expect(bySource.size).to.be.within(12, 13);
+      expect(share(bySource.get('interne') ?? 0, COUNT)).to.be.within(0.002, 0.02);
+      expect(share(bySource.get('leboncoin') ?? 0, COUNT)).to.be.within(0.15, 0.35);
+      for (const { record } of sample) expect(record.is_internal === true).to.equal(record.source === 'interne');
+    });
+
+    it('write prices, surfaces, types, DPE and dates in each site\'s own way', () => {
+      const prices = sample.map(({ record }) => record.price);
+      expect(prices.some((p) => typeof p === 'number')).to.equal(true);
+      expect(prices.some((p) => /^\d{1,3}( \d{3})+ €$/.test(String(p)))).to.equal(true);
+      expect(prices.some((p) => /^\d{1,3}(\.\d{3})+ EUR$/.test(String(p)))).to.equal(true);
+      expect(prices.some((p) => /€\/mois CC$/.test(String(p)))).to.equal(true);
+      const surfaces = sample.map(({ record }) => record.surface);
+      expect(surfaces.some((s) => /^\d+,\d+ m²$/.test(String(s)))).to.equal(true);
+      expect(surfaces.some((s) => typeof s === 'number' && !Number.isInteger(s))).to.equal(true);
+      const types = new Set(sample.map(({ record }) => String(record.type)));
+      for (const type of ['appt', 'studio', 'Appartement', 'villa', 'Maison/villa', 'maison de ville', 'Parking', 'local commercial', 'Bureaux', 'immeuble']) {
+        expect(types, type).to.include(type);
+      }
+      expect([...types].some((t) => /^T\d$/.test(t))).to.equal(true);
+      expect([...types].some((t) => /^F\d$/.test(t))).to.equal(true);
+      const dpes = sample.map(({ record }) => String(record.dpe));
+      expect(dpes.some((d) => /^[A-G]$/.test(d))).to.equal(true);
+      expect(dpes.some((d) => /^Classe énergie : [A-G] \(\d+ kWh\/m²\.an\)$/.test(d))).to.equal(true);
+      const published = sample.map(({ record }) => String(record.published_at));
+      expect(published.some((d) => /^\d{4}-\d{2}-\d{2}T/.test(d))).to.equal(true);
+      expect(published.some((d) => /^\d{2}\/\d{2}\/\d{4}$/.test(d))).to.equal(true);
+    });
+
+    it('place listings in real communes, weighted by population, with their real postal codes', () => {
+      const communes = loadCommunes();
+      let withPostalCode = 0;
+      let bigCities = 0;
+      for (const { record } of sample) {
+        if (filled(record.postal_code)) {
+          withPostalCode++;
+          const postalCode = String(record.postal_code).padStart(5, '0');
+          expect(communes.byPostalCode(postalCode), postalCode).to.not.be.empty;
+        }
+        if (/^(paris|lyon|marseille)\b/i.test(String(record.city))) bigCities++;
+      }
+      expect(share(withPostalCode, COUNT)).to.be.within(0.9, 0.99);
+      expect(share(bigCities, COUNT)).to.be.within(0.025, 0.09);
+      const cities = sample.map(({ record }) => String(record.city));
+      expect(cities.some((c) => /^PARIS \d{2}$|^Paris \d+(e|er|ème)\b/.test(c))).to.equal(true);
+      expect(cities.some((c) => /^[A-Z' -]+$/.test(c) && /\bST\b/.test(c))).to.equal(true);
+    });
+
+    it('collect over the 120 days before the reference date, after publication', () => {
+      const now = DEFAULT_NOW.getTime();
+      for (const { record } of sample) {
+        const collected = Date.parse(String(record.collected_at));
+        expect(collected).to.be.within(now - 120 * DAY_MS, now);
+        const published = String(record.published_at);
+        if (/T.*(Z|[+-]\d{2}:\d{2})$/.test(published)) expect(Date.parse(published)).to.be.at.most(collected);
+      }
+    });
+
+    it('use photo URLs of the site, 1 to 20 per listing', () => {
+      for (const { record } of sample) {
+        if (!hasPhotos(record.images)) continue;
+        const urls = Array.isArray(record.images) ? record.images : String(record.images).split(', ');
+        expect(urls.length).to.be.within(1, 20);
+        for (const url of urls) expect(url).to.match(new RegExp(`^https://img\\.${record.source}\\.example/[0-9a-f]{16}\\.jpg$`));
+      }
+    });
+  });
+
+  describe('ground truth', () => {
+    it('never lists a property twice on the same site', () => {
+      const sitesOf = new Map<string, string[]>();
+      for (const { record, propertyId } of sample) sitesOf.set(propertyId, [...(sitesOf.get(propertyId) ?? []), String(record.source)]);
+      for (const [property, sites] of sitesOf) expect(new Set(sites).size, property).to.equal(sites.length);
+      expect(Math.max(...[...sitesOf.values()].map((s) => s.length))).to.equal(4);
+    });
+
+    it('lists about 30 % of properties on 2 to 4 sites, with prices within 8 % of each other', () => {
+      const prices = new Map<string, number[]>();
+      for (const { record, propertyId } of sample) prices.set(propertyId, [...(prices.get(propertyId) ?? []), priceOf(record.price)]);
+      const multi = [...prices.values()].filter((p) => p.length > 1);
+      expect(stats.properties).to.equal(prices.size);
+      expect(stats.multiSiteProperties).to.equal(multi.length);
+      expect(share(multi.length, prices.size)).to.be.within(0.25, 0.35);
+      for (const copies of multi) expect(Math.max(...copies) / Math.min(...copies)).to.be.at.most(1.085);
+    });
+
+    it('adds neighbour flats: same place, coordinates and surface, another property, prices > 12 % apart', () => {
+      expect(share(stats.neighbourFlats, stats.properties)).to.be.within(0.02, 0.045);
+      const byBuilding = new Map<string, SampleRecord[]>();
+      for (const item of sample) {
+        const { record } = item;
+        if (!filled(record.latitude) || !filled(record.surface) || !filled(record.postal_code)) continue;
+        const key = `${record.postal_code}|${record.latitude}|${record.longitude}|${record.surface}`;
+        byBuilding.set(key, [...(byBuilding.get(key) ?? []), item]);
+      }
+      let pairs = 0;
+      for (const group of byBuilding.values()) {
+        for (const a of group) {
+          for (const b of group) {
+            if (a.propertyId >= b.propertyId) continue;
+            pairs++;
+            const [low, high] = [priceOf(a.record.price), priceOf(b.record.price)].sort((x, y) => x - y);
+            expect(high / low, `${a.propertyId} / ${b.propertyId}`).to.be.above(1.12);
+          }
+        }
+      }
+      expect(pairs).to.be.above(20);
+    });
+  });
+
+  describe('proportions over a few thousand records', () => {
+    const count = (test: (record: Record<string, unknown>) => boolean) => sample.filter(({ record }) => test(record)).length;
+
+    it('about 8 % without photos and 25 % rentals', () => {
+      expect(share(count((r) => !hasPhotos(r.images)), COUNT)).to.be.within(0.05, 0.11);
+      expect(share(count((r) => isRental(r.transaction)), COUNT)).to.be.within(0.21, 0.29);
+    });
+
+    it('"lumineux" in about a quarter of descriptions, rare words rare', () => {
+      const descriptions = sample.map(({ record }) => record.description).filter((d): d is string => typeof d === 'string' && d !== '');
+      expect(share(descriptions.length, COUNT)).to.be.within(0.88, 0.99);
+      expect(share(descriptions.filter((d) => /\blumineux\b/.test(d)).length, descriptions.length)).to.be.within(0.22, 0.28);
+      for (const rare of ['pigeonnier', 'orangerie', 'tomettes']) {
+        expect(share(descriptions.filter((d) => d.includes(rare)).length, descriptions.length), rare).to.be.below(0.005);
+      }
+    });
+
+    it('about 10 % of descriptions with a phone number or an e-mail, in French forms', () => {
+      const descriptions = sample.map(({ record }) => String(record.description ?? ''));
+      const phone = /(?:\+33|0033)\s?(?:\(0\))?\s?[1-9](?:[\s.-]?\d{2}){4}|\b0[1-9](?:[\s.-]?\d{2}){4}\b/;
+      const email = /@|\sarobase\s|\[at\]|\(at\)/;
+      const withContact = descriptions.filter((d) => phone.test(d) || email.test(d));
+      expect(share(withContact.length, COUNT)).to.be.within(0.06, 0.14);
+      expect(descriptions.some((d) => /\+33 \d( \d{2}){4}/.test(d))).to.equal(true);
+      expect(descriptions.some((d) => /\b0\d(\.\d{2}){4}\b/.test(d))).to.equal(true);
+      expect(descriptions.some((d) => / arobase |\[at\]/.test(d))).to.equal(true);
+    });
+
+    it('about 20 % private sellers, some contact fields, professionals with agencies and networks', () => {
+      const privates = sample.filter(({ record }) => /particulier/i.test(String(record.seller_type)));
+      expect(share(privates.length, COUNT)).to.be.within(0.15, 0.26);
+      expect(count((r) => filled(r.seller_phone) || filled(r.seller_email))).to.be.above(0);
+      const networks = new Set(sample.map(({ record }) => record.real_estate_network).filter(filled));
+      for (const network of ['Century 21', 'Orpi', 'Laforêt', 'Guy Hoquet', 'IAD']) expect(networks, network).to.include(network);
+      for (const { record } of privates) expect(record.real_estate_network).to.equal(undefined);
+    });
+
+    it('year built on about 35 %, DPE on about 80 %, GES on about 70 %, about 3 % no longer active', () => {
+      expect(share(count((r) => filled(r.year_built)), COUNT)).to.be.within(0.29, 0.41);
+      expect(share(count((r) => filled(r.dpe)), COUNT)).to.be.within(0.74, 0.86);
+      expect(share(count((r) => filled(r.ges)), COUNT)).to.be.within(0.62, 0.76);
+      const inactive = sample.filter(({ record }) => filled(record.status) && record.status !== 'active');
+      expect(share(inactive.length, COUNT)).to.be.within(0.015, 0.05);
+      for (const { record } of inactive) expect(['vendue', 'sous compromis', 'archivée', 'retirée']).to.include(record.status);
+    });
+  });
+
+  describe('writing files', () => {
+    let dir: string;
+    before(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'sample-test-'));
+    });
+    after(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('writes the same bytes with or without worker threads', async () => {
+      const inThread = await writeSample({ count: 400, out: path.join(dir, 'a.ndjson'), labels: path.join(dir, 'a-labels.ndjson'), workers: 0 });
+      const withWorkers = await writeSample({ count: 400, out: path.join(dir, 'b.ndjson'), labels: path.join(dir, 'b-labels.ndjson'), workers: 2 });
+      expect(withWorkers.workers).to.equal(2);
+      expect(await readFile(path.join(dir, 'b.ndjson'), 'utf8')).to.equal(await readFile(path.join(dir, 'a.ndjson'), 'utf8'));
+      expect(await readFile(path.join(dir, 'b-labels.ndjson'), 'utf8')).to.equal(await readFile(path.join(dir, 'a-labels.ndjson'), 'utf8'));
+      expect({ ...withWorkers, workers: 0, out: '', labels: '', seconds: 0 }).to.deep.equal({ ...inThread, out: '', labels: '', seconds: 0 });
+      const lines = (await readFile(path.join(dir, 'a.ndjson'), 'utf8')).trimEnd().split('\n');
+      expect(lines.map((line) => JSON.parse(line))).to.deep.equal(sample.slice(0, 400).map(({ record }) => asJson(record)));
+    });
+
+    it('the CLI writes a readable gzip file with the requested count, labels and a JSON summary', async () => {
+      const out = path.join(dir, 'sample.ndjson.gz');
+      const labels = path.join(dir, 'labels.ndjson.gz');
+      const { stdout } = await run('npx', ['tsx', 'indexer/sample/cli.ts', '--count', '250', '--out', out, '--labels', labels, '--seed', '42'], { cwd: ROOT });
+      const summary = JSON.parse(stdout.trim().split('\n').pop()!);
+      expect(summary).to.include({ records: 250, seed: 42 });
+      expect(summary.properties).to.be.within(100, 250);
+      expect(summary.seconds).to.be.a('number');
+      const lines = gunzipSync(await readFile(out)).toString('utf8').trimEnd().split('\n');
+      expect(lines).to.have.length(250);
+      lines.forEach((line, i) => {
+        const record = JSON.parse(line);
+        expect(RawRecord.safeParse(record).success).to.equal(true);
+        expect(record).to.deep.equal(asJson(sample[i].record));
+      });
+      const labelLines = gunzipSync(await readFile(labels)).toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+      expect(labelLines).to.have.length(250);
+      expect(labelLines[0]).to.deep.equal({ source: sample[0].record.source, reference: String(sample[0].record.reference), property: sample[0].propertyId });
+    });
+
+    it('the CLI rejects a missing or bad --count with a usage message', async () => {
+      const failure = await run('npx', ['tsx', 'indexer/sample/cli.ts', '--count', 'many', '--out', path.join(dir, 'x.ndjson')], { cwd: ROOT })
+        .then(() => null, (error: { code: number; stderr: string }) => error);
+      expect(failure?.code).to.equal(2);
+      expect(failure?.stderr).to.match(/--count must be a non-negative integer[\s\S]*usage: npm run sample/);
+    });
+  });
+});
