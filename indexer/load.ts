@@ -71,8 +71,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       else report.stale++;
     }
     const written = await grouping.apply([...toWrite.values()], options.store, clock);
-    await options.store.upsertMany(written);
-    report.written += toWrite.size;
+    const refused = new Map((await options.store.upsertMany(written)).map((f) => [f.id, f.reason]));
+    for (const { input, record } of batch) {
+      const reason = refused.get(listingId(record.content.source, record.content.reference));
+      if (reason !== undefined) await reject(input, reason);
+    }
+    report.written += [...toWrite.keys()].filter((id) => !refused.has(id)).length;
     report.groups_formed = grouping.groupsFormed;
     options.onProgress?.(withTiming(report, started));
   };

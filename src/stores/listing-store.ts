@@ -17,6 +17,9 @@ export interface StoreHealth {
   detail?: string;
 }
 
+/** A document the backend refused to write, with the reason. */
+export interface WriteFailure { id: string; reason: string }
+
 /** A write of the indexer: the full new state of one site listing. */
 export type ListingWrite = StoredListing;
 
@@ -31,8 +34,12 @@ export interface ListingStore {
   getMany(ids: string[]): Promise<Map<string, StoredListing>>;
   /** Indexer reads for deduplication: active listings of one block (transaction|type|postal code). */
   findBlock(blockKey: string): Promise<StoredListing[]>;
-  /** Indexer writes, atomically per batch. `change_seq` values are assigned by the caller. */
-  upsertMany(listings: ListingWrite[]): Promise<void>;
+  /**
+   * Indexer writes. `change_seq` values are assigned by the caller. Returns the documents the backend
+   * refused one by one (SQLite writes a batch in one transaction and refuses none; Elasticsearch may
+   * refuse a document, e.g. a mapping error), so the indexer sends them to its rejects file.
+   */
+  upsertMany(listings: ListingWrite[]): Promise<WriteFailure[]>;
   /** Highest change_seq ever written (0 for an empty store). */
   maxChangeSeq(): Promise<number>;
   count(): Promise<number>;

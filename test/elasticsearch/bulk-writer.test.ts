@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { StoredListing } from '../../src/listings/stored.js';
 import { StoreUnavailableError } from '../../src/stores/listing-store.js';
 import { BulkWriter, type DocumentFailure } from '../../src/stores/elasticsearch/bulk-writer.js';
-import { BulkWriteError, ElasticsearchListingStore } from '../../src/stores/elasticsearch/listing-store.js';
+import { ElasticsearchListingStore } from '../../src/stores/elasticsearch/listing-store.js';
 import { toSource } from '../../src/stores/elasticsearch/document.js';
 import { makeListings } from '../support/fixtures.js';
 import { actionsOf, bulkResponse, connectionError, errorBody, idsOf, mockCluster, responseError } from './mock-cluster.js';
@@ -164,13 +164,13 @@ describe('Elasticsearch store upsertMany: refused documents go to the callback (
     expect(store.lastWrite?.written).to.equal(5);
   });
 
-  it('without a callback, throws BulkWriteError naming them (after writing the rest)', async () => {
+  it('returns the refused documents with their reason (after writing the rest), for the rejects file', async () => {
     const cluster = failingCluster();
     const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
-    const error = await store.upsertMany(listings).then(() => null, (e: unknown) => e);
-    expect(error).to.be.instanceOf(BulkWriteError);
-    expect((error as BulkWriteError).failures.map((f) => f.id)).to.deep.equal([ids[2]]);
-    expect((error as Error).message).to.contain(ids[2]);
+    const failures = await store.upsertMany(listings);
+    expect(failures.map((f) => f.id)).to.deep.equal([ids[2]]);
+    expect(failures[0].reason).to.contain('mapper_parsing_exception');
+    expect(store.lastWrite?.written).to.equal(5);
   });
 
   it('refreshOnWrite refreshes the alias after the bulk, so the next search sees the writes', async () => {

@@ -116,4 +116,18 @@ describe('indexer load', function () {
     expect(listing.content.seller_name).to.equal(null);
     expect([listing.content.latitude, listing.content.longitude]).to.deep.equal([48.857, 2.352]);
   });
+
+  it('a document the backend refuses goes to the rejects file with the backend reason', async () => {
+    const refusing = Object.create(store) as SqliteListingStore;
+    refusing.upsertMany = async (listings) => {
+      await store.upsertMany(listings.filter((l) => !l.id.endsWith(':R2')));
+      return listings.filter((l) => l.id.endsWith(':R2')).map((l) => ({ id: l.id, reason: 'mapper_parsing_exception: bad value' }));
+    };
+    const rejectsFile = path.join(dir, 'rejects.ndjson');
+    wallClock += 60_000;
+    const report = await runLoad({ files: [writeNdjson([rawRecord(1), rawRecord(2), rawRecord(3)], 'in.ndjson', dir)], store: refusing, sites, communes, rejectsFile, now: () => wallClock });
+    expect(report).to.include({ written: 2, rejected: 1 });
+    const rejects = readFileSync(rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rejects.map((r) => [r.line, r.reason])).to.deep.equal([[2, 'mapper_parsing_exception: bad value']]);
+  });
 });

@@ -13,7 +13,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../listings/stored.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../listings/query.js';
-import type { ListingStore, MapResult, StoreHealth } from '../listing-store.js';
+import type { ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, type ListingSource } from './document.js';
 import { BACKEND, guarded, statusOf } from './errors.js';
@@ -30,19 +30,11 @@ export interface ElasticsearchListingStoreOptions {
   refreshOnWrite?: boolean;
   /**
    * Documents the cluster refused for good (mapping error, stale version, still overloaded after
-   * every retry). The indexer writes them to its rejects file. Without a callback, upsertMany throws
-   * BulkWriteError after writing everything else, so a refusal is never silent.
+   * every retry), told as they happen; upsertMany also returns them, and the indexer writes them to
+   * its rejects file, so a refusal is never silent.
    */
   onDocumentFailure?: (failure: DocumentFailure) => void | Promise<void>;
   writer?: Omit<BulkWriterOptions, 'index'>;
-}
-
-/** Some documents of a batch were refused; the others were written. */
-export class BulkWriteError extends Error {
-  constructor(readonly failures: DocumentFailure[]) {
-    super(`${failures.length} listing(s) refused by Elasticsearch: ${failures.slice(0, 3).map((f) => `${f.id} (${f.status} ${f.type}: ${f.reason})`).join('; ')}`);
-    this.name = 'BulkWriteError';
-  }
 }
 
 const GET_MANY_CHUNK = 1000;
@@ -127,15 +119,15 @@ export class ElasticsearchListingStore implements ListingStore {
     }
   }
 
-  async upsertMany(listings: StoredListing[]): Promise<void> {
-    if (listings.length === 0) return;
+  async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
+    if (listings.length === 0) return [];
     this.unrefreshedWrites = true;
     const report = await this.writer.write(listings);
     this.lastWrite = report;
     if (this.options.refreshOnWrite) await this.refresh();
-    if (report.failures.length === 0) return;
-    if (!this.options.onDocumentFailure) throw new BulkWriteError(report.failures);
-    for (const failure of report.failures) await this.options.onDocumentFailure(failure);
+    for (const failure of report.failures) await this.options.onDocumentFailure?.(failure);
+    // Refused documents go back to the caller (the indexer's rejects file); nothing is dropped.
+    return report.failures.map((f) => ({ id: f.id, reason: `elasticsearch refused the document (${f.status} ${f.type}): ${f.reason}` }));
   }
 
   async maxChangeSeq(): Promise<number> {

@@ -8,7 +8,7 @@ import type { StoredListing } from '../../listings/stored.js';
 import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
-import type { ListingStore, MapResult, StoreHealth } from '../listing-store.js';
+import type { ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
 import { LISTINGS_SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
@@ -195,11 +195,12 @@ export class SqliteListingStore implements ListingStore {
     return rows.map(fromRow);
   }
 
-  async upsertMany(listings: StoredListing[]): Promise<void> {
+  async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
     const write = this.db.transaction((batch: StoredListing[]) => {
       for (const listing of batch) this.upsertStatement.run(toRow(listing));
     });
     write(listings);
+    return [];
   }
 
   async maxChangeSeq(): Promise<number> {

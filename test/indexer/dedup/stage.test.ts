@@ -148,6 +148,9 @@ describe('DedupGrouping in the load pipeline', function () {
   });
 
   describe('rebuild (npm run indexer -- dedup --rebuild)', () => {
+    // Generated records are collected up to 2026-11-20: the loads run after that.
+    const AFTER_SAMPLE = Date.parse('2026-11-21T00:00:00Z');
+    beforeEach(() => { wallClock = AFTER_SAMPLE; });
     const sample = (count: number, seed: number) => [...generateSample({ count, seed })].map((s) => s.record);
     const partition = async () => {
       const rows = store.database.prepare('SELECT id, dedup_key FROM listings WHERE dedup_key IS NOT NULL').all() as { id: string; dedup_key: string }[];
@@ -195,12 +198,13 @@ describe('DedupGrouping in the load pipeline', function () {
       for (const cacheListings of [0, 40, undefined]) {
         await store.close();
         store = new SqliteListingStore(path.join(dir, `cache-${cacheListings}.sqlite`));
-        wallClock = Date.parse('2026-11-15T00:00:00Z');
+        wallClock = AFTER_SAMPLE;
         // One stage for three loads, as a long-running caller would use it (the cache spans batches and loads).
         const grouping = new DedupGrouping({ sites, cacheListings });
         await load(records.slice(0, 1400), grouping);
         await load(records.slice(1400), grouping);
-        await load(records.slice(0, 600).map((r) => ({ ...r, collected_at: '2026-11-19T00:00:00Z', status: 'vendue' })), grouping);
+        const withdrawals = await load(records.slice(0, 600).map((r) => ({ ...r, collected_at: '2026-11-20T12:00:00Z', status: 'vendue' })), grouping);
+        expect(withdrawals.written).to.be.above(500);
         states.push(snapshot());
       }
       expect(states[1]).to.deep.equal(states[0]);
