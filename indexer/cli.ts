@@ -3,6 +3,9 @@
  *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store,
  *                                                           grouping cross-site duplicates (indexer/dedup)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
+ *   npm run indexer -- reindex                               Elasticsearch: build annonces-v<N+1> from
+ *                                                           mappings/ and swap the alias (no downtime);
+ *                                                           SQLite: rebuild the full-text index, ANALYZE
  * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
  */
 import { parseArgs } from 'node:util';
@@ -12,6 +15,7 @@ import { loadConfig } from '../src/config/config.js';
 import { loadSites } from '../src/listings/sites.js';
 import { loadCommunes } from '../src/refdata/communes.js';
 import { openListingStore } from '../src/stores/open-listing-store.js';
+import { SqliteListingStore } from '../src/stores/sqlite/listing-store.js';
 import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import { rebuildGroups } from './dedup/rebuild.js';
@@ -25,7 +29,9 @@ async function main(argv: string[]): Promise<number> {
     mkdirSync(config.dataDir, { recursive: true });
     const store = await openListingStore(config);
     try {
-      const report = await loadWithProgress(positionals, store, values.rejects ?? null);
+      const load = () => loadWithProgress(positionals, store, values.rejects ?? null);
+      // Elasticsearch: refresh off during the load, one refresh at the end.
+      const report = 'duringBulkLoad' in store ? await (store as { duringBulkLoad<T>(f: () => Promise<T>): Promise<T> }).duringBulkLoad(load) : await load();
       console.log(JSON.stringify(report));
       return 0;
     } finally {
@@ -49,7 +55,32 @@ async function main(argv: string[]): Promise<number> {
       await store.close();
     }
   }
+  if (command === 'reindex') {
+    console.log(JSON.stringify(await reindexStore(config)));
+    return 0;
+  }
   return usage(command ? `unknown command ${command}` : 'missing command');
+}
+
+async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unknown> {
+  if (config.elasticsearch) {
+    const { createElasticsearchClient } = await import('../src/stores/elasticsearch/client.js');
+    const { reindex } = await import('../src/stores/elasticsearch/aliases.js');
+    const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
+    try {
+      return await reindex(client, { alias: config.elasticsearch.alias, onProgress: (n) => process.stderr.write(`\rcopied ${n}`) });
+    } finally {
+      await client.close();
+    }
+  }
+  const store = new SqliteListingStore(config.listingsFile);
+  try {
+    const started = Date.now();
+    store.rebuildIndexes();
+    return { backend: 'sqlite', listings: await store.count(), seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await store.close();
+  }
 }
 
 export async function loadWithProgress(files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null): Promise<LoadReport> {
@@ -69,7 +100,7 @@ export async function loadWithProgress(files: string[], store: Awaited<ReturnTyp
 }
 
 function usage(problem: string): number {
-  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson]\n       npm run indexer -- dedup --rebuild`);
+  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- reindex`);
   return 2;
 }
 

@@ -6,6 +6,7 @@ import { makeListings } from '../support/fixtures.js';
 import { expectedSearch } from '../support/oracle.js';
 import type { ListingFilter, Scope, SortName } from '../../src/listings/query.js';
 import { ANNONCE_FIELDS } from '../../src/listings/annonce.js';
+import { setKeyStatus } from '../../src/admin/commands.js';
 
 describe('GET /annonces', function () {
   const listings = makeListings({ count: 400, seed: 3 });
@@ -106,6 +107,15 @@ describe('GET /annonces', function () {
     it('401 API_KEY_INVALID for an unknown key', async () => {
       const { status, body } = await app.get('/annonces', 'ak_nope');
       expect([status, body.code]).to.deep.equal([401, 'API_KEY_INVALID']);
+    });
+    it('401 API_KEY_INVALID for a revoked or a blocked key', async () => {
+      for (const status of ['revoked', 'blocked'] as const) {
+        const doomed = await app.newKey('sur_mesure');
+        expect((await app.get('/annonces?page_size=1', doomed)).status).to.equal(200);
+        await setKeyStatus(app.service.deps.access, doomed, status);
+        const { status: http, body } = await app.get('/annonces?page_size=1', doomed);
+        expect([http, body.code]).to.deep.equal([401, 'API_KEY_INVALID']);
+      }
     });
     it('accepts Authorization: Bearer', async () => {
       const { status } = await app.get('/annonces?page_size=1', null, { Authorization: `Bearer ${key}` });

@@ -230,6 +230,11 @@ export class SqliteListingStore implements ListingStore {
     this.db.exec('ANALYZE');
   }
 
+  /** `npm run indexer -- reindex` on SQLite: rebuild the full-text index from the table, then ANALYZE. */
+  rebuildIndexes(): void {
+    this.db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild'); REINDEX; ANALYZE;");
+  }
+
   /**
    * Adds the full-text condition in the plan that suits the rarest word (text-plan.ts), and renders
    * the statement with `render(from, where)`.

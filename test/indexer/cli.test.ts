@@ -1,0 +1,69 @@
+/** The command lines as an operator runs them: indexer load / reindex and the admin key commands. */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { rawRecord, writeNdjson } from '../support/raw.js';
+
+const run = promisify(execFile);
+const TSX = path.resolve('node_modules/.bin/tsx');
+
+async function cli(script: string, args: string[], dataDir: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(TSX, [script, ...args], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ES_URL: '' } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+describe('command lines', function () {
+  this.timeout(60_000);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cli-'));
+
+  it('indexer load prints its report, a second load is unchanged, rejects are written', async () => {
+    const file = writeNdjson([rawRecord(1), rawRecord(2), '{broken'], 'in.ndjson', dataDir);
+    const rejects = path.join(dataDir, 'rejects.ndjson');
+    const first = await cli('indexer/cli.ts', ['load', file, '--rejects', rejects], dataDir);
+    expect(first.code, first.stderr).to.equal(0);
+    expect(JSON.parse(first.stdout)).to.include({ read: 3, written: 2, rejected: 1 });
+    expect(JSON.parse(readFileSync(rejects, 'utf8').trim())).to.include({ line: 3, reason: 'invalid JSON' });
+    const second = await cli('indexer/cli.ts', ['load', file], dataDir);
+    expect(JSON.parse(second.stdout)).to.include({ written: 0, unchanged: 2 });
+  });
+
+  it('indexer reindex rebuilds the SQLite indexes', async () => {
+    const result = await cli('indexer/cli.ts', ['reindex'], dataDir);
+    expect(result.code, result.stderr).to.equal(0);
+    expect(JSON.parse(result.stdout)).to.include({ backend: 'sqlite', listings: 2 });
+  });
+
+  it('indexer without a command exits 2 with the usage', async () => {
+    const result = await cli('indexer/cli.ts', [], dataDir);
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.match(/usage/);
+  });
+
+  it('admin keys create / revoke and accounts list; the access date stays with the account', async () => {
+    const created = await cli('src/admin/cli.ts', ['keys', 'create', '--account', 'acme', '--offer', 'departement', '--created-at', '2026-01-15', '--history-days', '10'], dataDir);
+    expect(created.code, created.stderr).to.equal(0);
+    const first = JSON.parse(created.stdout);
+    expect(first).to.include({ account: 'acme', offer: 'departement', annonces_from: '2026-01-05' });
+    expect(first.key).to.match(/^ak_/);
+    const revoked = await cli('src/admin/cli.ts', ['keys', 'revoke', first.key], dataDir);
+    expect(JSON.parse(revoked.stdout)).to.deep.equal({ revoked: 1 });
+    const again = JSON.parse((await cli('src/admin/cli.ts', ['keys', 'create', '--account', 'acme', '--offer', 'region'], dataDir)).stdout);
+    expect(again).to.include({ account: 'acme', offer: 'region', annonces_from: '2026-01-05' });
+    const listed = JSON.parse((await cli('src/admin/cli.ts', ['accounts', 'list'], dataDir)).stdout);
+    const acme = listed.find((a: { id: string }) => a.id === 'acme');
+    expect(acme.keys.map((k: { status: string }) => k.status)).to.deep.equal(['revoked', 'active']);
+    expect(JSON.stringify(listed)).not.to.contain(first.key);
+    const access = readFileSync(path.join(dataDir, 'access.sqlite'));
+    expect(access.includes(Buffer.from(first.key))).to.equal(false);
+    const bad = await cli('src/admin/cli.ts', ['keys', 'create', '--account', 'acme', '--offer', 'gold'], dataDir);
+    expect(bad.code).to.equal(2);
+  });
+});
