@@ -27,12 +27,28 @@ export interface Features {
   /** Description shingles (computed on first use). */
   readonly text: Uint32Array;
   readonly hasText: boolean;
+  /** Floor stated in the description ("0" ground floor, "3", "last"), null when none (computed on first use). */
+  readonly floor: string | null;
+}
+
+/**
+ * "au 3e étage", "1er étage", "au 2ème étage", "rez-de-chaussée", "RDC", "dernier étage": French
+ * listings of flats nearly always give the floor, and it is what tells two flats of one building apart.
+ */
+const FLOOR = /\b(\d{1,2})\s*(?:er|ere|re|e|eme|ème|è)\s+[ée]tage\b|\b(rez[- ]de[- ]chauss[ée]e|rdc)\b|\b(dernier\s+[ée]tage)\b/i;
+
+export function floorOf(description: string | null): string | null {
+  const match = description ? FLOOR.exec(description) : null;
+  if (!match) return null;
+  if (match[1] !== undefined) return String(Number(match[1]));
+  return match[2] !== undefined ? '0' : 'last';
 }
 
 export function featuresOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): Features {
   const c = ownContent(listing);
   let text: Uint32Array | null = null;
   let seller: string | null | undefined;
+  let floor: string | null | undefined;
   return {
     id: listing.id,
     source: c.source,
@@ -51,6 +67,7 @@ export function featuresOf(listing: Pick<StoredListing, 'id' | 'content' | 'comp
     get seller() { return seller === undefined ? (seller = c.seller_type === 'Pro' && c.seller_name ? foldWords(c.seller_name) : null) : seller; },
     get text() { return (text ??= shingles(c.description)); },
     hasText: Boolean(c.description),
+    get floor() { return floor === undefined ? (floor = floorOf(c.description)) : floor; },
   };
 }
 

@@ -12,8 +12,9 @@
  *    property would not disagree on removes them. A value missing on either side is no evidence.
  *
  * Neighbouring flats of one building (same type, surface and coordinates, other floor) are the hard
- * case: their prices differ by more than the limit, their energy figures, floors and texts differ,
- * so each of those removes points, and the coordinates they share give almost nothing.
+ * case: their prices usually differ by more than the limit, and when they do not, the floor stated in
+ * the descriptions, the energy figures and the texts differ, so each of those removes points, and
+ * the coordinates they share give almost nothing.
  */
 import type { Features } from './features.js';
 import { containment } from './shingles.js';
@@ -79,6 +80,9 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
   add('dpe_value', same(a.dpeValue, b.dpeValue, 2, -3));
   add('ges_value', same(a.gesValue, b.gesValue, 1, -2));
   add('year_built', same(a.yearBuilt, b.yearBuilt, 1, -3));
+  // "last floor" and a number may be the same floor: only two numbers (or two "last") are compared.
+  const floors = a.floor !== null && b.floor !== null && (a.floor === 'last') === (b.floor === 'last');
+  if (floors) add('floor', a.floor === b.floor ? 1 : -4);
   add('bedrooms', same(a.bedrooms, b.bedrooms, 0.3, -2));
   if (a.landSurface !== null && b.landSurface !== null) add('land_surface', relativeGap(a.landSurface, b.landSurface) <= 0.03 ? 1 : -2);
   // Another agency holding a mandate too is common, so a different agency costs little.

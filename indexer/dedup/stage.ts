@@ -42,7 +42,6 @@ export interface DedupOptions {
 /** About 2.7 KB of heap per cached listing: some 55 MB, whatever the catalogue size. */
 export const DEFAULT_CACHE_LISTINGS = 20_000;
 
-export const T = { regroup: 0, calls: 0 };
 export class DedupGrouping implements GroupingStage {
   private formed = 0;
   private readonly cache: BlockCache;
@@ -142,9 +141,7 @@ export class DedupGrouping implements GroupingStage {
         if (dirty.has(member.id) || (member.dedup_key !== null && previousKeys.has(member.dedup_key))) seeds.add(member.id);
       }
       if (seeds.size === 0) return null;
-      const t1 = process.hrtime.bigint();
       const result = regroupBlock(members, seeds, { sites: this.options.sites, threshold: this.options.threshold, previousKeyOf });
-      T.regroup += Number(process.hrtime.bigint() - t1) / 1e6; T.calls++;
       const byId = new Map(members.map((member) => [member.id, member]));
       const missing = new Set<string>();
       for (const id of result.fields.keys()) {

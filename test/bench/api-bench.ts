@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchOptions } from './options.js';
-import { ensureCatalogue, storeBytes } from './catalogue.js';
+import { codeFingerprint, ensureCatalogue, storeBytes } from './catalogue.js';
 import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
 import { RawStore } from './raw-store.js';
@@ -30,6 +30,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   const raw = new RawStore(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
   const rows: ResultRow[] = [];
   let plans: PlanRow[] = [];
+  const cursorQueries: CursorQuery[] = [];
   try {
     const facts = readFacts(raw.store.database, bench.enteredFrom);
     log(`catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments.slice(0, 5).map((d) => `${d.code} (${d.listings})`).join(', ')}; `
@@ -47,7 +48,14 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     }
     const page1 = rows.find((r) => r.name === 'cursor-p1');
     const deep = rows.find((r) => r.name === 'cursor-deep');
-    if (page1 && deep) deep.metrics.vsCursorPage1 = deep.p50 / page1.p50;
+    if (page1 && deep) {
+      deep.metrics.vsCursorPage1 = deep.p50 / page1.p50;
+      // Per query, in-process: the mixed p50s above hide which query is slow on which page.
+      for (const path of deep.paths ?? []) {
+        const first = path.replace(/&cursor=[^&]*/, '');
+        cursorQueries.push({ query: first.replace('/annonces?', ''), page: pageOfCursor(path), page1Ms: await raw.medianMs([first], 7), deepMs: await raw.medianMs([path], 7) });
+      }
+    }
     if (scenarios.some((s) => s.name.startsWith('text'))) {
       log('full text: timing both plans and the chosen one');
       const depts = facts.departments.map((d) => d.code);
@@ -60,7 +68,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     await raw.close();
     await server.stop();
   }
-  let report = renderReport(options, catalogue, server, rows, plans);
+  let report = renderReport(options, catalogue, server, rows, plans, cursorQueries);
   const profileFile = options.profile ? latestProfile(profileDir) : null;
   if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
   process.stdout.write(report);
@@ -69,6 +77,8 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     log(`report written to ${options.markdown}`);
   }
 }
+
+interface CursorQuery { query: string; page: number; page1Ms: number; deepMs: number }
 
 interface RunDeps { server: Awaited<ReturnType<typeof startServer>>; key: string; raw: RawStore; options: BenchOptions }
 
@@ -79,7 +89,7 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const probe = await ctx.get(paths[0]);
   log(`  ${paths.length} distinct requests; first: ${paths[0].slice(0, 140)} -> HTTP ${probe.status} ${describe(probe.body)}`);
   if (probe.status !== 200) throw new Error(`scenario ${scenario.name}: HTTP ${probe.status} ${JSON.stringify(probe.body).slice(0, 400)}`);
-  const base = { name: scenario.name, title: scenario.title, targets: scenario.targets };
+  const base = { name: scenario.name, title: scenario.title, targets: scenario.targets, paths };
   if (scenario.kind === 'replication') {
     const run = await replicateFeed(server.base, key, paths[0]);
     const rawMs = await raw.medianMs(run.samplePaths, options.rawRuns);
@@ -109,7 +119,7 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
   log(`  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, `
     + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms`
-    + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus})` : ''));
+    + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})` : ''));
   return {
     ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50,
     metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs },
@@ -118,6 +128,13 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
+}
+
+/** The page number a search cursor opens (its payload ends with it, see the annonces handler). */
+function pageOfCursor(path: string): number {
+  const cursor = new URL(path, 'http://bench').searchParams.get('cursor') ?? '';
+  const payload = JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString('utf8')) as { p: unknown[] };
+  return Number(payload.p.at(-1));
 }
 
 function describe(body: any): string {
@@ -129,7 +146,7 @@ function describe(body: any): string {
 }
 
 function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeof ensureCatalogue>>, server: { startupMs: number; rss: { peakMiB: number | null } },
-  rows: ResultRow[], plans: PlanRow[]): string {
+  rows: ResultRow[], plans: PlanRow[], cursorQueries: CursorQuery[]): string {
   const b = catalogue.build;
   const lines = [
     '',
@@ -138,7 +155,8 @@ function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeo
     machine(),
     '',
     `- catalogue: ${integer(b.records)} raw records loaded by the indexer: ${integer(b.recordsPerSecond)} records/s (indexer report), `
-      + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB`,
+      + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB; built ${b.builtAt}`
+      + (b.code === codeFingerprint() ? '' : ' by OLDER indexer/schema code than the current one (--rebuild)'),
     `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})`,
     `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB`,
     `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit)`,
@@ -148,6 +166,11 @@ function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeo
     resultsTable(rows),
     '',
   ];
+  if (cursorQueries.length) {
+    lines.push('### Cursor walk per query (raw store, median ms)', '');
+    lines.push(markdownTable(['query', 'page 1', 'deep page', 'deep page ms', 'deep / page 1'],
+      cursorQueries.map((c) => [c.query, ms(c.page1Ms), String(c.page), ms(c.deepMs), (c.deepMs / c.page1Ms).toFixed(2)])), '');
+  }
   if (plans.length) {
     lines.push('### Full text + filters: both plans, and the per-query choice (raw store, median ms)', '');
     lines.push(markdownTable(['query', 'word', 'docs', 'text first', 'index first', 'chosen', 'chosen ms'],

@@ -6,7 +6,8 @@
  *                      half-built cache (killed load) is detected and rebuilt
  * The indexer runs as a child process, exactly as an operator runs `npm run indexer -- load`.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeSample } from '../../indexer/sample/write.js';
 import { childEnv, REPO_ROOT, runTs } from './child.js';
@@ -29,6 +30,8 @@ export interface LoadFigures {
   peakRssMiB: number | null;
   storeBytes: number;
   builtAt: string;
+  /** Fingerprint of the code that built it (codeFingerprint()); absent in older caches. */
+  code?: string;
 }
 
 export interface Catalogue {
@@ -76,6 +79,10 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
   if (!options.rebuild && existsSync(buildFile) && existsSync(storeFile)) {
     const build = JSON.parse(readFileSync(buildFile, 'utf8')) as LoadFigures;
     log(`catalogue of ${listings} listings: cached in ${path.relative(REPO_ROOT, dir)} (built ${build.builtAt})`);
+    if (build.code !== codeFingerprint()) {
+      log('  WARNING: the indexer, the sample generator or the SQLite schema changed since this catalogue was built; '
+        + 'its figures describe the older code (npm run bench -- --rebuild to build it again)');
+    }
     return { listings, dir, sampleFile: path.join(dir, 'sample.ndjson.gz'), dataDir, storeFile, storeBytes: storeBytes(storeFile), build };
   }
   const sampleFile = await ensureSample(listings);
@@ -92,7 +99,7 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
  * (records/s), the wall time of the process and its peak RSS. A heartbeat line every 30 s shows
  * that a long load is alive.
  */
-export async function loadWithIndexer(sampleFile: string, dataDir: string, rejectsFile: string): Promise<LoadFigures> {
+export async function loadWithIndexer(sampleFile: string, dataDir: string, rejectsFile: string, nodeFlags: string[] = []): Promise<LoadFigures> {
   mkdirSync(dataDir, { recursive: true });
   const storeFile = path.join(dataDir, 'listings.sqlite');
   const started = Date.now();
@@ -100,7 +107,7 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
     log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(storeBytes(storeFile))}`);
   }, 30_000);
   try {
-    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ DATA_DIR: dataDir }), { echoStderr: true });
+    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ DATA_DIR: dataDir }), { echoStderr: true, nodeFlags });
     if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
     const reportLine = run.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
     if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);
@@ -110,7 +117,7 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
       indexerSeconds: report.seconds, recordsPerSecond: report.records_per_second,
       wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
-      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(),
+      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code: codeFingerprint(),
     };
     log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
       + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `
@@ -126,6 +133,21 @@ export function storeBytes(storeFile: string): number {
   let total = 0;
   for (const file of [storeFile, `${storeFile}-wal`]) if (existsSync(file)) total += statSync(file).size;
   return total;
+}
+
+/** Hash of the sources that decide what a catalogue holds: indexer/ (with the sample generator) and src/stores/sqlite/. */
+export function codeFingerprint(): string {
+  const hash = createHash('sha1');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts')) hash.update(full.slice(REPO_ROOT.length)).update(readFileSync(full));
+    }
+  };
+  walk(path.join(REPO_ROOT, 'indexer'));
+  walk(path.join(REPO_ROOT, 'src/stores/sqlite'));
+  return hash.digest('hex').slice(0, 12);
 }
 
 function round(value: number, digits: number): number {

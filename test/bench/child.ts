@@ -50,9 +50,9 @@ export function watchPeakRss(pid: number, everyMs = 200): PeakRssWatch {
 export interface ChildRun { code: number | null; stdout: string; stderr: string; seconds: number; peakRssMiB: number | null }
 
 /** Runs a TypeScript entry point to completion, passing its stderr through (progress lines). */
-export async function runTs(script: string, args: string[], env: NodeJS.ProcessEnv, options: { echoStderr?: boolean } = {}): Promise<ChildRun> {
+export async function runTs(script: string, args: string[], env: NodeJS.ProcessEnv, options: { echoStderr?: boolean; nodeFlags?: string[] } = {}): Promise<ChildRun> {
   const started = process.hrtime.bigint();
-  const child = spawnTs(script, args, env);
+  const child = spawnTs(script, args, env, options.nodeFlags);
   const rss = watchPeakRss(child.pid!);
   let stdout = '';
   let stderr = '';

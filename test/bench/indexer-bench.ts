@@ -10,6 +10,7 @@ import type { BenchOptions } from './options.js';
 import { cacheDir, ensureSample, loadWithIndexer } from './catalogue.js';
 import { machine } from './api-bench.js';
 import { formatBytes, integer, log, markdownTable } from './report.js';
+import { latestProfile, summariseProfile } from './profile.js';
 
 export async function runIndexerBench(options: BenchOptions): Promise<void> {
   const sampleFile = await ensureSample(options.records);
@@ -17,7 +18,9 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
   rmSync(runDir, { recursive: true, force: true });
   log(`indexer benchmark: loading ${options.records} records into a fresh store in ${runDir}`);
   try {
-    const figures = await loadWithIndexer(sampleFile, path.join(runDir, 'data'), path.join(runDir, 'rejects.ndjson'));
+    const profileDir = path.join(cacheDir(options.records), 'profiles');
+    const figures = await loadWithIndexer(sampleFile, path.join(runDir, 'data'), path.join(runDir, 'rejects.ndjson'),
+      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
     const peakMB = figures.peakRssMiB === null ? null : (figures.peakRssMiB * 1024 * 1024) / 1e6;
     const report = [
       '',
@@ -36,7 +39,8 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
       ]]),
       '',
     ].join('\n');
-    process.stdout.write(report + '\n');
+    const profileFile = options.profile ? latestProfile(profileDir) : null;
+    process.stdout.write(report + '\n' + (profileFile ? `\n### Where the indexer's time went\n\n${summariseProfile(profileFile, 25, 'the indexer')}\n` : ''));
   } finally {
     rmSync(runDir, { recursive: true, force: true });
   }

@@ -15,8 +15,10 @@ export interface LoadRun {
   p99: number;
   /** Responses with a status outside 2xx. */
   non2xx: number;
-  /** Socket errors and timeouts. */
+  /** Socket errors and timeouts (autocannon's `errors`, which includes its `timeouts`). */
   failures: number;
+  /** What the first failure was. */
+  firstFailure: string | null;
   /** First non-2xx status seen, to say what went wrong. */
   firstBadStatus: number | null;
 }
@@ -54,6 +56,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
       },
     }],
   }, (error, result) => finish({ error, result }));
+  let firstFailure: string | null = null;
+  instance.on('reqError', (error: Error) => { firstFailure ??= error.message; });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     latencies.push(responseTime);
     if (statusCode < 200 || statusCode > 299) {
@@ -70,7 +74,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     non2xx,
-    failures: result.errors + result.timeouts,
+    failures: result.errors,
+    firstFailure,
     firstBadStatus,
   };
 }

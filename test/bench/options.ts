@@ -26,13 +26,13 @@ export interface BenchOptions {
   rebuild: boolean;
   /** Also write the report as Markdown to this file. */
   markdown: string | null;
-  /** Run the server with `node --cpu-prof` and print where its time went. */
+  /** Run the server (or the indexer) with `node --cpu-prof` and print where its time went. */
   profile: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
                      [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
-       npm run bench -- --indexer [--records N] [--rebuild]
+       npm run bench -- --indexer [--records N] [--profile]
        npm run bench -- --list`;
 
 export function parseOptions(argv: string[]): BenchOptions | 'list' {

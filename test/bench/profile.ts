@@ -19,7 +19,7 @@ export function latestProfile(dir: string): string | null {
   return recent.sort((a, b) => statSync(b).size - statSync(a).size)[0];
 }
 
-export function summariseProfile(file: string, top = 25): string {
+export function summariseProfile(file: string, top = 25, subject = 'the server'): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -56,7 +56,7 @@ export function summariseProfile(file: string, top = 25): string {
     .sort((a, b) => b[1] - a[1]).slice(0, top)
     .map(([name, us]) => [(us / 1000).toFixed(0), `${((100 * us) / busy).toFixed(1)} %`, name]);
   return [
-    `CPU profile of the server (${path.basename(file)}): ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)} %)`,
+    `CPU profile of ${subject} (${path.basename(file)}): ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)} %)`,
     '',
     'Self time (the function itself; native SQLite time is counted in the JS function that called it):',
     '',

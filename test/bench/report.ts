@@ -41,6 +41,8 @@ export interface ResultRow {
   /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
   metrics: Partial<Record<Metric, number>>;
   note?: string;
+  /** The requests of the scenario. */
+  paths?: string[];
 }
 
 function ratio(a: number | null, b: number | null): string {

@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { TextPlan } from '../../src/stores/sqlite/text-plan.js';
 import { RawStore } from './raw-store.js';
+import type { SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
 import { median, timeMs } from './stats.js';
 
 export interface PlanRow {
@@ -26,11 +27,8 @@ export interface PlanRow {
 export interface PlanCase { label: string; words: string; paths: string[] }
 
 export async function measureTextPlans(file: string, enteredFrom: number, cursorSecret: string, cases: PlanCase[], docsOf: (word: string) => number, runs: number): Promise<PlanRow[]> {
-  const stores = {
-    'text-first': new RawStore(file, enteredFrom, cursorSecret, { textPlan: 'text-first' }),
-    'index-first': new RawStore(file, enteredFrom, cursorSecret, { textPlan: 'index-first' }),
-    auto: new RawStore(file, enteredFrom, cursorSecret),
-  };
+  const open = (options: SqliteListingStoreOptions) => new RawStore(file, enteredFrom, cursorSecret, options);
+  const stores = { 'text-first': open({ textPlan: 'text-first' }), 'index-first': open({ textPlan: 'index-first' }), auto: open({}) };
   try {
     const rows: PlanRow[] = [];
     for (const c of cases) {
@@ -48,11 +46,11 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
         label: c.label, words: c.words, docs: docsOf(c.words),
         textFirstMs: await time(stores['text-first']),
         indexFirstMs: await time(stores['index-first']),
-        chosen: chosenPlan(stores.auto, paths[0]),
+        chosen: isTextFirst(withFresh(open({}), (raw) => captureSearch(raw, paths[0]).sql)) ? 'text-first' : 'index-first',
         chosenMs: await time(stores.auto),
         explain: {
-          'text-first': explain(stores['text-first'], paths[0]),
-          'index-first': explain(stores['index-first'], paths[0]),
+          'text-first': withFresh(open({ textPlan: 'text-first' }), (raw) => explain(raw, paths[0])),
+          'index-first': withFresh(open({ textPlan: 'index-first' }), (raw) => explain(raw, paths[0])),
         },
       });
     }
@@ -62,10 +60,16 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
   }
 }
 
-/** The plan the store picks: the statement it prepares for this query says which. */
-function chosenPlan(raw: RawStore, path: string): TextPlan {
-  const { sql } = captureSearch(raw, path);
-  return /FROM listings_fts f CROSS JOIN/.test(sql) ? 'text-first' : 'index-first';
+/** Text first is the statement whose outer loop is FTS5 (listing-store.ts withText). */
+const isTextFirst = (sql: string) => /FROM listings_fts f CROSS JOIN/.test(sql);
+
+/** A store opened for one capture: its statement cache is empty, so the search statement is prepared. */
+function withFresh<T>(raw: RawStore, use: (raw: RawStore) => T): T {
+  try {
+    return use(raw);
+  } finally {
+    void raw.close();
+  }
 }
 
 function explain(raw: RawStore, path: string): string {
@@ -79,13 +83,14 @@ function explain(raw: RawStore, path: string): string {
   }).join('\n');
 }
 
+const CAUGHT = new Error('statement caught');
+
 /**
  * The SQL and parameters of the search statement the store runs for `path`, caught by wrapping
- * `prepare` while the store prepares a statement it has not cached yet (a page size of its own).
+ * `prepare` of a freshly opened store (an empty statement cache, so the statement is prepared, with
+ * the very page size of the query: the plan choice depends on it). The statement is stopped before
+ * it runs: index first on a rare word takes seconds.
  */
-const CAUGHT = new Error('statement caught');
-let captures = 0;
-
 function captureSearch(raw: RawStore, path: string): { sql: string; params: unknown[] } {
   const db: Database.Database = raw.store.database;
   const query = raw.searchQuery(Object.fromEntries(new URL(path, 'http://bench').searchParams));
@@ -94,15 +99,13 @@ function captureSearch(raw: RawStore, path: string): { sql: string; params: unkn
   db.prepare = ((sql: string) => {
     const statement = original.call(db, sql);
     if (/^SELECT .* ORDER BY /s.test(sql)) {
-      // Caught, then stopped: the statement itself need not run (index first on a rare word takes seconds).
       (statement as { all: (...p: unknown[]) => unknown[] }).all = (...params: unknown[]) => { caught = { sql, params }; throw CAUGHT; };
     }
     return statement;
   }) as typeof db.prepare;
   try {
-    // A page size of its own: a statement the store never prepared before, so `prepare` is called.
     // search() runs synchronously up to the statement, so `caught` is set when it returns.
-    raw.store.search({ ...query, pageSize: query.pageSize + 1000 + captures++ }).catch((error: unknown) => { if (error !== CAUGHT) throw error; });
+    raw.store.search(query).catch((error: unknown) => { if (error !== CAUGHT) throw error; });
   } finally {
     db.prepare = original;
   }

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { MATCH_THRESHOLD, scoreDetail, scorePair } from '../../../indexer/dedup/score.js';
 import { containment, shingles } from '../../../indexer/dedup/shingles.js';
+import { floorOf } from '../../../indexer/dedup/features.js';
 import { DESCRIPTION, features } from './helpers.js';
 
 /** How another site republishes the text: other wording, sentences reordered, its own intro. */
@@ -58,6 +59,13 @@ describe('dedup scoring', () => {
       expect(detail.parts.dpe).to.be.below(0);
     });
 
+    it('tells the floors apart: the same template text, agency and price, another floor', () => {
+      const upstairs = features({ source: 'leboncoin', reference: 'N3', surface: 65.4, description: DESCRIPTION.replace('2e étage', '5e étage'), dpe_value: null, ges_value: null, year_built: null });
+      const detail = scoreDetail(original, upstairs);
+      expect(detail.parts.floor).to.equal(-4);
+      expect(detail.score).to.be.below(MATCH_THRESHOLD);
+    });
+
     it('does not match with the same agency and the same energy class either', () => {
       const sameAgency = features({
         source: 'leboncoin', reference: 'N2', surface: 65.4, price: 330_000, description: neighbourText, dpe_value: 231, ges_value: 27,
@@ -100,6 +108,20 @@ describe('dedup scoring', () => {
         expect(scorePair(fa, fb)).to.equal(scorePair(fb, fa));
       },
     ));
+  });
+});
+
+describe('dedup floor of a flat', () => {
+  it('reads the floor French listings state', () => {
+    expect(floorOf('situé au 3e étage avec ascenseur')).to.equal('3');
+    expect(floorOf('Au 1er étage : séjour')).to.equal('1');
+    expect(floorOf('au 2ème étage')).to.equal('2');
+    expect(floorOf('APPARTEMENT AU 12EME ETAGE')).to.equal('12');
+    expect(floorOf('situé au rez-de-chaussée')).to.equal('0');
+    expect(floorOf('RDC sur jardin')).to.equal('0');
+    expect(floorOf('au dernier étage sans ascenseur')).to.equal('last');
+    expect(floorOf('immeuble de 5 étages, cave')).to.equal(null);
+    expect(floorOf(null)).to.equal(null);
   });
 });
 

@@ -1,0 +1,92 @@
+/**
+ * Why the grouping missed true pairs or made false ones (`npm run dedup-eval -- ... --explain`):
+ * counts by reason, with a few examples, to tune the scoring or to say what a generated catalogue
+ * lacks. Reads only the listings of the pairs it explains.
+ */
+import { blockBaseOf } from '../../src/listings/block-key.js';
+import type { StoredListing } from '../../src/listings/stored.js';
+import type { ListingStore } from '../../src/stores/listing-store.js';
+import { featuresOf } from './features.js';
+import { LIMITS, MATCH_THRESHOLD, scoreDetail, surfacesClose } from './score.js';
+import { scanListings } from './scan.js';
+
+export interface Explanation {
+  missed: Record<string, number>;
+  wrong: Record<string, number>;
+  examples: { kind: 'missed' | 'wrong'; reason: string; a: string; b: string; detail: string }[];
+}
+
+const EXAMPLES_PER_REASON = 3;
+
+export async function explainPairs(store: ListingStore, labels: ReadonlyMap<string, string>): Promise<Explanation> {
+  const byLabel = new Map<string, string[]>();
+  const byKey = new Map<string, string[]>();
+  const keyOf = new Map<string, string | null>();
+  for await (const page of scanListings(store, 'active')) {
+    for (const listing of page) {
+      const label = labels.get(listing.id);
+      if (label === undefined) continue;
+      push(byLabel, label, listing.id);
+      keyOf.set(listing.id, listing.dedup_key);
+      if (listing.dedup_key !== null) push(byKey, listing.dedup_key, listing.id);
+    }
+  }
+  const missedPairs: [string, string][] = [];
+  for (const ids of byLabel.values()) forPairs(ids, (a, b) => { if (keyOf.get(a) === null || keyOf.get(a) !== keyOf.get(b)) missedPairs.push([a, b]); });
+  const wrongPairs: [string, string][] = [];
+  for (const ids of byKey.values()) forPairs(ids, (a, b) => { if (labels.get(a) !== labels.get(b)) wrongPairs.push([a, b]); });
+
+  const explanation: Explanation = { missed: {}, wrong: {}, examples: [] };
+  const classify = async (pairs: [string, string][], kind: 'missed' | 'wrong') => {
+    const counts = kind === 'missed' ? explanation.missed : explanation.wrong;
+    for (let i = 0; i < pairs.length; i += 250) {
+      const chunk = pairs.slice(i, i + 250);
+      const listings = await store.getMany([...new Set(chunk.flat())]);
+      for (const [a, b] of chunk) {
+        const la = listings.get(a)!;
+        const lb = listings.get(b)!;
+        const { reason, detail } = reasonOf(la, lb, kind);
+        counts[reason] = (counts[reason] ?? 0) + 1;
+        if (explanation.examples.filter((e) => e.kind === kind && e.reason === reason).length < EXAMPLES_PER_REASON) {
+          explanation.examples.push({ kind, reason, a, b, detail });
+        }
+      }
+    }
+  };
+  await classify(missedPairs, 'missed');
+  await classify(wrongPairs, 'wrong');
+  return explanation;
+}
+
+function reasonOf(a: StoredListing, b: StoredListing, kind: 'missed' | 'wrong'): { reason: string; detail: string } {
+  const ca = a.content;
+  const cb = b.content;
+  const basics = `${ca.source} ${ca.postal_code} ${ca.type} ${ca.price} ${ca.surface}m² | ${cb.source} ${cb.postal_code} ${cb.type} ${cb.price} ${cb.surface}m²`;
+  if (blockBaseOf(a) === null || blockBaseOf(b) === null) return { reason: 'no postal code', detail: basics };
+  if (ca.transaction_type !== cb.transaction_type) return { reason: 'other transaction', detail: basics };
+  if (ca.type !== cb.type) return { reason: 'other type', detail: basics };
+  if (ca.postal_code !== cb.postal_code) return { reason: 'other postal code', detail: basics };
+  const fa = featuresOf(a);
+  const fb = featuresOf(b);
+  if (fa.source === fb.source) return { reason: 'same site', detail: basics };
+  if (fa.rooms !== null && fb.rooms !== null && fa.rooms !== fb.rooms) return { reason: 'limit: rooms', detail: basics };
+  if (fa.surface !== null && fb.surface !== null && !surfacesClose(fa.surface, fb.surface)) return { reason: 'limit: surface', detail: basics };
+  if ((fa.price === null) !== (fb.price === null)) return { reason: 'limit: price on one side only', detail: basics };
+  if (fa.price !== null && fb.price !== null && Math.abs(fa.price - fb.price) / Math.max(fa.price, fb.price) > LIMITS.priceRatio) {
+    return { reason: 'limit: price', detail: basics };
+  }
+  const score = scoreDetail(fa, fb);
+  const detail = `${basics} score ${score.score} ${JSON.stringify(score.parts)}`;
+  if (kind === 'wrong') return { reason: score.score >= MATCH_THRESHOLD ? 'scored as a match' : 'joined through a chain of matches', detail };
+  if (score.score < MATCH_THRESHOLD) return { reason: 'score below threshold', detail };
+  return { reason: 'matching pair, union refused (site or chain limits)', detail };
+}
+
+function push(map: Map<string, string[]>, key: string, id: string): void {
+  const list = map.get(key);
+  if (list) list.push(id); else map.set(key, [id]);
+}
+
+function forPairs(ids: string[], visit: (a: string, b: string) => void): void {
+  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) visit(ids[i], ids[j]);
+}
