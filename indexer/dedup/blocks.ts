@@ -91,19 +91,25 @@ export class BlockCache {
     this.trim();
   }
 
-  /** What the stage hands back for writing: cached blocks become what the store holds after the write. */
+  /**
+   * What the stage hands back for writing: cached blocks become what the store holds after the write.
+   * Called at the end of a batch, when no one reads the arrays any more, so they are changed in place.
+   */
   written(listings: readonly StoredListing[]): void {
     for (const listing of listings) {
       const before = this.blockOf.get(listing.id);
       if (before !== undefined) {
-        this.blocks.set(before, this.blocks.get(before)!.filter((member) => member.id !== listing.id));
+        const members = this.blocks.get(before)!;
+        members.splice(members.findIndex((member) => member.id === listing.id), 1);
         this.blockOf.delete(listing.id);
         this.held--;
       }
       // findBlock returns active listings only; a block not cached stays not cached (never partial).
       const key = listing.status === 'active' ? blockKeyOf(listing) : null;
-      if (key === null || !this.blocks.has(key)) continue;
-      this.blocks.set(key, [...this.blocks.get(key)!, listing]);
+      if (key === null) continue;
+      const members = this.blocks.get(key);
+      if (members === undefined) continue;
+      members.push(listing);
       this.blockOf.set(listing.id, key);
       this.held++;
     }

@@ -1,12 +1,12 @@
 /**
- * npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--explain]
+ * npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--cache LISTINGS] [--explain]
  *
  * Loads the records with the real indexer (runLoad + DedupGrouping) into a temporary SQLite store,
  * or reads the store already in --data-dir, and prints pairwise precision, recall and F1 of the
  * grouping against the labels. --keep DIR loads into DIR and keeps it. --compare first loads the same
  * records with SingletonGrouping into another temporary store and reports both load times, the
  * measure of what grouping adds per record (wall and CPU time). --explain counts the missed and the
- * wrong pairs by reason (indexer/dedup/explain.ts).
+ * wrong pairs by reason (indexer/dedup/explain.ts). --cache sets the stage's block cache (listings).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,24 +16,27 @@ import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
 import { SingletonGrouping, type GroupingStage } from '../grouping.js';
+import type { StoredListing } from '../../src/listings/stored.js';
 import { runLoad, type LoadReport } from '../load.js';
 import { evaluateStore, readLabels } from './evaluate.js';
 import { explainPairs } from './explain.js';
 import { DedupGrouping } from './stage.js';
 
-const USAGE = 'usage: npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--explain]';
+const USAGE = 'usage: npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--cache LISTINGS] [--explain]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv, allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' }, keep: { type: 'string' }, compare: { type: 'boolean' }, threshold: { type: 'string' }, explain: { type: 'boolean' },
+      'data-dir': { type: 'string' }, keep: { type: 'string' }, compare: { type: 'boolean' }, threshold: { type: 'string' }, explain: { type: 'boolean' }, cache: { type: 'string' },
     },
   });
   const [recordsFile, labelsFile] = positionals;
   if (!labelsFile) return usage('records and labels files are required');
   const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
   if (threshold !== undefined && !Number.isFinite(threshold)) return usage('--threshold must be a number');
+  const cacheListings = values.cache === undefined ? undefined : Number(values.cache);
+  if (cacheListings !== undefined && !Number.isInteger(cacheListings)) return usage('--cache must be a number of listings');
   const sites = loadSites();
   const output: Record<string, unknown> = {};
 
@@ -50,8 +53,16 @@ async function main(argv: string[]): Promise<number> {
     if (!existsSync(file)) return usage(`no store in ${values['data-dir']} (listings.sqlite missing)`);
     store = new SqliteListingStore(file);
   } else {
-    const loaded = await loadInto(recordsFile, values.keep ?? null, new DedupGrouping({ sites, threshold }));
+    const stage = new TimedGrouping(new DedupGrouping({ sites, threshold, cacheListings }));
+    const loaded = await loadInto(recordsFile, values.keep ?? null, stage);
     output.load_dedup = { ...timing(loaded.report), groups_formed: loaded.report.groups_formed };
+    // The stage's own time, against the rest of the same load: a ratio the noise of a shared machine
+    // (which moves whole runs up and down) barely touches.
+    const rest = (loaded.report.cpu_seconds - stage.cpuSeconds) || 1;
+    output.grouping_stage = {
+      cpu_seconds: round2(stage.cpuSeconds), wall_seconds: round2(stage.wallSeconds), extra_rows_written: stage.extraRows,
+      share_of_the_rest_of_the_load_cpu: `${((stage.cpuSeconds / rest) * 100).toFixed(1)} %`,
+    };
     if (output.load_singleton) {
       const base = (output.load_singleton as { ms_per_record: number }).ms_per_record;
       const dedup = (output.load_dedup as { ms_per_record: number }).ms_per_record;
@@ -97,6 +108,29 @@ function timing(report: LoadReport & { cpu_seconds: number }) {
     records: report.read, seconds: report.seconds, cpu_seconds: report.cpu_seconds, records_per_second: report.records_per_second,
     ms_per_record: Math.round((report.seconds * 1000 * 1000) / Math.max(1, report.read)) / 1000,
   };
+}
+
+/** Times the stage's apply() (wall and CPU of this thread) and counts the rows it adds to the batches. */
+class TimedGrouping implements GroupingStage {
+  cpuSeconds = 0;
+  wallSeconds = 0;
+  extraRows = 0;
+  constructor(private readonly inner: GroupingStage) {}
+  get groupsFormed(): number { return this.inner.groupsFormed; }
+  async apply(...args: Parameters<GroupingStage['apply']>): Promise<StoredListing[]> {
+    const cpu = process.cpuUsage();
+    const wall = process.hrtime.bigint();
+    const out = await this.inner.apply(...args);
+    const used = process.cpuUsage(cpu);
+    this.cpuSeconds += (used.user + used.system) / 1e6;
+    this.wallSeconds += Number(process.hrtime.bigint() - wall) / 1e9;
+    this.extraRows += out.length - args[0].length;
+    return out;
+  }
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
 }
 
 function usage(problem: string): number {

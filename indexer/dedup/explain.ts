@@ -7,7 +7,7 @@ import { blockBaseOf } from '../../src/listings/block-key.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { ListingStore } from '../../src/stores/listing-store.js';
 import { featuresOf } from './features.js';
-import { LIMITS, MATCH_THRESHOLD, scoreDetail, surfacesClose } from './score.js';
+import { floorsComparable, LIMITS, MATCH_THRESHOLD, scoreDetail, surfacesClose } from './score.js';
 import { scanListings } from './scan.js';
 
 export interface Explanation {
@@ -75,6 +75,7 @@ function reasonOf(a: StoredListing, b: StoredListing, kind: 'missed' | 'wrong'):
   if (fa.price !== null && fb.price !== null && Math.abs(fa.price - fb.price) / Math.max(fa.price, fb.price) > LIMITS.priceRatio) {
     return { reason: 'limit: price', detail: basics };
   }
+  if (floorsComparable(fa, fb) && fa.floor !== fb.floor) return { reason: 'limit: floor', detail: `${basics} floors ${fa.floor}/${fb.floor}` };
   const score = scoreDetail(fa, fb);
   const detail = `${basics} score ${score.score} ${JSON.stringify(score.parts)}`;
   if (kind === 'wrong') return { reason: score.score >= MATCH_THRESHOLD ? 'scored as a match' : 'joined through a chain of matches', detail };

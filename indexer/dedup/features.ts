@@ -3,8 +3,7 @@
  * numbers; the agency name (folded) and the text shingles are computed on first use, because most
  * pairs of a block are told apart by surface, rooms or price before they are ever needed.
  */
-import type { StoredListing } from '../../src/listings/stored.js';
-import { ownContent } from './own-content.js';
+import type { ListingContent, StoredListing } from '../../src/listings/stored.js';
 import { foldWords, shingles } from './shingles.js';
 
 export interface Features {
@@ -44,30 +43,47 @@ export function floorOf(description: string | null): string | null {
   return match[2] !== undefined ? '0' : 'last';
 }
 
+/**
+ * Features of a listing, computed once per listing object: a block kept in the cache (blocks.ts) is
+ * regrouped by many batches, and its listings' texts are shingled once, not once per batch. The map is
+ * weak: it holds nothing its listings do not, and a rewritten listing is a new object.
+ */
+const computed = new WeakMap<object, Features>();
+
 export function featuresOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): Features {
-  const c = ownContent(listing);
+  let features = computed.get(listing);
+  if (features === undefined) computed.set(listing, (features = compute(listing)));
+  return features;
+}
+
+function compute(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): Features {
+  const c = listing.content;
+  // Own values only: a value completed from a duplicate is no evidence (own-content.ts).
+  const completed = listing.completed_from;
+  const own = <K extends keyof ListingContent>(field: K): ListingContent[K] | null => (field in completed ? null : c[field]);
+  const description = own('description');
   let text: Uint32Array | null = null;
   let seller: string | null | undefined;
   let floor: string | null | undefined;
   return {
     id: listing.id,
     source: c.source,
-    surface: positive(c.surface),
-    landSurface: positive(c.land_surface),
-    rooms: c.rooms,
-    bedrooms: c.bedrooms,
+    surface: positive(own('surface')),
+    landSurface: positive(own('land_surface')),
+    rooms: own('rooms'),
+    bedrooms: own('bedrooms'),
     price: positive(c.price),
-    lat: c.latitude,
-    lon: c.longitude,
-    dpe: c.dpe,
-    ges: c.ges,
-    dpeValue: c.dpe_value,
-    gesValue: c.ges_value,
-    yearBuilt: c.year_built,
+    lat: own('latitude'),
+    lon: own('longitude'),
+    dpe: own('dpe'),
+    ges: own('ges'),
+    dpeValue: own('dpe_value'),
+    gesValue: own('ges_value'),
+    yearBuilt: own('year_built'),
     get seller() { return seller === undefined ? (seller = c.seller_type === 'Pro' && c.seller_name ? foldWords(c.seller_name) : null) : seller; },
-    get text() { return (text ??= shingles(c.description)); },
-    hasText: Boolean(c.description),
-    get floor() { return floor === undefined ? (floor = floorOf(c.description)) : floor; },
+    get text() { return (text ??= shingles(description)); },
+    hasText: Boolean(description),
+    get floor() { return floor === undefined ? (floor = floorOf(description)) : floor; },
   };
 }
 

@@ -5,16 +5,17 @@
  * 1. Hard limits, where copies of one property never differ: another site (two listings of one site
  *    are two properties), surface within 3 % (1 m² for small surfaces, which sites round to whole
  *    metres), same number of rooms when both give it, price within 10 % (copies differ by fees
- *    included or not and price cuts not yet published everywhere: up to about 8 %), and a price on
- *    both sides or on neither. A pair outside any limit is not a candidate (score -Infinity).
+ *    included or not and price cuts not yet published everywhere: up to about 8 %), a price on
+ *    both sides or on neither, and the same floor when both descriptions state one. A pair outside
+ *    any limit is not a candidate (score -Infinity).
  * 2. Evidence, added up like log-odds: what copies share (their text, the energy figures, the agency,
  *    the exact price and surface, the building year, the land) adds points, and what two copies of one
  *    property would not disagree on removes them. A value missing on either side is no evidence.
  *
  * Neighbouring flats of one building (same type, surface and coordinates, other floor) are the hard
- * case: their prices usually differ by more than the limit, and when they do not, the floor stated in
- * the descriptions, the energy figures and the texts differ, so each of those removes points, and
- * the coordinates they share give almost nothing.
+ * case: their prices usually differ by more than the limit; when they do not, the floors stated in
+ * their descriptions differ (a hard limit), and the energy figures and texts remove points, while the
+ * coordinates they share give almost nothing.
  */
 import type { Features } from './features.js';
 import { containment } from './shingles.js';
@@ -40,7 +41,7 @@ export function scorePair(a: Features, b: Features): number {
   return scoreDetail(a, b).score;
 }
 
-/** The cheap hard limits only: whether the pair is a candidate at all. */
+/** The hard limits: whether the pair is a candidate at all (numbers first; the floor is read from the text once per listing). */
 export function withinLimits(a: Features, b: Features): boolean {
   if (a.source === b.source) return false;
   if (a.rooms !== null && b.rooms !== null && a.rooms !== b.rooms) return false;
@@ -49,7 +50,14 @@ export function withinLimits(a: Features, b: Features): boolean {
   // pair meet, and the limits must say the same, so that no chain of matches joins them either.
   if ((a.price === null) !== (b.price === null)) return false;
   if (a.price !== null && b.price !== null && relativeGap(a.price, b.price) > LIMITS.priceRatio) return false;
+  // Two descriptions stating two floors are two flats (a neighbour in the same building).
+  if (floorsComparable(a, b) && a.floor !== b.floor) return false;
   return true;
+}
+
+/** "last floor" and a number may be the same floor: only two numbers, or two "last", compare. */
+export function floorsComparable(a: Features, b: Features): boolean {
+  return a.floor !== null && b.floor !== null && (a.floor === 'last') === (b.floor === 'last');
 }
 
 export function surfacesClose(a: number, b: number): boolean {
@@ -80,9 +88,7 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
   add('dpe_value', same(a.dpeValue, b.dpeValue, 2, -3));
   add('ges_value', same(a.gesValue, b.gesValue, 1, -2));
   add('year_built', same(a.yearBuilt, b.yearBuilt, 1, -3));
-  // "last floor" and a number may be the same floor: only two numbers (or two "last") are compared.
-  const floors = a.floor !== null && b.floor !== null && (a.floor === 'last') === (b.floor === 'last');
-  if (floors) add('floor', a.floor === b.floor ? 1 : -4);
+  if (floorsComparable(a, b)) add('floor', 1);
   add('bedrooms', same(a.bedrooms, b.bedrooms, 0.3, -2));
   if (a.landSurface !== null && b.landSurface !== null) add('land_surface', relativeGap(a.landSurface, b.landSurface) <= 0.03 ? 1 : -2);
   // Another agency holding a mandate too is common, so a different agency costs little.

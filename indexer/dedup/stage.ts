@@ -39,8 +39,8 @@ export interface DedupOptions {
   cacheListings?: number;
 }
 
-/** About 2.7 KB of heap per cached listing: some 55 MB, whatever the catalogue size. */
-export const DEFAULT_CACHE_LISTINGS = 20_000;
+/** About 2.7 KB of heap per cached listing: some 135 MB, whatever the catalogue size. */
+export const DEFAULT_CACHE_LISTINGS = 50_000;
 
 export class DedupGrouping implements GroupingStage {
   private formed = 0;

@@ -26,7 +26,18 @@ type WithContent = Pick<StoredListing, 'content'>;
 export function blockBaseOf(listing: WithContent): string | null {
   const c = listing.content;
   if (!c.postal_code) return null;
-  return `${c.transaction_type}|${foldText(c.type)}|${c.postal_code}`;
+  return `${c.transaction_type}|${foldedType(c.type)}|${c.postal_code}`;
+}
+
+/** Types are a handful of normalised names, and the key is computed for every listing read or written. */
+const FOLDED_TYPES = new Map<string, string>();
+function foldedType(type: string): string {
+  let folded = FOLDED_TYPES.get(type);
+  if (folded === undefined) {
+    folded = foldText(type);
+    if (FOLDED_TYPES.size < 1000) FOLDED_TYPES.set(type, folded);
+  }
+  return folded;
 }
 
 /** Bucket number of a price (null without a usable price). */

@@ -102,6 +102,7 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
 export async function loadWithIndexer(sampleFile: string, dataDir: string, rejectsFile: string, nodeFlags: string[] = []): Promise<LoadFigures> {
   mkdirSync(dataDir, { recursive: true });
   const storeFile = path.join(dataDir, 'listings.sqlite');
+  const code = codeFingerprint();
   const started = Date.now();
   const heartbeat = setInterval(() => {
     log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(storeBytes(storeFile))}`);
@@ -117,7 +118,7 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
       indexerSeconds: report.seconds, recordsPerSecond: report.records_per_second,
       wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
-      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code: codeFingerprint(),
+      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code,
     };
     log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
       + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `

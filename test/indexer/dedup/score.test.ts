@@ -52,8 +52,16 @@ describe('dedup scoring', () => {
       expect(scorePair(original, neighbour(Math.round(320_000 * 0.78)))).to.equal(-Infinity);
     });
 
-    it('does not match on the evidence either, even with prices close enough to be a copy', () => {
-      const detail = scoreDetail(original, neighbour(326_000));
+    it('does not match with prices close enough to be a copy: the floors in the texts differ', () => {
+      expect(scorePair(original, neighbour(326_000))).to.equal(-Infinity);
+    });
+
+    it('does not match on the evidence either when its text gives no floor', () => {
+      const noFloor = features({
+        source: 'leboncoin', reference: 'N1', surface: 65.4, price: 326_000, description: neighbourText.replace(' situé au 5e étage', ''),
+        dpe: 'E', ges: 'D', dpe_value: 268, ges_value: 41,
+      });
+      const detail = scoreDetail(original, noFloor);
       expect(detail.score).to.be.below(MATCH_THRESHOLD);
       expect(detail.parts.text).to.be.below(0);
       expect(detail.parts.dpe).to.be.below(0);
@@ -61,9 +69,10 @@ describe('dedup scoring', () => {
 
     it('tells the floors apart: the same template text, agency and price, another floor', () => {
       const upstairs = features({ source: 'leboncoin', reference: 'N3', surface: 65.4, description: DESCRIPTION.replace('2e étage', '5e étage'), dpe_value: null, ges_value: null, year_built: null });
-      const detail = scoreDetail(original, upstairs);
-      expect(detail.parts.floor).to.equal(-4);
-      expect(detail.score).to.be.below(MATCH_THRESHOLD);
+      expect(scorePair(original, upstairs)).to.equal(-Infinity);
+      // The same floor is evidence; a floor stated on one side only is none.
+      expect(scoreDetail(original, features({ source: 'pap', reference: 'P2' })).parts.floor).to.equal(1);
+      expect(scoreDetail(original, features({ source: 'pap', reference: 'P3', description: 'Appartement lumineux, balcon.' })).parts).to.not.have.property('floor');
     });
 
     it('does not match with the same agency and the same energy class either', () => {
