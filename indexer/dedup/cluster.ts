@@ -1,13 +1,14 @@
 /**
- * Groups listings of one block: candidate pairs -> scores -> union-find, strongest pairs first.
+ * Groups listings of one block base (transaction|type|postal code, any number of its price buckets):
+ * candidate pairs -> scores -> union-find, strongest pairs first.
  *
- * Why the result is the same whether a block is grouped at once (rebuild) or piece by piece (loads):
+ * Why the result is the same whether a base is grouped at once (rebuild) or piece by piece (loads):
  * - members are sorted by id and equal scores are joined in id order, so nothing depends on the
  *   order listings were loaded in;
  * - union-find only ever joins listings along a matching pair, and a refusal only looks at the two
  *   sets being joined, so the groups of one connected part of the "matching pairs" graph depend on
  *   that part alone. A load therefore regroups only the parts reachable from the listings it changed
- *   (`seeds`) and leaves every other group of the block exactly as a rebuild would make it.
+ *   (`seeds`) and leaves every other group of the base exactly as a rebuild would make it.
  *
  * Candidates: listings sorted by surface, each is compared with the ones whose surface is within the
  * limit, and with every listing without a surface; a block of thousands of flats costs a few

@@ -2,7 +2,7 @@
  * Stable `dedup_key`s for the groups a regrouping produced (DESIGN.md: once a group has a key it
  * keeps it when members join or leave).
  *
- * Rules, all deterministic so a rebuild gives the keys a load gives:
+ * Rules, all deterministic (a function of the listings' stored state), so a rebuild keeps every key:
  * - a listing alone has no key (null: no known duplicate);
  * - a group keeps a key its members had: when a group gains members it keeps its key;
  * - when a group splits, each old key goes to ONE part: the part holding most of its old members,
