@@ -32,7 +32,7 @@ export interface ListingStore {
   get(id: string): Promise<StoredListing | null>;
   /** Indexer reads: current state of these ids (missing ids are absent from the map). */
   getMany(ids: string[]): Promise<Map<string, StoredListing>>;
-  /** Indexer reads for deduplication: active listings of one block (transaction|type|postal code). */
+  /** Indexer reads for deduplication: active listings of one block (transaction|type|postal code|price bucket, src/listings/block-key.ts). */
   findBlock(blockKey: string): Promise<StoredListing[]>;
   /**
    * Indexer writes. `change_seq` values are assigned by the caller. Returns the documents the backend

@@ -12,7 +12,7 @@
 import type { PricePoint } from '../../listings/annonce.js';
 import type { ListingContent, StoredListing } from '../../listings/stored.js';
 import { foldText } from '../../refdata/text.js';
-import { blockKeyOf } from '../sqlite/rows.js';
+import { blockKeyOf } from '../../listings/block-key.js';
 
 /** What the presenters need of a series that is not sent: its length, first and last two points. */
 export interface PriceDigest {
