@@ -17,17 +17,8 @@ export async function timeMs(fn: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so every run asks the same questions. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers (mulberry32, shared with the test fixtures), so every run asks the same questions. */
+export { prng as seededRandom } from '../support/fixtures.js';
 
 export function pick<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length)];

@@ -5,7 +5,7 @@
  * [changed_at, change_seq].
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { FeedQuery } from '../../listings/query.js';
+import type { FeedQuery, SortPosition } from '../../listings/query.js';
 import { SERIES_EXCLUDED } from './document.js';
 import { boolQuery, filterClauses, siteScope } from './query-clauses.js';
 import { checkPosition, type SearchBody } from './search-body.js';
@@ -19,13 +19,12 @@ export function buildFeedBody(query: FeedQuery): SearchBody {
     ...siteScope(query.scope),
     ...filterClauses(query.filter),
   ];
-  const body: SearchBody = {
-    query: boolQuery(filter),
-    sort: CHANGE_ORDER,
-    size: query.pageSize + 1,
-    track_total_hits: false,
-    _source: SERIES_EXCLUDED,
-  };
-  if (query.after) body.search_after = checkPosition(query.after, ['number', 'number']);
+  return changeOrderedBody(boolQuery(filter), query.pageSize, query.after);
+}
+
+/** Feed and withdrawn flow: keyset on (changed_at, change_seq), the order of the indexer's writes. */
+export function changeOrderedBody(query: SearchBody['query'], pageSize: number, after: SortPosition | null): SearchBody {
+  const body: SearchBody = { query, sort: CHANGE_ORDER, size: pageSize + 1, track_total_hits: false, _source: SERIES_EXCLUDED };
+  if (after) body.search_after = checkPosition(after, ['number', 'number']);
   return body;
 }
