@@ -1,5 +1,6 @@
 /** Accounts and keys in the embedded access file (SQLite). */
 import type Database from 'better-sqlite3';
+import { StatementCache } from './statements.js';
 import type { Account, AccountStore, ApiKeyRecord, KeyStatus } from '../access-store.js';
 
 export const ACCOUNTS_SCHEMA = `
@@ -15,44 +16,52 @@ CREATE INDEX IF NOT EXISTS ix_keys_account ON api_keys(account_id);
 `;
 
 export class SqliteAccountStore implements AccountStore {
+  /** Every API request looks up its key and account: the statements are prepared once. */
+  private readonly statements: StatementCache;
+
   constructor(protected readonly db: Database.Database) {
     db.exec(ACCOUNTS_SCHEMA);
+    this.statements = new StatementCache(db);
+  }
+
+  private sql(text: string): Database.Statement {
+    return this.statements.get(text);
   }
 
   async getAccount(id: string): Promise<Account | null> {
-    return (this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as Account | undefined) ?? null;
+    return (this.sql('SELECT * FROM accounts WHERE id = ?').get(id) as Account | undefined) ?? null;
   }
 
   async ensureAccount(account: Account): Promise<Account> {
     const upsert = this.db.transaction(() => {
-      const existing = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(account.id) as Account | undefined;
+      const existing = this.sql('SELECT * FROM accounts WHERE id = ?').get(account.id) as Account | undefined;
       if (existing) {
-        this.db.prepare('UPDATE accounts SET offer = ? WHERE id = ?').run(account.offer, account.id);
+        this.sql('UPDATE accounts SET offer = ? WHERE id = ?').run(account.offer, account.id);
         return { ...existing, offer: account.offer };
       }
-      this.db.prepare('INSERT INTO accounts (id, offer, created_at, history_days, annonces_from) VALUES (@id, @offer, @created_at, @history_days, @annonces_from)').run(account);
+      this.sql('INSERT INTO accounts (id, offer, created_at, history_days, annonces_from) VALUES (@id, @offer, @created_at, @history_days, @annonces_from)').run(account);
       return account;
     });
     return upsert();
   }
 
   async listAccounts(): Promise<Account[]> {
-    return this.db.prepare('SELECT * FROM accounts ORDER BY id').all() as Account[];
+    return this.sql('SELECT * FROM accounts ORDER BY id').all() as Account[];
   }
 
   async addKey(key: ApiKeyRecord): Promise<void> {
-    this.db.prepare('INSERT INTO api_keys (hash, prefix, name, account_id, status, created_at) VALUES (@hash, @prefix, @name, @account_id, @status, @created_at)').run(key);
+    this.sql('INSERT INTO api_keys (hash, prefix, name, account_id, status, created_at) VALUES (@hash, @prefix, @name, @account_id, @status, @created_at)').run(key);
   }
 
   async findKey(hash: string): Promise<ApiKeyRecord | null> {
-    return (this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyRecord | undefined) ?? null;
+    return (this.sql('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyRecord | undefined) ?? null;
   }
 
   async setKeyStatus(hashOrPrefix: string, status: KeyStatus): Promise<number> {
-    return this.db.prepare('UPDATE api_keys SET status = ? WHERE hash = ? OR prefix = ?').run(status, hashOrPrefix, hashOrPrefix).changes;
+    return this.sql('UPDATE api_keys SET status = ? WHERE hash = ? OR prefix = ?').run(status, hashOrPrefix, hashOrPrefix).changes;
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
-    return this.db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at').all(accountId) as ApiKeyRecord[];
+    return this.sql('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at').all(accountId) as ApiKeyRecord[];
   }
 }

@@ -14,6 +14,8 @@ import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, 
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
 import { fromRow, toRow, type ListingRow } from './rows.js';
+import { StatementCache } from './statements.js';
+import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
 
 type Param = string | number;
 
@@ -57,10 +59,12 @@ export interface SqliteListingStoreOptions {
 export class SqliteListingStore implements ListingStore {
   readonly backend = 'sqlite';
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
   private readonly docFrequency = new Map<string, { docs: number; at: number }>();
   private totalDocs: { count: number; at: number } | null = null;
   private readonly upsertStatement: Database.Statement;
+  /** Set while a first build runs in bulk mode (duringBulkLoad). */
+  private bulk: BulkLoad | null = null;
 
   constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
     this.db = new Database(file);
@@ -69,7 +73,10 @@ export class SqliteListingStore implements ListingStore {
     this.db.pragma(`cache_size = -${(options.cacheMiB ?? 256) * 1024}`);
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('temp_store = MEMORY');
+    // A bulk load that died before building its indexes is finished first (bulk-load.ts).
+    recoverBulkLoad(this.db);
     this.db.exec(LISTINGS_SCHEMA);
+    this.statements = new StatementCache(this.db);
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     const columns = ROW_COLUMNS.join(', ');
     const updates = ROW_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
@@ -196,11 +203,29 @@ export class SqliteListingStore implements ListingStore {
   }
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
-    const write = this.db.transaction((batch: StoredListing[]) => {
-      for (const listing of batch) this.upsertStatement.run(toRow(listing));
-    });
-    write(listings);
+    const write = () => {
+      for (const listing of listings) this.upsertStatement.run(toRow(listing));
+    };
+    if (this.bulk) this.bulk.write(write, listings.length);
+    else this.db.transaction(write)();
     return [];
+  }
+
+  /**
+   * A load (indexer/load.ts runs itself inside this): on an EMPTY store, bulk mode (bulk-load.ts:
+   * indexes, full text and boxes built once at the end); on a store that holds listings, the load
+   * as it is, since the API reads the same file meanwhile.
+   */
+  async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
+    const bulk = this.bulk ? null : BulkLoad.start(this.db);
+    if (!bulk) return load();
+    this.bulk = bulk;
+    try {
+      return await load();
+    } finally {
+      this.bulk = null;
+      bulk.finish();
+    }
   }
 
   async maxChangeSeq(): Promise<number> {
@@ -274,13 +299,7 @@ export class SqliteListingStore implements ListingStore {
   }
 
   private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      if (this.statements.size > 500) this.statements.clear();
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 }
 

@@ -12,6 +12,7 @@ import {
   monthWindowTag, shouldRoll, type Admission, type ListingLimits, type MonthWindowTag, type UsageCounters, type UsageRefusal,
   type UsageScope, type UsageSnapshot,
 } from '../access-store.js';
+import { StatementCache } from './statements.js';
 
 export const USAGE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_items (
@@ -38,10 +39,11 @@ type Win = 'day' | 'month';
 
 export class SqliteUsageCounters implements UsageCounters {
   private lastSweep = -Infinity;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
 
   constructor(private readonly db: Database.Database) {
     db.exec(USAGE_SCHEMA);
+    this.statements = new StatementCache(db);
   }
 
   async admit(scope: UsageScope, admission: Admission): Promise<{ refused: UsageRefusal | null; usage: UsageSnapshot }> {
@@ -84,9 +86,7 @@ export class SqliteUsageCounters implements UsageCounters {
   }
 
   private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-    return statement;
+    return this.statements.get(text);
   }
 
   private itemRefusal(row: WindowsRow, limits: ListingLimits, scope: UsageScope): 'day' | 'month' | null {
