@@ -1,14 +1,28 @@
-/** npm start: the API on the configured stores (SQLite in ./data by default), sample loaded when empty. */
+/**
+ * npm start: the API on the configured stores (SQLite in ./data by default), sample loaded when
+ * empty. With API_WORKERS > 1 this process becomes the cluster primary (src/cluster.ts).
+ */
 import { loadConfig } from './config/config.js';
 import { createService } from './server.js';
 import { bootstrapIfEmpty } from './bootstrap.js';
+import { assertClusterConfig, ClusterConfigError, isClusterPrimary, superviseWorkers } from './cluster.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  assertClusterConfig(config);
   const service = await createService(config);
-  await bootstrapIfEmpty(service, config);
+  if (isClusterPrimary(config)) {
+    // Prepared once, before any worker opens the stores (the cursor secret file is created here too).
+    await bootstrapIfEmpty(service, config);
+    await service.close();
+    service.deps.logger.info({ workers: config.apiWorkers }, 'starting API workers');
+    superviseWorkers(config, (message, fields) => service.deps.logger.warn(fields ?? {}, message));
+    return;
+  }
+  if (config.apiWorkers === 1) await bootstrapIfEmpty(service, config);
   await service.listen(config.port, config.host);
-  service.deps.logger.info({ port: config.port, listings: service.deps.listings.backend, access: service.deps.access.backend }, `listening on http://localhost:${config.port}/api/v1`);
+  service.deps.logger.info({ port: config.port, listings: service.deps.listings.backend, access: service.deps.access.backend, pid: process.pid },
+    `listening on http://localhost:${config.port}/api/v1`);
   const stop = async () => {
     await service.close();
     process.exit(0);
@@ -18,6 +32,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A configuration mistake is one line naming the setting, not a stack trace.
+  console.error(error instanceof ClusterConfigError ? error.message : error);
   process.exit(1);
 });

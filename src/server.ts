@@ -35,7 +35,7 @@ export async function createService(config: Config, overrides: Partial<AppDeps> 
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const listings = overrides.listings ?? (await openListingStore(config));
   const offers = overrides.offers ?? loadOffers();
-  const accessBackend = await createAccessBackend({ redisUrl: config.redisUrl, accessFile: config.accessFile, offers });
+  const accessBackend = await createAccessBackend({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, accessFile: config.accessFile, offers });
   const deps: AppDeps = {
     listings,
     access: accessBackend.access,

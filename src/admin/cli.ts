@@ -15,7 +15,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig(process.env);
   mkdirSync(config.dataDir, { recursive: true });
   const offers = loadOffers();
-  const backend = await createAccessBackend({ redisUrl: config.redisUrl, accessFile: config.accessFile, offers });
+  const backend = await createAccessBackend({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, accessFile: config.accessFile, offers });
   try {
     const [group, action, ...rest] = argv;
     const { values, positionals } = parseArgs({

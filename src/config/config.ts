@@ -18,6 +18,8 @@ export const ConfigSchema = z.object({
   ES_PASSWORD: optionalString,
   ES_CA_FILE: optionalString,
   REDIS_URL: optionalString,
+  /** Prefix of every Redis key of the service, so several environments can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().min(1).default('annonces:'),
   /** Secret signing cursors; when absent one is generated and kept in the data directory. */
   CURSOR_SECRET: optionalString,
   /** Safety delay of the change feed (SPEC.md: about 2 minutes). */
@@ -25,6 +27,8 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Records of the bundled sample loaded on first start. */
   SAMPLE_COUNT: z.coerce.number().int().min(0).default(20000),
+  /** API processes sharing the port (node:cluster); more than 1 needs REDIS_URL (src/cluster.ts). */
+  API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export interface Config {
@@ -35,10 +39,12 @@ export interface Config {
   accessFile: string;
   elasticsearch: { url: string; alias: string; apiKey?: string; username?: string; password?: string; caFile?: string } | null;
   redisUrl: string | null;
+  redisKeyPrefix: string;
   cursorSecret: string | undefined;
   feedSettleMs: number;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   sampleCount: number;
+  apiWorkers: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -54,9 +60,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? { url: parsed.ES_URL, alias: parsed.ES_INDEX_ALIAS, apiKey: parsed.ES_API_KEY, username: parsed.ES_USERNAME, password: parsed.ES_PASSWORD, caFile: parsed.ES_CA_FILE }
       : null,
     redisUrl: parsed.REDIS_URL ?? null,
+    redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     cursorSecret: parsed.CURSOR_SECRET,
     feedSettleMs: parsed.FEED_SETTLE_SECONDS * 1000,
     logLevel: parsed.LOG_LEVEL,
     sampleCount: parsed.SAMPLE_COUNT,
+    apiWorkers: parsed.API_WORKERS,
   };
 }

@@ -9,6 +9,7 @@ import type { BenchOptions } from './options.js';
 import { codeFingerprint, ensureCatalogue, storeBytes } from './catalogue.js';
 import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
+import { processTreeCpuMs } from './child.js';
 import { RawStore } from './raw-store.js';
 import { COMMON_WORD, RARE_WORDS, readFacts } from './fixtures.js';
 import { selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
@@ -22,10 +23,12 @@ import { latestProfile, summariseProfile } from './profile.js';
 export async function runApiBench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenario);
   const catalogue = await ensureCatalogue(options.listings, { rebuild: options.rebuild });
-  const bench = await createBenchKey(catalogue.dataDir);
+  const bench = await createBenchKey(catalogue.dataDir, options.redisUrl);
   log(`starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)})`);
   const profileDir = path.join(catalogue.dir, 'profiles');
-  const server = await startServer(catalogue.dataDir, { nodeFlags: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+  const server = await startServer(catalogue.dataDir, {
+    nodeFlags: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [], workers: options.workers, redisUrl: options.redisUrl,
+  });
   log(`  answered /health after ${Math.round(server.startupMs)} ms`);
   const raw = new RawStore(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
   const rows: ResultRow[] = [];
@@ -114,14 +117,17 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     await runLoad({ ...spec, connections: options.connections, seconds: warmup });
     await waitUntilIdle(server.base);
   }
+  const cpuBefore = processTreeCpuMs(server.pid);
   const run = await runLoad({ ...spec, connections: options.connections, seconds });
+  const cpuAfter = processTreeCpuMs(server.pid);
+  const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && run.requests > 0 ? (cpuAfter - cpuBefore) / run.requests : null;
   await waitUntilIdle(server.base);
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
   log(`  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, `
-    + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms`
+    + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request`
     + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})` : ''));
   return {
-    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50,
+    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50, cpuMsPerRequest: cpuPerRequest,
     metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs },
   };
 }
@@ -158,6 +164,9 @@ function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeo
       + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB; built ${b.builtAt}`
       + (b.code === codeFingerprint() ? '' : ' by OLDER indexer/schema code than the current one (--rebuild)'),
     `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})`,
+    `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''}, listings in SQLite, access state (keys, quota counters, rate windows) `
+      + (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
+    `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that`,
     `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB`,
     `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit)`,
     `- p50 1c: p50 with ONE connection (no queueing); 1c/raw = that p50 / raw ms, the API's own overhead factor (the ratio target reads it)`,

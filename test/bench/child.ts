@@ -4,7 +4,7 @@
  * VmHWM never goes down, so the last sample before exit is the peak of the whole run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,4 +66,35 @@ export async function runTs(script: string, args: string[], env: NodeJS.ProcessE
     child.once('close', (exitCode) => resolve(exitCode));
   });
   return { code, stdout, stderr, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssMiB: rss.stop() };
+}
+
+/**
+ * CPU time (user + system, ms) used so far by a process and its descendants (cluster workers), read
+ * from /proc/<pid>/stat. CPU per request is a figure that other work on the machine does not bend,
+ * unlike requests/s; null when /proc is not readable.
+ */
+export function processTreeCpuMs(rootPid: number): number | null {
+  const ticksPerSecond = 100; // USER_HZ: 100 on every Linux ABI Node supports
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let text: string;
+      try { text = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+      // Fields after the command name (which may hold spaces) start after the last ')'.
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    }
+  } catch {
+    return null;
+  }
+  if (!stats.has(rootPid)) return null;
+  let ticks = 0;
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    ticks += stats.get(pid)?.ticks ?? 0;
+    for (const [child, stat] of stats) if (stat.ppid === pid) queue.push(child);
+  }
+  return (ticks * 1000) / ticksPerSecond;
 }

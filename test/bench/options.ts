@@ -28,10 +28,15 @@ export interface BenchOptions {
   markdown: string | null;
   /** Run the server (or the indexer) with `node --cpu-prof` and print where its time went. */
   profile: boolean;
+  /** API processes (API_WORKERS); more than 1 puts the access state in Redis. */
+  workers: number;
+  /** Redis of the access state (accounts, counters, rate windows), or null for the embedded access file. */
+  redisUrl: string | null;
 }
 
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
                      [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
+                     [--workers N] [--access sqlite|redis]   (redis: REDIS_URL or redis://127.0.0.1:6379; N > 1 needs it)
        npm run bench -- --indexer [--records N] [--profile]
        npm run bench -- --list`;
 
@@ -42,12 +47,16 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
       listings: { type: 'string' }, scenario: { type: 'string' }, indexer: { type: 'boolean' }, records: { type: 'string' },
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, 'raw-runs': { type: 'string' },
       'cursor-pages': { type: 'string' }, rebuild: { type: 'boolean' }, markdown: { type: 'string' }, list: { type: 'boolean' },
-      profile: { type: 'boolean' },
+      profile: { type: 'boolean' }, workers: { type: 'string' }, access: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) throw new UsageError('');
   if (values.list) return 'list';
+  const workers = count('workers', values.workers, 1);
+  const access = values.access ?? (workers > 1 ? 'redis' : 'sqlite');
+  if (access !== 'sqlite' && access !== 'redis') throw new UsageError(`--access must be sqlite or redis, got "${access}"`);
+  if (workers > 1 && access !== 'redis') throw new UsageError('--workers above 1 needs --access redis (API_WORKERS > 1 needs REDIS_URL)');
   return {
     listings: count('listings', values.listings, 1_000_000),
     scenario: values.scenario ?? null,
@@ -61,6 +70,8 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
     rebuild: values.rebuild ?? false,
     markdown: values.markdown ?? null,
     profile: values.profile ?? false,
+    workers,
+    redisUrl: access === 'redis' ? (process.env.REDIS_URL || 'redis://127.0.0.1:6379') : null,
   };
 }
 

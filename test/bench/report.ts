@@ -37,6 +37,8 @@ export interface ResultRow {
   rawMs: number | null;
   /** p50 with one connection (no queueing). */
   singleP50: number | null;
+  /** Server CPU (all its processes) per request under the C-connection load: what limits req/s. */
+  cpuMsPerRequest?: number | null;
   targets: Target[];
   /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
   metrics: Partial<Record<Metric, number>>;
@@ -86,10 +88,10 @@ export function markdownTable(header: string[], rows: string[][]): string {
 
 export function resultsTable(rows: ResultRow[]): string {
   return markdownTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'target', 'result'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'CPU ms/req', 'target', 'result'],
     rows.map((r) => [
       `${r.name}: ${r.title}`, integer(r.rps), ms(r.p50), ms(r.p99), String(r.errors), ms(r.rawMs), ratio(r.p50, r.rawMs),
-      ms(r.singleP50), ratio(r.singleP50, r.rawMs), targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
+      ms(r.singleP50), ratio(r.singleP50, r.rawMs), ms(r.cpuMsPerRequest), targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
     ]),
   );
 }

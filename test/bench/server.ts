@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { childEnv, spawnTs, watchPeakRss, type PeakRssWatch } from './child.js';
+import { BENCH_REDIS_PREFIX } from './bench-key.js';
 
 /** Cursors stay decodable by the raw store timing of the harness. */
 export const BENCH_CURSOR_SECRET = 'bench-cursor-secret';
@@ -31,7 +32,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(dataDir: string, options: { timeoutMs?: number; nodeFlags?: string[] } = {}): Promise<RunningServer> {
+export interface ServerOptions {
+  timeoutMs?: number;
+  nodeFlags?: string[];
+  /** API_WORKERS of the server (default 1). */
+  workers?: number;
+  /** Access state in this Redis (under BENCH_REDIS_PREFIX) instead of the access file. */
+  redisUrl?: string | null;
+}
+
+export async function startServer(dataDir: string, options: ServerOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const started = process.hrtime.bigint();
   const child = spawnTs('src/main.ts', [], childEnv({
@@ -40,6 +50,8 @@ export async function startServer(dataDir: string, options: { timeoutMs?: number
     // minute ago must be replicable whole.
     FEED_SETTLE_SECONDS: '0',
     CURSOR_SECRET: BENCH_CURSOR_SECRET,
+    API_WORKERS: String(options.workers ?? 1),
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: BENCH_REDIS_PREFIX } : {}),
   }), options.nodeFlags);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000); });

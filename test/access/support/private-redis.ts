@@ -4,7 +4,7 @@
  * as a production Redis's would.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,7 +33,8 @@ export async function privateRedis(): Promise<PrivateRedis> {
         '--dir', dir, '--daemonize', 'yes', '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log'),
       ]);
       if (started.status !== 0) throw new Error(`redis-server did not start: ${started.stderr}`);
-      await until(() => accepts(port), 'redis-server to accept connections');
+      // Redis listens before it writes its pid file: wait for both.
+      await until(async () => existsSync(pidFile) && (await accepts(port)), 'redis-server to accept connections and write its pid file');
       pid = Number(readFileSync(pidFile, 'utf8').trim());
     },
     async stop() {
