@@ -40,6 +40,11 @@ export interface ListingStore {
    * refuse a document, e.g. a mapping error), so the indexer sends them to its rejects file.
    */
   upsertMany(listings: ListingWrite[]): Promise<WriteFailure[]>;
+  /**
+   * Optional: runs one indexer load (`load`) in the backend's bulk mode: Elasticsearch turns periodic
+   * refreshes off; SQLite, on an empty store only, builds its secondary indexes once at the end.
+   */
+  duringBulkLoad?<T>(load: () => Promise<T>): Promise<T>;
   /** Highest change_seq ever written (0 for an empty store). */
   maxChangeSeq(): Promise<number>;
   count(): Promise<number>;
