@@ -1,7 +1,76 @@
+import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import { annonceJson, presentAnnonce } from '../../src/listings/present.js';
+import type { StoredListing } from '../../src/listings/stored.js';
+import type { Scope } from '../../src/listings/query.js';
+import { makeListings } from '../support/fixtures.js';
 import { runListingStoreConformance } from './listing-store.suite.js';
 
 runListingStoreConformance('sqlite', async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite')));
+
+describe('SQLite store: precomputed Annonce texts (public_json)', () => {
+  const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
+  const listings = makeListings({ count: 120, seed: 5 });
+  const stored = new Map(listings.map((l) => [l.id, l]));
+
+  async function firstPage(store: SqliteListingStore): Promise<StoredListing[]> {
+    return (await store.search({ filter: {}, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null })).items;
+  }
+
+  function expectPresentedLikeStored(items: StoredListing[]): void {
+    expect(items).to.have.length(50);
+    for (const item of items) expect(JSON.parse(annonceJson(item))).to.deep.equal(presentAnnonce(stored.get(item.id)!));
+  }
+
+  async function loadedStore(): Promise<string> {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'pj-')), 'listings.sqlite');
+    const store = new SqliteListingStore(file);
+    await store.upsertMany(listings);
+    await store.close();
+    return file;
+  }
+
+  it('serves pages from the texts written at index time', async () => {
+    const store = new SqliteListingStore(await loadedStore());
+    const items = await firstPage(store);
+    expect(items.every((item) => typeof item.public_json === 'string')).to.equal(true);
+    expectPresentedLikeStored(items);
+    await store.close();
+  });
+
+  it('texts of another presenter version are not served until reindex writes them again', async () => {
+    const file = await loadedStore();
+    const db = new Database(file);
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'public_json_version'").run();
+    db.prepare("UPDATE listings SET public_json = '{\"stale\":true}'").run();
+    db.close();
+    const store = new SqliteListingStore(file);
+    const before = await firstPage(store);
+    expect(before.some((item) => item.public_json !== undefined)).to.equal(false);
+    expectPresentedLikeStored(before);
+    store.rebuildIndexes();
+    const after = await firstPage(store);
+    expect(after.every((item) => typeof item.public_json === 'string')).to.equal(true);
+    expectPresentedLikeStored(after);
+    await store.close();
+  });
+
+  it('a store made before the column existed gets it, and computes the texts until reindex', async () => {
+    const file = await loadedStore();
+    const db = new Database(file);
+    db.exec("ALTER TABLE listings DROP COLUMN public_json; DELETE FROM meta WHERE key = 'public_json_version'");
+    db.close();
+    const store = new SqliteListingStore(file);
+    expectPresentedLikeStored(await firstPage(store));
+    expect((await firstPage(store)).some((item) => item.public_json !== undefined)).to.equal(false);
+    store.rebuildIndexes();
+    const after = await firstPage(store);
+    expect(after.every((item) => typeof item.public_json === 'string')).to.equal(true);
+    expectPresentedLikeStored(after);
+    await store.close();
+  });
+});

@@ -9,6 +9,7 @@ import type { ListingFilter, Scope, SearchQuery, SortName } from '../../src/list
 import { SORTS } from '../../src/listings/query.js';
 import { makeListings, FIXTURE_SITES } from '../support/fixtures.js';
 import { expectedSearch, inBox, matchesFilter } from '../support/oracle.js';
+import { annonceJson, presentAnnonce } from '../../src/listings/present.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
 
@@ -155,6 +156,20 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
         after = page.last;
       }
       expect(seen).to.deep.equal(expected);
+    });
+
+    it('result pages present each listing exactly as its stored state (precomputed texts included)', async () => {
+      const until = Date.now() + 86_400_000;
+      const pages = [
+        (await store.search({ filter: {}, scope: ALL, grouped: false, sort: 'price_desc', pageSize: 60, page: 1, after: null })).items,
+        (await store.feed({ filter: {}, scope: ALL, changedUntil: until, pageSize: 60, after: null })).items,
+        (await store.withdrawn({ scope: ALL, changedUntil: until, pageSize: 60, after: null })).items,
+      ];
+      const stored = new Map(listings.map((l) => [l.id, l]));
+      for (const item of pages.flat()) {
+        expect(JSON.parse(annonceJson(item)), item.id).to.deep.equal(presentAnnonce(stored.get(item.id)!));
+      }
+      expect(pages.map((p) => p.length).every((n) => n > 0)).to.equal(true);
     });
 
     it('get and getMany return the stored state, including the price series', async () => {

@@ -3,7 +3,8 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
 import type { SearchQuery, SortPosition } from '../../listings/query.js';
 import { badRequest } from '../../http/errors.js';
-import { presentAnnonce } from '../../listings/present.js';
+import { annonceJson } from '../../listings/present.js';
+import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { assertConsistentBounds, toListingFilter } from '../shared/listing-filter.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
 import { requestScope } from '../shared/scope.js';
@@ -29,13 +30,13 @@ export function searchListings(deps: AppDeps) {
     };
     const result = await deps.listings.search(query);
     ctx.state.delivered = result.items.map((l) => l.id);
-    ctx.body = {
+    sendJson(ctx, {
       page: pageNumber,
       page_size: params.page_size,
       has_more: result.hasMore,
       next_cursor: result.hasMore && result.last ? deps.cursors.encode(cursorKind, [...result.last, pageNumber + 1]) : null,
-      items: result.items.map((l) => presentAnnonce(l)),
-    };
+      items: new JsonTexts(result.items.map(annonceJson)),
+    });
   };
 }
 

@@ -6,7 +6,8 @@
  */
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
-import { presentAnnonce } from '../../listings/present.js';
+import { annonceJson } from '../../listings/present.js';
+import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { StoreUnavailableError } from '../../stores/listing-store.js';
 import { assertConsistentBounds, toListingFilter } from '../shared/listing-filter.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
@@ -28,12 +29,12 @@ export function readFeed(deps: AppDeps) {
       ctx.state.delivered = result.items.map((l) => l.id);
       // Always a cursor: the last item's position, or the same position when up to date.
       const position = result.last ?? after ?? [0, 0];
-      ctx.body = {
-        items: result.items.map((l) => presentAnnonce(l)),
+      sendJson(ctx, {
+        items: new JsonTexts(result.items.map(annonceJson)),
         count: result.items.length,
         has_more: result.hasMore,
         next_cursor: deps.cursors.encode(CURSOR_KIND, position),
-      };
+      });
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       // SPEC.md: next_cursor is null only when the data store is momentarily unavailable.

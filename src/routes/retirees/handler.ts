@@ -1,7 +1,8 @@
 /** GET /annonces/retirees: listings that left the market, oldest first, with `withdrawn_at` and `reason`. */
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
-import { presentWithdrawn } from '../../listings/present.js';
+import { withdrawnJson } from '../../listings/present.js';
+import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
 import { requestScope } from '../shared/scope.js';
 import type { WithdrawnParams } from './schema.js';
@@ -17,11 +18,11 @@ export function listWithdrawn(deps: AppDeps) {
     });
     ctx.state.delivered = result.items.map((l) => l.id);
     const position = result.last ?? after ?? [0, 0];
-    ctx.body = {
-      items: result.items.map(presentWithdrawn),
+    sendJson(ctx, {
+      items: new JsonTexts(result.items.map(withdrawnJson)),
       count: result.items.length,
       has_more: result.hasMore,
       next_cursor: deps.cursors.encode(CURSOR_KIND, position),
-    };
+    });
   };
 }

@@ -9,11 +9,12 @@ import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
 import type { ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
-import { LISTINGS_SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { addPublicJsonColumn, LISTINGS_SCHEMA, PUBLIC_JSON_META, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
-import { fromRow, toRow, type ListingRow } from './rows.js';
+import { fromPageRow, fromRow, toRow, type ListingRow, type PageRow } from './rows.js';
+import { PUBLIC_JSON_VERSION } from '../../listings/present.js';
 import { StatementCache } from './statements.js';
 import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
 
@@ -23,7 +24,7 @@ const ROW_COLUMNS = [
   'id', 'source', 'status', 'active', 'vis', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq',
   'left_market_at', 'transaction_type', 'type_norm', 'city_norm', 'postal_code', 'department', 'region_norm', 'price',
   'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
-  'block_key', 'content_hash', 'title', 'description', 'doc', 'points',
+  'block_key', 'content_hash', 'title', 'description', 'doc', 'points', 'public_json',
 ] as const;
 
 const DOC_FREQUENCY_TTL_MS = 60_000;
@@ -35,6 +36,10 @@ const DOC_FREQUENCY_TTL_MS = 60_000;
  */
 const PAGE_COLUMNS = ['id', 'doc', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
   'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ');
+/** The same with the precomputed Annonce text instead of `doc` (fromPageRow), while that text is current. */
+const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace('l.doc', 'l.public_json');
+/** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
+const PUBLIC_JSON_CHECK_MS = 10_000;
 
 /**
  * A map point reads only what presentMapPoint shows: typed columns plus six fields taken out of
@@ -54,6 +59,8 @@ export interface SqliteListingStoreOptions {
    * it, to print both plans' figures beside the chosen one (npm run bench, "full text" table).
    */
   textPlan?: TextPlan;
+  /** Rows per transaction of a bulk load (bulk-load.ts BULK_COMMIT_ROWS; tests use small ones). */
+  bulkCommitRows?: number;
 }
 
 export class SqliteListingStore implements ListingStore {
@@ -65,6 +72,7 @@ export class SqliteListingStore implements ListingStore {
   private readonly upsertStatement: Database.Statement;
   /** Set while a first build runs in bulk mode (duringBulkLoad). */
   private bulk: BulkLoad | null = null;
+  private publicJson: { current: boolean; at: number } | null = null;
 
   constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
     this.db = new Database(file);
@@ -76,6 +84,7 @@ export class SqliteListingStore implements ListingStore {
     // A bulk load that died before building its indexes is finished first (bulk-load.ts).
     recoverBulkLoad(this.db);
     this.db.exec(LISTINGS_SCHEMA);
+    addPublicJsonColumn(this.db, PUBLIC_JSON_VERSION);
     this.statements = new StatementCache(this.db);
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     const columns = ROW_COLUMNS.join(', ');
@@ -105,14 +114,15 @@ export class SqliteListingStore implements ListingStore {
     const limit = query.pageSize + 1;
     const offset = query.after ? 0 : (query.page - 1) * query.pageSize;
     const order = `ORDER BY ${sort.expression} ${direction}, l.id ${direction}`;
+    const presented = this.publicJsonCurrent();
     const sql = this.withText(query.filter, parts, offset + limit, (from, where) =>
-      `SELECT ${PAGE_COLUMNS} FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}`);
-    const rows = this.statement(sql.text).all(...sql.params) as ListingRow[];
+      `SELECT ${presented ? PAGE_COLUMNS_PRESENTED : PAGE_COLUMNS} FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}`);
+    const rows = this.statement(sql.text).all(...sql.params) as (ListingRow | PageRow)[];
     const hasMore = rows.length > query.pageSize;
     const page = hasMore ? rows.slice(0, query.pageSize) : rows;
     const lastRow = page.at(-1);
     return {
-      items: page.map(fromRow),
+      items: this.pageListings(page, presented),
       hasMore,
       last: lastRow ? [sort.keyOf(lastRow), lastRow.id] : null,
     };
@@ -169,11 +179,12 @@ export class SqliteListingStore implements ListingStore {
       parts.where.push('(l.changed_at, l.change_seq) > (?, ?)');
       parts.params.push(...(after as Param[]));
     }
-    const rows = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.changed_at, l.change_seq LIMIT ${pageSize + 1}`)
-      .all(...parts.params) as ListingRow[];
+    const presented = this.publicJsonCurrent();
+    const rows = this.statement(`SELECT ${presented ? PAGE_COLUMNS_PRESENTED : PAGE_COLUMNS} FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.changed_at, l.change_seq LIMIT ${pageSize + 1}`)
+      .all(...parts.params) as (ListingRow | PageRow)[];
     const page = rows.slice(0, pageSize);
     const lastRow = page.at(-1);
-    return { items: page.map(fromRow), hasMore: rows.length > pageSize, last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null };
+    return { items: this.pageListings(page, presented), hasMore: rows.length > pageSize, last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null };
   }
 
   async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
@@ -217,7 +228,7 @@ export class SqliteListingStore implements ListingStore {
    * as it is, since the API reads the same file meanwhile.
    */
   async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
-    const bulk = this.bulk ? null : BulkLoad.start(this.db);
+    const bulk = this.bulk ? null : BulkLoad.start(this.db, this.options.bulkCommitRows);
     if (!bulk) return load();
     this.bulk = bulk;
     try {
@@ -255,9 +266,48 @@ export class SqliteListingStore implements ListingStore {
     this.db.exec('ANALYZE');
   }
 
-  /** `npm run indexer -- reindex` on SQLite: rebuild the full-text index from the table, then ANALYZE. */
+  /**
+   * `npm run indexer -- reindex` on SQLite: write every row's Annonce text again when they are not
+   * current, rebuild the full-text index from the table, then ANALYZE.
+   */
   rebuildIndexes(): void {
+    if (!this.publicJsonCurrent()) this.rewritePublicJson();
     this.db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild'); REINDEX; ANALYZE;");
+  }
+
+  /** Writes `public_json` of every row with the current presenter, then marks the texts current. */
+  private rewritePublicJson(): void {
+    const read = this.db.prepare('SELECT rowid, * FROM listings WHERE rowid > ? ORDER BY rowid LIMIT 2000');
+    const write = this.db.prepare('UPDATE listings SET public_json = ? WHERE rowid = ?');
+    for (let after = 0; ;) {
+      const rows = read.all(after) as (ListingRow & { rowid: number })[];
+      if (rows.length === 0) break;
+      this.db.transaction(() => { for (const row of rows) write.run(toRow(fromRow(row)).public_json, row.rowid); })();
+      after = rows.at(-1)!.rowid;
+    }
+    this.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(PUBLIC_JSON_VERSION));
+    this.publicJson = null;
+  }
+
+  /** Whether the rows' `public_json` texts were written by the current presenter (schema.ts). */
+  private publicJsonCurrent(): boolean {
+    const now = Date.now();
+    if (!this.publicJson || now - this.publicJson.at > PUBLIC_JSON_CHECK_MS) {
+      const row = this.statement('SELECT value FROM meta WHERE key = ?').get(PUBLIC_JSON_META) as { value: string } | undefined;
+      this.publicJson = { current: row?.value === String(PUBLIC_JSON_VERSION), at: now };
+    }
+    return this.publicJson.current;
+  }
+
+  /** Listings of a result page: from the precomputed texts when current, else from the documents. */
+  private pageListings(rows: (ListingRow | PageRow)[], presented: boolean): StoredListing[] {
+    if (!presented) return (rows as ListingRow[]).map(fromRow);
+    const readDoc = (id: string) => (this.statement('SELECT doc FROM listings WHERE id = ?').get(id) as { doc: string }).doc;
+    return (rows as PageRow[]).map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : fromPageRow({ ...row, public_json: row.public_json }, readDoc)));
+  }
+
+  private fullRow(id: string): ListingRow {
+    return this.statement('SELECT * FROM listings WHERE id = ?').get(id) as ListingRow;
   }
 
   /**

@@ -2,6 +2,7 @@
 import { foldText } from '../../refdata/text.js';
 import type { StoredListing } from '../../listings/stored.js';
 import { blockKeyOf } from '../../listings/block-key.js';
+import { presentAnnonce } from '../../listings/present.js';
 export { blockKeyOf };
 
 export interface ListingRow {
@@ -16,6 +17,8 @@ export interface ListingRow {
   lat: number | null; lon: number | null;
   dedup_key: string | null; sites_ahead: string; block_key: string | null; content_hash: string;
   title: string | null; description: string | null; doc: string; points: string | null;
+  /** JSON text of presentAnnonce(listing) (schema.ts addPublicJsonColumn). */
+  public_json: string | null;
 }
 
 /** The part of a StoredListing kept as JSON in `doc`. */
@@ -49,6 +52,7 @@ export function toRow(listing: StoredListing): ListingRow {
     block_key: blockKeyOf(listing), content_hash: listing.content_hash,
     title: c.title, description: c.description, doc: JSON.stringify(doc),
     points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
+    public_json: JSON.stringify(presentAnnonce(listing)),
   };
 }
 
@@ -72,4 +76,30 @@ export function fromRow(row: ListingRow): StoredListing {
     price_points: row.points ? JSON.parse(row.points) : [],
     content_hash: row.content_hash,
   };
+}
+
+/** A row of a result page: the change position and sort keys, and the precomputed Annonce text instead of `doc`. */
+export type PageRow = Omit<ListingRow, 'doc'>;
+
+/**
+ * The listing of a result page served from its precomputed text: what the routes read (id, change
+ * position, statuses, dates, `public_json`) comes from the row; the parts of `doc` (content, group
+ * fields) are read and parsed only if some code asks for them, which the page routes do not.
+ */
+export function fromPageRow(row: PageRow & { public_json: string }, readDoc: (id: string) => string): StoredListing {
+  let doc: DocJson | undefined;
+  const loaded = (): DocJson => (doc ??= JSON.parse(readDoc(row.id)) as DocJson);
+  const listing = {
+    id: row.id, status: row.status as StoredListing['status'], catalogue_entered_at: row.entered_at, updated_at: row.updated_at,
+    published_at: row.published_at, changed_at: row.changed_at, change_seq: row.change_seq, left_market_at: row.left_market_at,
+    dedup_key: row.dedup_key, content_hash: row.content_hash, public_json: row.public_json,
+  };
+  return Object.defineProperties(listing, {
+    price_points: { get: () => (row.points ? JSON.parse(row.points) : []), enumerable: true },
+    content: { get: () => loaded().content, enumerable: true },
+    completed_from: { get: () => loaded().completed_from, enumerable: true },
+    has_photos: { get: () => loaded().has_photos, enumerable: true },
+    group_sites_ahead: { get: () => loaded().group_sites_ahead, enumerable: true },
+    group_members: { get: () => loaded().group_members, enumerable: true },
+  }) as StoredListing;
 }

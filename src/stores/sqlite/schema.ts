@@ -9,6 +9,8 @@
  * so the default grouped search is `vis = 2` and `dedup=0` is `vis >= 1`, both served by partial
  * indexes.
  */
+import type Database from 'better-sqlite3';
+
 export const SCHEMA_VERSION = 1;
 
 export const LISTINGS_SCHEMA = `
@@ -50,7 +52,8 @@ CREATE TABLE IF NOT EXISTS listings (
   title TEXT,
   description TEXT,
   doc TEXT NOT NULL,
-  points TEXT
+  points TEXT,
+  public_json TEXT
 );
 
 CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
@@ -103,3 +106,24 @@ CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHER
 CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 `;
+
+/**
+ * `public_json`: the JSON text of the listing's Annonce (presentAnnonce with default options),
+ * written at index time so result pages are served without parsing and presenting each document.
+ * It is used only while meta `public_json_version` equals PUBLIC_JSON_VERSION (src/listings/present.ts);
+ * a store created before the column existed gets it here, marked stale until
+ * `npm run indexer -- reindex` has written every row's text.
+ */
+export const PUBLIC_JSON_META = 'public_json_version';
+
+export function addPublicJsonColumn(db: Database.Database, currentVersion: number): void {
+  const columns = db.prepare('PRAGMA table_info(listings)').all() as { name: string }[];
+  if (columns.some((c) => c.name === 'public_json')) {
+    // A new, empty store starts with the texts of the current presenter.
+    const empty = db.prepare('SELECT 1 FROM listings LIMIT 1').get() === undefined;
+    if (empty) db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(currentVersion));
+    return;
+  }
+  db.exec('ALTER TABLE listings ADD COLUMN public_json TEXT');
+  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, 'stale');
+}
