@@ -3,10 +3,11 @@
  * duplicates -> bulk write. Bounded batches keep memory flat; a bad record goes to the rejects file
  * with its line number and reason and the load goes on; nothing is dropped silently.
  */
-import { RawRecord } from './raw-record.js';
-import { normaliseRecord, NormaliseError, type NormaliseContext, type NormalisedRecord } from './normalise.js';
+import type { NormaliseContext, NormalisedRecord } from './normalise.js';
 import { mergeRecord, type MergeClock } from './merge.js';
-import { readLines, type InputLine } from './read.js';
+import type { InputLine } from './read.js';
+import { parseInline, parseInWorker } from './parsed-lines.js';
+import { loadCommunes } from '../src/refdata/communes.js';
 import { RejectsWriter } from './rejects.js';
 import { SingletonGrouping, type GroupingStage } from './grouping.js';
 import type { ListingStore } from '../src/stores/listing-store.js';
@@ -29,6 +30,17 @@ export interface LoadOptions {
   /** Wall clock (tests inject one). */
   now?: () => number;
   onProgress?: (report: LoadReport) => void;
+  /**
+   * Run inside the store's bulk mode when it has one (ListingStore.duringBulkLoad; on SQLite only a
+   * first build). Default true; false forces the incremental path (tests compare both).
+   */
+  bulkLoad?: boolean;
+  /**
+   * Parse, validate, normalise and redact in a worker thread (parsed-lines.ts), on the second core.
+   * Only with the commune table of loadCommunes() (the worker loads its own copy); otherwise, and by
+   * default, in this thread. The outcome is the same either way.
+   */
+  parseInWorker?: boolean;
 }
 
 export interface LoadReport {
@@ -45,10 +57,19 @@ export interface LoadReport {
 interface Parsed { input: InputLine; record: NormalisedRecord }
 
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
+  const started = process.hrtime.bigint();
+  const { store } = options;
+  // The report's time includes what the bulk mode does at the end (building indexes).
+  const report = options.bulkLoad !== false && store.duringBulkLoad
+    ? await store.duringBulkLoad(() => loadFiles(options, started))
+    : await loadFiles(options, started);
+  return withTiming(report, started);
+}
+
+async function loadFiles(options: LoadOptions, started: bigint): Promise<LoadReport> {
   const now = options.now ?? Date.now;
   const grouping = options.grouping ?? new SingletonGrouping();
   const rejects = new RejectsWriter(options.rejectsFile ?? null);
-  const started = process.hrtime.bigint();
   const report: LoadReport = { read: 0, written: 0, unchanged: 0, stale: 0, rejected: 0, groups_formed: 0, seconds: 0, records_per_second: 0 };
   let changeSeq = await options.store.maxChangeSeq();
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
@@ -82,11 +103,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   };
 
   let batch: Parsed[] = [];
+  const lines = options.parseInWorker && options.communes === loadCommunes()
+    ? parseInWorker(options.files, options.sites)
+    : parseInline(options.files, options.sites, context);
   try {
-    for await (const input of readLines(options.files)) {
+    for await (const { input, outcome } of lines) {
       report.read++;
-      const parsed = await parseLine(input, options.sites, context, now(), reject);
-      if (parsed) batch.push({ input, record: parsed });
+      if (!outcome.ok) await reject(input, outcome.reason, outcome.field);
+      else if (outcome.record.collectedAt > now() + FUTURE_TOLERANCE_MS) await reject(input, 'collected_at is in the future', 'collected_at');
+      else batch.push({ input, record: outcome.record });
       if (batch.length >= BATCH_SIZE) { await flush(batch); batch = []; }
     }
     await flush(batch);
@@ -94,42 +119,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     await rejects.close();
   }
   return withTiming(report, started);
-}
-
-async function parseLine(
-  input: InputLine, sites: SiteCatalog, context: NormaliseContext, now: number, reject: (input: InputLine, reason: string, field?: string) => Promise<void>,
-): Promise<NormalisedRecord | null> {
-  let json: unknown;
-  try {
-    json = JSON.parse(input.text);
-  } catch {
-    await reject(input, 'invalid JSON');
-    return null;
-  }
-  const raw = RawRecord.safeParse(json);
-  if (!raw.success) {
-    const issue = raw.error.issues[0];
-    await reject(input, `invalid record: ${issue.path.join('.') || 'record'}: ${issue.message}`, issue.path.join('.') || undefined);
-    return null;
-  }
-  if (!sites.has(raw.data.source)) {
-    await reject(input, `unknown site "${raw.data.source}" (not in src/config/sites.json)`, 'source');
-    return null;
-  }
-  try {
-    const record = normaliseRecord(raw.data, context);
-    if (record.collectedAt > now + FUTURE_TOLERANCE_MS) {
-      await reject(input, 'collected_at is in the future', 'collected_at');
-      return null;
-    }
-    return record;
-  } catch (error) {
-    if (error instanceof NormaliseError) {
-      await reject(input, error.message, error.field);
-      return null;
-    }
-    throw error;
-  }
 }
 
 function withTiming(report: LoadReport, started: bigint): LoadReport {

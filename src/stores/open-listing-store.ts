@@ -2,13 +2,14 @@
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../config/config.js';
 import type { ListingStore } from './listing-store.js';
-import { SqliteListingStore } from './sqlite/listing-store.js';
+import { SqliteListingStore, type SqliteListingStoreOptions } from './sqlite/listing-store.js';
 
-export async function openListingStore(config: Config): Promise<ListingStore> {
+/** `sqlite`: options of the SQLite store (the indexer sizes its own page cache). */
+export async function openListingStore(config: Config, sqlite: SqliteListingStoreOptions = {}): Promise<ListingStore> {
   if (config.elasticsearch) {
     const { openElasticsearchStore } = await import('./elasticsearch/open.js');
     return openElasticsearchStore(config.elasticsearch);
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteListingStore(config.listingsFile);
+  return new SqliteListingStore(config.listingsFile, sqlite);
 }

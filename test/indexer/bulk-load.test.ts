@@ -1,0 +1,149 @@
+/**
+ * The first build of a SQLite store (bulk mode, src/stores/sqlite/bulk-load.ts) and parsing in a
+ * worker thread (indexer/parsed-lines.ts), through runLoad: both must leave exactly the store (and
+ * the rejects) of the plain path, and a bulk load that dies half-way must be finished by the next open.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runLoad, type LoadOptions } from '../../indexer/load.js';
+import { DedupGrouping } from '../../indexer/dedup/stage.js';
+import { generateSample } from '../../indexer/sample/generate.js';
+import { loadSites } from '../../src/listings/sites.js';
+import { loadCommunes } from '../../src/refdata/communes.js';
+import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import { bulkLoadPending } from '../../src/stores/sqlite/bulk-load.js';
+import { rawRecord, writeNdjson } from '../support/raw.js';
+
+const sites = loadSites();
+const communes = loadCommunes();
+
+/** Everything a query can see: rows, full-text vocabulary and postings, boxes, and the schema objects. */
+function snapshot(store: SqliteListingStore) {
+  const db = store.database;
+  return {
+    rows: db.prepare('SELECT rowid AS r, * FROM listings ORDER BY rowid').all(),
+    vocabulary: db.prepare('SELECT term, doc, cnt FROM listings_fts_vocab ORDER BY term').all(),
+    matches: ['appartement', 'maison', 'lumineux', 'terrain'].map((word) =>
+      db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid').all(word)),
+    boxes: db.prepare('SELECT * FROM listings_rtree ORDER BY id').all(),
+    schema: db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%' ORDER BY name").all(),
+  };
+}
+
+function checkIntegrity(store: SqliteListingStore): void {
+  const db = store.database;
+  expect(db.pragma('integrity_check', { simple: true })).to.equal('ok');
+  // Throws when the full-text index does not match the table.
+  db.exec("INSERT INTO listings_fts(listings_fts, rank) VALUES ('integrity-check', 1)");
+  const withCoordinates = (db.prepare('SELECT count(*) AS n FROM listings WHERE lat IS NOT NULL AND lon IS NOT NULL').get() as { n: number }).n;
+  expect((db.prepare('SELECT count(*) AS n FROM listings_rtree').get() as { n: number }).n).to.equal(withCoordinates);
+  expect(bulkLoadPending(db)).to.equal(false);
+}
+
+describe('indexer first build (bulk mode) and parse worker', function () {
+  this.timeout(120_000);
+  const clock = Date.now();
+  let dir: string;
+  const records = [...generateSample({ count: 2500, seed: 11 })].map((s) => s.record as Record<string, unknown>);
+  const withRejects = [
+    ...records.slice(0, 600),
+    '{not json',
+    { ...rawRecord(2), source: 'unknown-site' },
+    { ...rawRecord(3), reference: undefined },
+    { ...rawRecord(4), collected_at: '2099-01-01T00:00:00Z' },
+    { ...rawRecord(5), collected_at: 'hier' },
+    ...records.slice(600, 1500),
+  ];
+
+  const open = (name: string, options = {}) => new SqliteListingStore(path.join(dir, name), options);
+  const load = (store: SqliteListingStore, file: string, extra: Partial<LoadOptions> = {}) =>
+    runLoad({ files: [file], store, sites, communes, now: () => clock, grouping: new DedupGrouping({ sites }), ...extra });
+
+  beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'bulk-')); });
+
+  it('a bulk first build gives the store, report and rejects of the incremental path; later loads are incremental', async () => {
+    const file = writeNdjson(withRejects, 'in.ndjson', dir);
+    const bulk = open('bulk.sqlite', { bulkCommitRows: 700 });
+    const incremental = open('incremental.sqlite');
+    try {
+      const bulkReport = await load(bulk, file, { rejectsFile: path.join(dir, 'bulk-rejects.ndjson') });
+      const plainReport = await load(incremental, file, { bulkLoad: false, rejectsFile: path.join(dir, 'plain-rejects.ndjson') });
+      const counts = ({ seconds: _s, records_per_second: _r, ...rest }: typeof bulkReport) => rest;
+      expect(counts(bulkReport)).to.deep.equal(counts(plainReport));
+      expect(bulkReport).to.include({ read: 1505, rejected: 5 });
+      expect(readFileSync(path.join(dir, 'bulk-rejects.ndjson'), 'utf8')).to.equal(readFileSync(path.join(dir, 'plain-rejects.ndjson'), 'utf8'));
+      expect(snapshot(bulk)).to.deep.equal(snapshot(incremental));
+      checkIntegrity(bulk);
+
+      // The store now holds listings: the next load writes through the triggers and live indexes.
+      const more = writeNdjson([...records.slice(1400, 2500), { ...records[0], title: 'Zorglubesque maison restaurée', collected_at: new Date(clock).toISOString() }], 'more.ndjson', dir);
+      await load(bulk, more);
+      await load(incremental, more, { bulkLoad: false });
+      expect(snapshot(bulk)).to.deep.equal(snapshot(incremental));
+      expect(bulk.database.prepare("SELECT count(*) AS n FROM listings_fts WHERE listings_fts MATCH 'zorglubesque'").get()).to.deep.equal({ n: 1 });
+      checkIntegrity(bulk);
+    } finally {
+      await bulk.close();
+      await incremental.close();
+    }
+  });
+
+  it('a bulk load that dies half-way is finished by the next open: every index, the full text and the boxes', async () => {
+    const file = writeNdjson(records, 'in.ndjson', dir);
+    const dying = open('crash.sqlite', { bulkCommitRows: 500 });
+    // The process "dies" after the second batch: the connection goes away without finishing.
+    const died = await load(dying, file, {
+      onProgress: (report) => {
+        if (report.read >= 2000) { dying.database.close(); throw new Error('killed'); }
+      },
+    }).then(() => null, (error: Error) => error);
+    expect(died).to.be.an('error');
+
+    const reopened = open('crash.sqlite');
+    const fresh = open('fresh.sqlite');
+    try {
+      const kept = (reopened.database.prepare('SELECT count(*) AS n FROM listings').get() as { n: number }).n;
+      expect(kept).to.be.at.least(1000);
+      checkIntegrity(reopened);
+      expect(snapshot(reopened).schema).to.deep.equal(snapshot(fresh).schema);
+      // Running the load again completes it, incrementally, as after any interrupted load.
+      const report = await load(reopened, file);
+      expect(report.read).to.equal(records.length);
+      expect(await reopened.count()).to.equal(new Set(records.map((r) => `${r.source}:${r.reference}`)).size);
+      checkIntegrity(reopened);
+    } finally {
+      await reopened.close();
+      await fresh.close();
+    }
+  });
+
+  it('parsing in a worker thread gives the same rejects, report and store as parsing in the load thread', async () => {
+    const file = writeNdjson(withRejects, 'in.ndjson', dir);
+    const inWorker = open('worker.sqlite');
+    const inline = open('inline.sqlite');
+    try {
+      const a = await load(inWorker, file, { parseInWorker: true, rejectsFile: path.join(dir, 'worker-rejects.ndjson') });
+      const b = await load(inline, file, { rejectsFile: path.join(dir, 'inline-rejects.ndjson') });
+      expect({ ...a, seconds: 0, records_per_second: 0 }).to.deep.equal({ ...b, seconds: 0, records_per_second: 0 });
+      const rejects = readFileSync(path.join(dir, 'worker-rejects.ndjson'), 'utf8');
+      expect(rejects).to.equal(readFileSync(path.join(dir, 'inline-rejects.ndjson'), 'utf8'));
+      expect(rejects.trim().split('\n').map((l) => JSON.parse(l).line)).to.deep.equal([601, 602, 603, 604, 605]);
+      expect(snapshot(inWorker)).to.deep.equal(snapshot(inline));
+    } finally {
+      await inWorker.close();
+      await inline.close();
+    }
+  });
+
+  it('a parse worker that cannot read its input fails the load with the reason', async () => {
+    const store = open('missing.sqlite');
+    try {
+      const error = await load(store, path.join(dir, 'does-not-exist.ndjson'), { parseInWorker: true }).then(() => null, (e: Error) => e);
+      expect(error?.message).to.match(/ENOENT/);
+    } finally {
+      await store.close();
+    }
+  });
+});
