@@ -1,23 +1,38 @@
 /**
  * Response bodies that embed JSON texts already serialised (a page of listings whose Annonce texts
  * the store precomputed, src/listings/present.ts annonceJson), written in the order of the fields
- * like JSON.stringify would, without parsing and serialising those texts again.
+ * like JSON.stringify would, without parsing and serialising those texts again. The body is built
+ * as bytes: the store's texts are UTF-8 bytes already.
  */
 import type { Context } from 'koa';
+import type { JsonText } from '../listings/present.js';
 
 /** An array whose items are JSON texts. */
 export class JsonTexts {
-  constructor(readonly items: readonly string[]) {}
+  constructor(readonly items: readonly JsonText[]) {}
 }
 
-export function serialiseBody(body: Record<string, unknown>): string {
-  const members: string[] = [];
+const COMMA = Buffer.from(',');
+
+export function serialiseBody(body: Record<string, unknown>): Buffer {
+  const chunks: Buffer[] = [];
+  let text = '{';
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    const text = value instanceof JsonTexts ? `[${value.items.join(',')}]` : JSON.stringify(value);
-    members.push(`${JSON.stringify(key)}:${text}`);
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:`;
+    if (!(value instanceof JsonTexts)) {
+      text += JSON.stringify(value);
+      continue;
+    }
+    chunks.push(Buffer.from(`${text}[`));
+    value.items.forEach((item, i) => {
+      if (i > 0) chunks.push(COMMA);
+      chunks.push(typeof item === 'string' ? Buffer.from(item) : item);
+    });
+    text = ']';
   }
-  return `{${members.join(',')}}`;
+  chunks.push(Buffer.from(`${text}}`));
+  return Buffer.concat(chunks);
 }
 
 export function sendJson(ctx: Context, body: Record<string, unknown>): void {

@@ -72,18 +72,24 @@ export function presentMapPoint(listing: StoredListing): AnnonceMapPoint {
   };
 }
 
+/** A JSON text, as a string or as its UTF-8 bytes. */
+export type JsonText = string | Buffer;
+
 /**
  * The JSON text of presentAnnonce(listing): the store's precomputed text when it has one (SQLite,
- * written at index time), else serialised now. A page of 25 to 100 listings then costs a string
- * join instead of parsing each stored document, presenting it and serialising it again.
+ * written at index time, read as UTF-8 bytes), else serialised now. A page of 25 to 100 listings
+ * then costs copying bytes instead of parsing each stored document, presenting it and serialising
+ * it again.
  */
-export function annonceJson(listing: StoredListing): string {
+export function annonceJson(listing: StoredListing): JsonText {
   return listing.public_json ?? JSON.stringify(presentAnnonce(listing));
 }
 
 /** Items of `/annonces/retirees`: the Annonce text plus when and why it left (DESIGN.md). */
-export function withdrawnJson(listing: StoredListing): string {
+export function withdrawnJson(listing: StoredListing): JsonText {
   const annonce = annonceJson(listing);
   const withdrawnAt = listing.left_market_at !== null ? new Date(listing.left_market_at).toISOString() : null;
-  return `${annonce.slice(0, -1)},"withdrawn_at":${JSON.stringify(withdrawnAt)},"reason":${JSON.stringify(listing.status)}}`;
+  const extra = `,"withdrawn_at":${JSON.stringify(withdrawnAt)},"reason":${JSON.stringify(listing.status)}}`;
+  // Both forms end with the Annonce object's closing brace, replaced by the two fields and a new one.
+  return typeof annonce === 'string' ? annonce.slice(0, -1) + extra : Buffer.concat([annonce.subarray(0, -1), Buffer.from(extra)]);
 }

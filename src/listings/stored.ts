@@ -34,10 +34,11 @@ export interface StoredListing {
   /** Hash of the public content, so an identical re-load is detected as `unchanged`. */
   content_hash: string;
   /**
-   * Read side only: JSON.stringify(presentAnnonce(this)) as the store wrote it at index time
-   * (present.ts annonceJson). Set by a store on the listings of a result page, never by the indexer.
+   * Read side only: the UTF-8 bytes of JSON.stringify(presentAnnonce(this)) as the store wrote it at
+   * index time (present.ts annonceJson). Set by a store on the listings of a result page, never by
+   * the indexer.
    */
-  readonly public_json?: string;
+  readonly public_json?: Buffer;
 }
 
 export const listingId = (source: string, reference: string): string => `${source}:${reference}`;

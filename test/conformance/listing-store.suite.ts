@@ -167,7 +167,7 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       ];
       const stored = new Map(listings.map((l) => [l.id, l]));
       for (const item of pages.flat()) {
-        expect(JSON.parse(annonceJson(item)), item.id).to.deep.equal(presentAnnonce(stored.get(item.id)!));
+        expect(JSON.parse(String(annonceJson(item))), item.id).to.deep.equal(presentAnnonce(stored.get(item.id)!));
       }
       expect(pages.map((p) => p.length).every((n) => n > 0)).to.equal(true);
     });

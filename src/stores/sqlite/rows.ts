@@ -79,14 +79,14 @@ export function fromRow(row: ListingRow): StoredListing {
 }
 
 /** A row of a result page: the change position and sort keys, and the precomputed Annonce text instead of `doc`. */
-export type PageRow = Omit<ListingRow, 'doc'>;
+export type PageRow = Omit<ListingRow, 'doc' | 'public_json'> & { public_json: Buffer | null };
 
 /**
  * The listing of a result page served from its precomputed text: what the routes read (id, change
  * position, statuses, dates, `public_json`) comes from the row; the parts of `doc` (content, group
  * fields) are read and parsed only if some code asks for them, which the page routes do not.
  */
-export function fromPageRow(row: PageRow & { public_json: string }, readDoc: (id: string) => string): StoredListing {
+export function fromPageRow(row: PageRow & { public_json: Buffer }, readDoc: (id: string) => string): StoredListing {
   let doc: DocJson | undefined;
   const loaded = (): DocJson => (doc ??= JSON.parse(readDoc(row.id)) as DocJson);
   const listing = {
