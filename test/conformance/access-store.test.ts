@@ -159,6 +159,24 @@ for (const target of accessTargets()) {
         expect(forced).to.deep.include({ refused: null });
         expect(forced.usage.requests).to.equal(2);
       });
+
+      it('a check that takes nothing sees the cap, the next request day and expired listings like a taking call', async function () {
+        const account = newAccountId('check');
+        const check = (now: number) => store.admit(scopeAt(account, now), { requestLimit: 2, items: null, take: false });
+        await store.consumeListings(scopeAt(account, T0), ids('c', 3), { day: 100, month: 100 });
+        await store.admit(scopeAt(account, T0 + 1), { requestLimit: 2, items: null, take: true });
+        expect(await check(T0 + 2)).to.deep.include({ refused: null });
+        await store.admit(scopeAt(account, T0 + 3), { requestLimit: 2, items: null, take: true });
+        const atCap = await check(T0 + 4);
+        expect(atCap.refused).to.equal('requests');
+        expect(atCap.usage).to.deep.include({ requests: 2, day: 3, month: 3 });
+        // Checking took nothing: a forced take counts the third request only.
+        expect((await store.admit(scopeAt(account, T0 + 5), { requestLimit: null, items: null, take: true })).usage.requests).to.equal(3);
+        // A day later the daily listings have expired and the request cap starts again.
+        const later = await check(T0 + DAY + HOUR);
+        expect(later.refused).to.equal(null);
+        expect(later.usage).to.deep.include({ requests: 0, day: 0, dayOldest: null, month: 3 });
+      });
     });
 
     describe('bounded storage', function () {

@@ -30,9 +30,11 @@ const ROW_COLUMNS = [
 const DOC_FREQUENCY_TTL_MS = 60_000;
 
 /**
- * Columns a result page reads (fromRow, the sort keys, the change position). Not `l.*`: `title` and
- * `description` are copies of what `doc` holds, and turning them into JS strings for every row of a
- * page costs more than the B-tree lookups (measured with npm run bench).
+ * Columns a result page reads (fromRow, the sort keys, the change position), and every other read of
+ * whole listings (detail, the indexer's getMany and findBlock). Not `l.*`: `title` and `description`
+ * are copies of what `doc` holds, and turning them into JS strings for every row of a page costs more
+ * than the B-tree lookups (measured with npm run bench); `public_json` (the last column, about a
+ * third of a row) would be read from its overflow pages for nothing.
  */
 const PAGE_COLUMNS = ['id', 'doc', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
   'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ');
@@ -198,7 +200,7 @@ export class SqliteListingStore implements ListingStore {
   }
 
   async get(id: string): Promise<StoredListing | null> {
-    const row = this.statement('SELECT * FROM listings WHERE id = ?').get(id) as ListingRow | undefined;
+    const row = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE id = ?`).get(id) as ListingRow | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -207,14 +209,14 @@ export class SqliteListingStore implements ListingStore {
     // Chunks stay below SQLite's bound-parameter limit.
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = this.statement(`SELECT * FROM listings WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as ListingRow[];
+      const rows = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as ListingRow[];
       for (const row of rows) found.set(row.id, fromRow(row));
     }
     return found;
   }
 
   async findBlock(blockKey: string): Promise<StoredListing[]> {
-    const rows = this.statement('SELECT * FROM listings WHERE block_key = ? AND active = 1').all(blockKey) as ListingRow[];
+    const rows = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE block_key = ? AND active = 1`).all(blockKey) as ListingRow[];
     return rows.map(fromRow);
   }
 
@@ -308,11 +310,11 @@ export class SqliteListingStore implements ListingStore {
   private pageListings(rows: (ListingRow | PageRow)[], presented: boolean): StoredListing[] {
     if (!presented) return (rows as ListingRow[]).map(fromRow);
     const readDoc = (id: string) => (this.statement('SELECT doc FROM listings WHERE id = ?').get(id) as { doc: string }).doc;
-    return (rows as PageRow[]).map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : fromPageRow({ ...row, public_json: row.public_json }, readDoc)));
+    return (rows as PageRow[]).map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : fromPageRow(row, row.public_json, readDoc)));
   }
 
   private fullRow(id: string): ListingRow {
-    return this.statement('SELECT * FROM listings WHERE id = ?').get(id) as ListingRow;
+    return this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE id = ?`).get(id) as ListingRow;
   }
 
   /**
