@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { readLines, type InputLine } from './read.js';
 import { parseRecord, type ParseOutcome } from './parse.js';
+import { PARSE_WORKER_LIMITS } from './heap.js';
 import type { NormaliseContext } from './normalise.js';
 import type { SiteCatalog } from '../src/listings/sites.js';
 
@@ -27,6 +28,7 @@ export async function* parseInline(files: readonly string[], sites: SiteCatalog,
 export async function* parseInWorker(files: readonly string[], sites: SiteCatalog): AsyncGenerator<ParsedLine> {
   const worker = new Worker(new URL('./parse-worker-entry.mjs', import.meta.url), {
     workerData: { files: [...files], sites: sites.sites },
+    resourceLimits: PARSE_WORKER_LIMITS,
   });
   const queue: WorkerMessage[] = [];
   let failure: Error | null = null;
