@@ -75,3 +75,37 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
     await store.close();
   });
 });
+
+describe('SQLite store: reindex brings older index definitions up to date', () => {
+  it('an index of older code (same name, other columns) is built again by reindex, and pages stay the same', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ix-')), 'listings.sqlite');
+    const listings = makeListings({ count: 80, seed: 9 });
+    let store = new SqliteListingStore(file);
+    await store.upsertMany(listings);
+    const query = { filter: { department: listings[0].content.department!, priceMin: 1 }, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, sort: 'recent' as const, pageSize: 10, page: 1, after: null };
+    const before = (await store.search(query)).items.map((l) => l.id);
+    await store.close();
+    // What the first schema had: the sort key and the id only.
+    const db = new Database(file);
+    db.exec('DROP INDEX ix_main_dept_recent; CREATE INDEX ix_main_dept_recent ON listings(department, updated_at, id) WHERE vis = 2');
+    db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
+    db.close();
+    const definition = (f: string) => {
+      const check = new Database(f, { readonly: true });
+      try {
+        return {
+          sql: (check.prepare("SELECT sql FROM sqlite_master WHERE name = 'ix_main_dept_recent'").get() as { sql: string }).sql,
+          version: (check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value,
+        };
+      } finally { check.close(); }
+    };
+    store = new SqliteListingStore(file);
+    // Opening (the API's start-up) builds nothing.
+    expect(definition(file).sql).to.not.include('price');
+    store.rebuildIndexes();
+    expect(definition(file).version).to.equal('2');
+    expect(definition(file).sql).to.include('entered_at, price, type_norm, transaction_type');
+    expect((await store.search(query)).items.map((l) => l.id)).to.deep.equal(before);
+    await store.close();
+  });
+});

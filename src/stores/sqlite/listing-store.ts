@@ -9,7 +9,7 @@ import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
 import type { ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
-import { addPublicJsonColumn, LISTINGS_SCHEMA, PUBLIC_JSON_META, SCHEMA_VERSION } from './schema.js';
+import { addPublicJsonColumn, LISTINGS_SCHEMA, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
@@ -275,10 +275,12 @@ export class SqliteListingStore implements ListingStore {
 
   /**
    * `npm run indexer -- reindex` on SQLite: write every row's Annonce text again when they are not
-   * current, rebuild the full-text index from the table, then ANALYZE.
+   * current, build again the indexes whose definition changed (schema.ts), rebuild the full-text
+   * index from the table, then ANALYZE.
    */
   rebuildIndexes(): void {
     if (!this.publicJsonCurrent()) this.rewritePublicJson();
+    recreateChangedIndexes(this.db);
     this.db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild'); REINDEX; ANALYZE;");
   }
 
