@@ -52,8 +52,7 @@ export class SqliteUsageCounters implements UsageCounters {
       if (checked) return checked;
     }
     return this.inTransaction(scope, (row) => {
-      let refused: UsageRefusal | null = admission.items ? this.itemRefusal(row, admission.items, scope) : null;
-      if (!refused && admission.requestLimit !== null && row.requests >= admission.requestLimit) refused = 'requests';
+      const refused = this.admissionRefusal(row, admission, scope);
       if (!refused && admission.take) row.requests += 1;
       return { refused, usage: this.snapshot(scope.accountId, row) };
     });
@@ -98,9 +97,14 @@ export class SqliteUsageCounters implements UsageCounters {
     const usage = this.snapshot(scope.accountId, row);
     if (usage.dayOldest !== null && usage.dayOldest <= scope.now - scope.dayMs) return null;
     if (scope.month?.kind === 'rolling' && usage.monthOldest !== null && usage.monthOldest <= scope.now - scope.month.ms) return null;
-    let refused: UsageRefusal | null = admission.items ? this.itemRefusal(row, admission.items, scope) : null;
-    if (!refused && admission.requestLimit !== null && row.requests >= admission.requestLimit) refused = 'requests';
-    return { refused, usage };
+    return { refused: this.admissionRefusal(row, admission, scope), usage };
+  }
+
+  /** The listing quotas first, then the daily request cap (one rule for the read and the transaction). */
+  private admissionRefusal(row: WindowsRow, admission: Admission, scope: UsageScope): UsageRefusal | null {
+    const refused = admission.items ? this.itemRefusal(row, admission.items, scope) : null;
+    if (refused) return refused;
+    return admission.requestLimit !== null && row.requests >= admission.requestLimit ? 'requests' : null;
   }
 
   /** Rows of an account, for the conformance suite's bounded-growth check. */
