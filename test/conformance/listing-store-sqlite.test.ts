@@ -11,6 +11,39 @@ import { makeListings } from '../support/fixtures.js';
 import { runListingStoreConformance } from './listing-store.suite.js';
 
 runListingStoreConformance('sqlite', async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite')));
+// The small conformance catalogue never makes a word common enough for the index-first plan: forced
+// here, with its in-memory document sets (text-sets.ts) and without them (a check per row in FTS5).
+runListingStoreConformance('sqlite, full text index first with document sets',
+  async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite'), { textPlan: 'index-first' }));
+runListingStoreConformance('sqlite, full text index first checked in FTS5',
+  async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite'), { textPlan: 'index-first', textSets: false }));
+
+describe('SQLite store: document sets of the index-first plan never serve a stale answer', () => {
+  const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
+  const searchWord = (store: SqliteListingStore, word: string) =>
+    store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null }).then((r) => r.items.map((l) => l.id));
+
+  it('sees a write of another connection (the indexer) and of its own at the next search', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ts-')), 'listings.sqlite');
+    const listings = makeListings({ count: 60, seed: 21 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
+    const [first, second] = listings;
+    const api = new SqliteListingStore(file, { textPlan: 'index-first' });
+    await api.upsertMany(listings);
+    expect(await searchWord(api, 'xylophone')).to.deep.equal([]);
+    // The indexer (another connection) gives one listing the word: the API's next search finds it.
+    const indexer = new SqliteListingStore(file);
+    await indexer.upsertMany([{ ...first, content: { ...first.content, title: 'Xylophone restauré' } }]);
+    expect(await searchWord(api, 'xylophone')).to.deep.equal([first.id]);
+    // ... and takes it away again while giving it to another one.
+    await indexer.upsertMany([first, { ...second, content: { ...second.content, description: 'Un xylophone au fond du jardin.' } }]);
+    expect(await searchWord(api, 'xylophone')).to.deep.equal([second.id]);
+    // A write of the API's own connection counts too.
+    await api.upsertMany([second]);
+    expect(await searchWord(api, 'xylophone')).to.deep.equal([]);
+    await indexer.close();
+    await api.close();
+  });
+});
 
 describe('SQLite store: precomputed Annonce texts (public_json)', () => {
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };

@@ -17,6 +17,7 @@ import { fromPageRow, fromRow, toRow, type ListingRow, type PageRow } from './ro
 import { PUBLIC_JSON_VERSION } from '../../listings/present.js';
 import { StatementCache } from './statements.js';
 import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
+import { TextSetCache } from './text-sets.js';
 
 type Param = string | number;
 
@@ -68,6 +69,11 @@ export interface SqliteListingStoreOptions {
   textPlan?: TextPlan;
   /** Rows per transaction of a bulk load (bulk-load.ts BULK_COMMIT_ROWS; tests use small ones). */
   bulkCommitRows?: number;
+  /**
+   * Index-first full text checks rows against in-memory document sets (text-sets.ts); false asks
+   * FTS5 for each row instead (the benchmarks print both).
+   */
+  textSets?: boolean;
 }
 
 export class SqliteListingStore implements ListingStore {
@@ -80,6 +86,7 @@ export class SqliteListingStore implements ListingStore {
   /** Set while a first build runs in bulk mode (duringBulkLoad). */
   private bulk: BulkLoad | null = null;
   private publicJson: { current: boolean; at: number } | null = null;
+  private readonly textSets: TextSetCache;
 
   constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
     this.db = new Database(file);
@@ -93,6 +100,7 @@ export class SqliteListingStore implements ListingStore {
     this.db.exec(LISTINGS_SCHEMA);
     addPublicJsonColumn(this.db, PUBLIC_JSON_VERSION);
     this.statements = new StatementCache(this.db);
+    this.textSets = new TextSetCache(this.db);
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     const columns = ROW_COLUMNS.join(', ');
     const updates = ROW_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
@@ -334,8 +342,13 @@ export class SqliteListingStore implements ListingStore {
       const where = ['listings_fts MATCH ?', ...parts.where].join(' AND ');
       return { text: render('listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid', where), params: [match, ...parts.params] };
     }
-    const where = [...parts.where, 'EXISTS (SELECT 1 FROM listings_fts f WHERE listings_fts MATCH ? AND f.rowid = l.rowid)'].join(' AND ');
-    return { text: render('listings l', where), params: [...parts.params, match] };
+    if (this.options.textSets === false) {
+      const where = [...parts.where, 'EXISTS (SELECT 1 FROM listings_fts f WHERE listings_fts MATCH ? AND f.rowid = l.rowid)'].join(' AND ');
+      return { text: render('listings l', where), params: [...parts.params, match] };
+    }
+    // Each row the sort index yields is checked against the expression's document set (text-sets.ts).
+    this.textSets.prepare(match);
+    return { text: render('listings l', [...parts.where, 'text_set_has(?, l.rowid)'].join(' AND ')), params: [...parts.params, match] };
   }
 
   private documentFrequency(word: string): number {
