@@ -18,7 +18,10 @@ export interface PlanRow {
   /** Documents holding the word (fts5vocab), what the choice is made from. */
   docs: number;
   textFirstMs: number;
+  /** Index first, each row checked in the expression's in-memory document set (text-sets.ts). */
   indexFirstMs: number;
+  /** Index first, each row checked by an FTS5 lookup (textSets: false). */
+  indexFirstFtsMs: number;
   chosen: TextPlan;
   chosenMs: number;
   explain: Record<TextPlan, string>;
@@ -28,7 +31,10 @@ export interface PlanCase { label: string; words: string; paths: string[] }
 
 export async function measureTextPlans(file: string, enteredFrom: number, cursorSecret: string, cases: PlanCase[], docsOf: (word: string) => number, runs: number): Promise<PlanRow[]> {
   const open = (options: SqliteListingStoreOptions) => new RawStore(file, enteredFrom, cursorSecret, options);
-  const stores = { 'text-first': open({ textPlan: 'text-first' }), 'index-first': open({ textPlan: 'index-first' }), auto: open({}) };
+  const stores = {
+    'text-first': open({ textPlan: 'text-first' }), 'index-first': open({ textPlan: 'index-first' }),
+    'index-first-fts': open({ textPlan: 'index-first', textSets: false }), auto: open({}),
+  };
   try {
     const rows: PlanRow[] = [];
     for (const c of cases) {
@@ -46,6 +52,7 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
         label: c.label, words: c.words, docs: docsOf(c.words),
         textFirstMs: await time(stores['text-first']),
         indexFirstMs: await time(stores['index-first']),
+        indexFirstFtsMs: await time(stores['index-first-fts']),
         chosen: isTextFirst(withFresh(open({}), (raw) => captureSearch(raw, paths[0]).sql)) ? 'text-first' : 'index-first',
         chosenMs: await time(stores.auto),
         explain: {

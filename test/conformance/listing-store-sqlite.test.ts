@@ -9,6 +9,8 @@ import type { StoredListing } from '../../src/listings/stored.js';
 import type { Scope } from '../../src/listings/query.js';
 import { makeListings } from '../support/fixtures.js';
 import { runListingStoreConformance } from './listing-store.suite.js';
+import { TextSetCache } from '../../src/stores/sqlite/text-sets.js';
+import { chooseTextPlan } from '../../src/stores/sqlite/text-plan.js';
 
 runListingStoreConformance('sqlite', async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite')));
 // The small conformance catalogue never makes a word common enough for the index-first plan: forced
@@ -140,5 +142,33 @@ describe('SQLite store: reindex brings older index definitions up to date', () =
     expect(definition(file).sql).to.include('entered_at, price, type_norm, transaction_type');
     expect((await store.search(query)).items.map((l) => l.id)).to.deep.equal(before);
     await store.close();
+  });
+});
+
+describe('SQLite store: document sets (text-sets.ts) and the plan choice', () => {
+  it('reads a set again after a change, at most once a second; in between the caller checks rows in FTS5', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'tc-')), 'listings.sqlite');
+    const listings = makeListings({ count: 30, seed: 4 });
+    const store = new SqliteListingStore(file);
+    await store.upsertMany(listings);
+    const sets = new TextSetCache(store.database);
+    const has = (rowid: number) => store.database.prepare("SELECT text_set_has('\"xylophone\"', ?) AS x").pluck().get(rowid);
+    const T = 1_000_000;
+    expect(sets.prepare('"xylophone"', T)).to.equal(true);
+    expect(has(1)).to.equal(0);
+    await store.upsertMany([{ ...listings[0], content: { ...listings[0].content, title: 'Xylophone ancien' } }]);
+    const rowid = store.database.prepare('SELECT rowid FROM listings WHERE id = ?').pluck().get(listings[0].id) as number;
+    expect(sets.prepare('"xylophone"', T + 10), 'read 10 ms ago, and the store changed').to.equal(false);
+    expect(sets.prepare('"xylophone"', T + 1_500)).to.equal(true);
+    expect(has(rowid)).to.equal(1);
+    await store.close();
+  });
+
+  it('index first wins earlier when rows are checked in a document set', () => {
+    // 20 000 documents of 1M, a page of 25 (+1): text first reads 20 000 documents.
+    expect(chooseTextPlan(20_000, 1_000_000, 26, 'fts')).to.equal('text-first');
+    expect(chooseTextPlan(20_000, 1_000_000, 26, 'set')).to.equal('index-first');
+    expect(chooseTextPlan(500, 1_000_000, 26, 'set')).to.equal('text-first');
+    expect(chooseTextPlan(243_000, 1_000_000, 26, 'fts')).to.equal('index-first');
   });
 });

@@ -336,19 +336,19 @@ export class SqliteListingStore implements ListingStore {
     if (words.length === 0) return { text: render('listings l', parts.where.join(' AND ')), params: parts.params };
     const match = ftsMatchExpression(words);
     const rarest = Math.min(...words.map((w) => this.documentFrequency(w)));
-    const plan = this.options.textPlan ?? chooseTextPlan(rarest, this.totalDocuments(), Number.isFinite(rowsWanted) ? rowsWanted : this.totalDocuments());
+    const plan = this.options.textPlan ?? chooseTextPlan(rarest, this.totalDocuments(), Number.isFinite(rowsWanted) ? rowsWanted : this.totalDocuments(),
+      this.options.textSets === false ? 'fts' : 'set');
     if (plan === 'text-first') {
       // CROSS JOIN keeps FTS5 as the outer loop: SQLite's planner would otherwise walk the sort index.
       const where = ['listings_fts MATCH ?', ...parts.where].join(' AND ');
       return { text: render('listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid', where), params: [match, ...parts.params] };
     }
-    if (this.options.textSets === false) {
-      const where = [...parts.where, 'EXISTS (SELECT 1 FROM listings_fts f WHERE listings_fts MATCH ? AND f.rowid = l.rowid)'].join(' AND ');
-      return { text: render('listings l', where), params: [...parts.params, match] };
-    }
-    // Each row the sort index yields is checked against the expression's document set (text-sets.ts).
-    this.textSets.prepare(match);
-    return { text: render('listings l', [...parts.where, 'text_set_has(?, l.rowid)'].join(' AND ')), params: [...parts.params, match] };
+    // Each row the sort index yields is checked against the expression's document set (text-sets.ts),
+    // or, without a usable set, by an FTS5 lookup.
+    const check = this.options.textSets !== false && this.textSets.prepare(match)
+      ? 'text_set_has(?, l.rowid)'
+      : 'EXISTS (SELECT 1 FROM listings_fts f WHERE listings_fts MATCH ? AND f.rowid = l.rowid)';
+    return { text: render('listings l', [...parts.where, check].join(' AND ')), params: [...parts.params, match] };
   }
 
   private documentFrequency(word: string): number {
