@@ -12,13 +12,16 @@ import { runListingStoreConformance } from './listing-store.suite.js';
 import { TextSetCache } from '../../src/stores/sqlite/text-sets.js';
 import { chooseTextPlan } from '../../src/stores/sqlite/text-plan.js';
 
-runListingStoreConformance('sqlite', async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite')));
+/** A listings file in a new temporary directory. */
+const newStoreFile = (prefix: string): string => path.join(mkdtempSync(path.join(tmpdir(), `${prefix}-`)), 'listings.sqlite');
+
+runListingStoreConformance('sqlite', async () => new SqliteListingStore(newStoreFile('ls')));
 // The small conformance catalogue never makes a word common enough for the index-first plan: forced
 // here, with its in-memory document sets (text-sets.ts) and without them (a check per row in FTS5).
 runListingStoreConformance('sqlite, full text index first with document sets',
-  async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite'), { textPlan: 'index-first' }));
+  async () => new SqliteListingStore(newStoreFile('ls'), { textPlan: 'index-first' }));
 runListingStoreConformance('sqlite, full text index first checked in FTS5',
-  async () => new SqliteListingStore(path.join(mkdtempSync(path.join(tmpdir(), 'ls-')), 'listings.sqlite'), { textPlan: 'index-first', textSets: false }));
+  async () => new SqliteListingStore(newStoreFile('ls'), { textPlan: 'index-first', textSets: false }));
 
 describe('SQLite store: document sets of the index-first plan never serve a stale answer', () => {
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
@@ -26,7 +29,7 @@ describe('SQLite store: document sets of the index-first plan never serve a stal
     store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null }).then((r) => r.items.map((l) => l.id));
 
   it('sees a write of another connection (the indexer) and of its own at the next search', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ts-')), 'listings.sqlite');
+    const file = newStoreFile('ts');
     const listings = makeListings({ count: 60, seed: 21 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
     const [first, second] = listings;
     const api = new SqliteListingStore(file, { textPlan: 'index-first' });
@@ -62,7 +65,7 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
   }
 
   async function loadedStore(): Promise<string> {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'pj-')), 'listings.sqlite');
+    const file = newStoreFile('pj');
     const store = new SqliteListingStore(file);
     await store.upsertMany(listings);
     await store.close();
@@ -113,7 +116,7 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
 
 describe('SQLite store: reindex brings older index definitions up to date', () => {
   it('an index of older code (same name, other columns) is built again by reindex, and pages stay the same', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ix-')), 'listings.sqlite');
+    const file = newStoreFile('ix');
     const listings = makeListings({ count: 80, seed: 9 });
     let store = new SqliteListingStore(file);
     await store.upsertMany(listings);
@@ -147,7 +150,7 @@ describe('SQLite store: reindex brings older index definitions up to date', () =
 
 describe('SQLite store: document sets (text-sets.ts) and the plan choice', () => {
   it('reads a set again after a change, at most once a second; in between the caller checks rows in FTS5', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'tc-')), 'listings.sqlite');
+    const file = newStoreFile('tc');
     const listings = makeListings({ count: 30, seed: 4 });
     const store = new SqliteListingStore(file);
     await store.upsertMany(listings);
