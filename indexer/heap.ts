@@ -2,7 +2,8 @@
  * Memory bounds of a load. The live data of a load is bounded (a batch, the dedup block cache, the
  * worker's chunks in flight), but V8 grows a busy heap lazily far beyond it: with Node's defaults a
  * 100 000-record load peaked at 1.1 GB of RSS, a 1M load at 1.6 GB. Capping the heaps makes V8
- * collect before it grows (about 15 % slower at 100k; npm run bench -- --indexer prints both).
+ * collect before it grows: 511 MiB at 1M at the same speed, 470 MB at 100k for a load 25 % slower
+ * (README, Benchmarks, Indexer).
  *
  * INDEXER_NODE_FLAGS are the flags `npm run indexer` starts node with (package.json repeats them)
  * and the benchmark's catalogue build uses; the parse worker gets its limits in code.
