@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
 import { annonceJson, presentAnnonce } from '../../src/listings/present.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { Scope } from '../../src/listings/query.js';
@@ -14,6 +14,14 @@ import { chooseTextPlan } from '../../src/stores/sqlite/text-plan.js';
 
 /** A listings file in a new temporary directory. */
 const newStoreFile = (prefix: string): string => path.join(mkdtempSync(path.join(tmpdir(), `${prefix}-`)), 'listings.sqlite');
+
+/** A store in a new file holding `listings`. */
+async function storeHolding(prefix: string, listings: StoredListing[], options: SqliteListingStoreOptions = {}) {
+  const file = newStoreFile(prefix);
+  const store = new SqliteListingStore(file, options);
+  await store.upsertMany(listings);
+  return { file, store };
+}
 
 runListingStoreConformance('sqlite', async () => new SqliteListingStore(newStoreFile('ls')));
 // The small conformance catalogue never makes a word common enough for the index-first plan: forced
@@ -29,11 +37,9 @@ describe('SQLite store: document sets of the index-first plan never serve a stal
     store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null }).then((r) => r.items.map((l) => l.id));
 
   it('sees a write of another connection (the indexer) and of its own at the next search', async () => {
-    const file = newStoreFile('ts');
     const listings = makeListings({ count: 60, seed: 21 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
     const [first, second] = listings;
-    const api = new SqliteListingStore(file, { textPlan: 'index-first' });
-    await api.upsertMany(listings);
+    const { file, store: api } = await storeHolding('ts', listings, { textPlan: 'index-first' });
     expect(await searchWord(api, 'xylophone')).to.deep.equal([]);
     // The indexer (another connection) gives one listing the word: the API's next search finds it.
     const indexer = new SqliteListingStore(file);
@@ -116,12 +122,13 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
 
 describe('SQLite store: reindex brings older index definitions up to date', () => {
   it('an index of older code (same name, other columns) is built again by reindex, and pages stay the same', async () => {
-    const file = newStoreFile('ix');
     const listings = makeListings({ count: 80, seed: 9 });
-    let store = new SqliteListingStore(file);
-    await store.upsertMany(listings);
+    const loaded = await storeHolding('ix', listings);
+    const { file } = loaded;
+    let { store } = loaded;
     const query = { filter: { department: listings[0].content.department!, priceMin: 1 }, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, sort: 'recent' as const, pageSize: 10, page: 1, after: null };
     const before = (await store.search(query)).items.map((l) => l.id);
+    expect(before).to.not.be.empty;
     await store.close();
     // What the first schema had: the sort key and the id only.
     const db = new Database(file);
@@ -150,10 +157,8 @@ describe('SQLite store: reindex brings older index definitions up to date', () =
 
 describe('SQLite store: document sets (text-sets.ts) and the plan choice', () => {
   it('reads a set again after a change, at most once a second; in between the caller checks rows in FTS5', async () => {
-    const file = newStoreFile('tc');
     const listings = makeListings({ count: 30, seed: 4 });
-    const store = new SqliteListingStore(file);
-    await store.upsertMany(listings);
+    const { store } = await storeHolding('tc', listings);
     const sets = new TextSetCache(store.database);
     const has = (rowid: number) => store.database.prepare("SELECT text_set_has('\"xylophone\"', ?) AS x").pluck().get(rowid);
     const T = 1_000_000;

@@ -28,7 +28,8 @@ export class TextSetCache {
   constructor(db: Database.Database) {
     this.stampStatement = db.prepare('SELECT data_version || \':\' || total_changes() AS stamp FROM pragma_data_version');
     this.documentsStatement = db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?').pluck();
-    db.function('text_set_has', { deterministic: true, directOnly: true }, (expression: unknown, rowid: unknown) => {
+    // Not deterministic: the answer depends on the sets, which change between statements.
+    db.function('text_set_has', { deterministic: false, directOnly: true }, (expression: unknown, rowid: unknown) => {
       const set = this.sets.get(String(expression));
       if (!set) throw new Error('text_set_has: no document set for this expression (call TextSetCache.prepare first)');
       const id = Number(rowid);
