@@ -7,7 +7,8 @@ import type { ListingStore } from '../src/stores/listing-store.js';
 import type { MergeClock } from './merge.js';
 
 export interface GroupingStage {
-  apply(batch: StoredListing[], store: ListingStore, clock: MergeClock): Promise<StoredListing[]>;
+  /** `before`: the stored state of the batch's listings, when the caller has read it (absent ids: new listings). */
+  apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]>;
   /** Groups formed so far in this load (for the report). */
   readonly groupsFormed: number;
 }

@@ -91,7 +91,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<LoadRep
       else if (outcome.kind === 'unchanged') report.unchanged++;
       else report.stale++;
     }
-    const written = await grouping.apply([...toWrite.values()], options.store, clock);
+    const written = await grouping.apply([...toWrite.values()], options.store, clock, stored);
     const refused = new Map((await options.store.upsertMany(written)).map((f) => [f.id, f.reason]));
     for (const { input, record } of batch) {
       const reason = refused.get(listingId(record.content.source, record.content.reference));

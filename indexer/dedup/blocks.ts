@@ -1,27 +1,44 @@
 /**
- * Reading blocks for the grouping stage.
+ * Reading blocks for the grouping stage. A block is read as candidates (BlockCandidate: a listing's
+ * scoring features and what the key rules read, not its document): a load reads the candidates of
+ * every record, about 36 listings per record at 1M, and whole listings made that the larger part of
+ * a load's time (ListingStore.findBlockCandidates; SQLite keeps the features in their own table).
  *
- * LoadedBlocks: the blocks one batch (or one rebuild step) works on, each read once, and which keys
- * of each base are loaded, so a regrouping can tell whether every candidate of a listing is in memory
- * (its bucket and the two around it, src/listings/block-key.ts) and read the missing ones.
+ * LoadedBlocks: the blocks one batch works on, each read once, and which keys of each base are
+ * loaded, so a regrouping can tell whether every candidate of a listing is in memory (its bucket and
+ * the two around it, src/listings/block-key.ts) and read the missing ones.
  *
  * BlockCache: a bounded read-through cache of blocks across the batches of ONE load. Big blocks (the
- * flats of a city district) are read by almost every batch, and reading a listing from the store costs
- * more than everything the stage does with it. The cache is a copy, not the state: the state stays in
- * the store, the cache holds at most `capacity` listings whatever the catalogue size (least recently
- * used blocks are dropped), and it is updated with every listing the stage hands back for writing,
- * so it equals the store as long as the load is the store's only writer (which incremental grouping
- * assumes anyway). A stage instance serves one load, as the CLI uses it.
+ * flats of a city district) are read by almost every batch. The cache is a copy, not the state: the
+ * state stays in the store, the cache holds at most `capacity` candidates whatever the catalogue size
+ * (least recently used blocks are dropped), and it is updated with every listing the stage hands back
+ * for writing, so it equals the store as long as the load is the store's only writer (which
+ * incremental grouping assumes anyway). A stage instance serves one load, as the CLI uses it.
  */
 import { baseOfKey, blockKeyOf } from '../../src/listings/block-key.js';
+import { featuresOf } from '../../src/listings/dedup-features.js';
 import type { StoredListing } from '../../src/listings/stored.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
+import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
+
+/** A whole listing as a candidate (a batch listing, or a backend without findBlockCandidates). */
+export function candidateOf(listing: StoredListing): BlockCandidate {
+  return {
+    id: listing.id, dedup_key: listing.dedup_key, change_seq: listing.change_seq, catalogue_entered_at: listing.catalogue_entered_at,
+    block_key: blockKeyOf(listing) ?? '', features: featuresOf(listing), listing,
+  };
+}
+
+/** The candidates of one block, from the store's stored features when it keeps them. */
+export async function readBlock(store: Pick<ListingStore, 'findBlock' | 'findBlockCandidates'>, key: string): Promise<BlockCandidate[]> {
+  if (store.findBlockCandidates) return store.findBlockCandidates(key);
+  return (await store.findBlock(key)).map(candidateOf);
+}
 
 export class LoadedBlocks {
-  private readonly byKey = new Map<string, StoredListing[]>();
+  private readonly byKey = new Map<string, BlockCandidate[]>();
   private readonly keysByBase = new Map<string, string[]>();
 
-  constructor(private readonly store: Pick<ListingStore, 'findBlock'>, private readonly cache: BlockCache | null = null) {}
+  constructor(private readonly store: Pick<ListingStore, 'findBlock' | 'findBlockCandidates'>, private readonly cache: BlockCache | null = null) {}
 
   has(key: string): boolean { return this.byKey.has(key); }
 
@@ -32,7 +49,7 @@ export class LoadedBlocks {
       if (this.byKey.has(key)) continue;
       let members = this.cache?.get(key);
       if (members === undefined) {
-        members = await this.store.findBlock(key);
+        members = await readBlock(this.store, key);
         this.cache?.put(key, members);
       }
       this.byKey.set(key, members);
@@ -46,19 +63,16 @@ export class LoadedBlocks {
 
   get bases(): string[] { return [...this.keysByBase.keys()]; }
 
-  /** Stored listings of the loaded blocks of one base. */
-  membersOf(base: string): StoredListing[] {
+  /** Candidates of the loaded blocks of one base. */
+  membersOf(base: string): BlockCandidate[] {
     return (this.keysByBase.get(base) ?? []).flatMap((key) => this.byKey.get(key)!);
   }
 
-  *all(): Iterable<StoredListing> {
-    for (const members of this.byKey.values()) yield* members;
-  }
 }
 
 export class BlockCache {
   /** Blocks in least- to most-recently used order (a Map keeps insertion order). */
-  private readonly blocks = new Map<string, StoredListing[]>();
+  private readonly blocks = new Map<string, BlockCandidate[]>();
   /** Cached block of each cached listing. */
   private readonly blockOf = new Map<string, string>();
   private held = 0;
@@ -73,7 +87,7 @@ export class BlockCache {
     this.held = 0;
   }
 
-  get(key: string): StoredListing[] | undefined {
+  get(key: string): BlockCandidate[] | undefined {
     const members = this.blocks.get(key);
     if (members !== undefined) {
       this.blocks.delete(key);
@@ -82,7 +96,7 @@ export class BlockCache {
     return members;
   }
 
-  put(key: string, members: StoredListing[]): void {
+  put(key: string, members: BlockCandidate[]): void {
     if (this.capacity <= 0 || members.length > this.capacity) return;
     this.drop(key);
     this.blocks.set(key, members);
@@ -109,7 +123,10 @@ export class BlockCache {
       if (key === null) continue;
       const members = this.blocks.get(key);
       if (members === undefined) continue;
-      members.push(listing);
+      // Without the whole listing, and features as plain values (the lazy ones hold on to the
+      // listing's content): the cache holds candidates of about a kilobyte each.
+      const { listing: _whole, features, ...candidate } = candidateOf(listing);
+      members.push({ ...candidate, features: { ...features } });
       this.blockOf.set(listing.id, key);
       this.held++;
     }

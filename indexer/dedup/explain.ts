@@ -6,7 +6,7 @@
 import { blockBaseOf } from '../../src/listings/block-key.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { ListingStore } from '../../src/stores/listing-store.js';
-import { featuresOf } from './features.js';
+import { featuresOf } from '../../src/listings/dedup-features.js';
 import { floorsComparable, LIMITS, MATCH_THRESHOLD, scoreDetail, surfacesClose } from './score.js';
 import { scanListings } from './scan.js';
 

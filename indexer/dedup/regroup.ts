@@ -1,44 +1,49 @@
 /**
- * Regrouping of one block, shared by the load stage (stage.ts) and the rebuild (rebuild.ts):
- * cluster the parts of the block reachable from the seeds, give each group its stable key, and
- * compute every regrouped member's group fields from the members' OWN content.
+ * Regrouping of one block, shared by the load stage (stage.ts) and the rebuild (rebuild.ts), in two
+ * steps so that the stage needs whole listings only for the groups it changes:
+ * 1. clusterRegroup: cluster the parts of the block reachable from the seeds (from the members'
+ *    features alone) and give each group its stable key;
+ * 2. regroupedFields: the group fields of the members of some of those groups, computed from the
+ *    members' OWN content (whole listings).
  */
 import type { SiteCatalog } from '../../src/listings/sites.js';
 import type { StoredListing } from '../../src/listings/stored.js';
+import type { BlockCandidate } from '../../src/stores/listing-store.js';
 import { clusterAround } from './cluster.js';
-import { featuresOf } from './features.js';
 import { groupFields, rankMembers, type GroupFields } from './group-output.js';
 import { assignKeys, type KeyHolder } from './keys.js';
 import { withOwnContent } from './own-content.js';
 import { MATCH_THRESHOLD } from './score.js';
+import { candidateOf } from './blocks.js';
 
-export interface RegroupOptions {
-  sites: SiteCatalog;
+/** What clustering and the key rules read of a member (a BlockCandidate, or one made of a whole listing). */
+export type RegroupMember = Pick<BlockCandidate, 'id' | 'dedup_key' | 'change_seq' | 'catalogue_entered_at' | 'features'>;
+
+export interface RegroupOptions<M extends RegroupMember = RegroupMember> {
   /** The key a member held in this block before the regrouping (null when it was not grouped here). */
-  previousKeyOf(member: StoredListing): string | null;
+  previousKeyOf(member: M): string | null;
   threshold?: number;
 }
 
-export interface RegroupResult {
-  /** New group fields of every regrouped member (the seeds and every listing reachable from them), by id. */
-  fields: Map<string, GroupFields>;
+export interface Regrouping<M extends RegroupMember = RegroupMember> {
+  /** Every regrouped member (the seeds and every listing reachable from them) by group, ids ascending, with the group's key. */
+  groups: { members: M[]; key: string | null }[];
   /** Groups that got a new key. */
   minted: number;
 }
 
 /**
  * `members`: active listings of one block base as they are now (at least every candidate of every
- * listing reachable from the seeds: the caller checks with `fields` and reads more blocks if not);
- * `seedIds`: the members whose group may have changed.
+ * listing reachable from the seeds: the caller checks the regrouped members' blocks and reads more
+ * if some are missing); `seedIds`: the members whose group may have changed.
  */
-export function regroupBlock(members: readonly StoredListing[], seedIds: ReadonlySet<string>, options: RegroupOptions): RegroupResult {
+export function clusterRegroup<M extends RegroupMember>(members: readonly M[], seedIds: ReadonlySet<string>, options: RegroupOptions<M>): Regrouping<M> {
   const sorted = [...members].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const seeds: number[] = [];
   sorted.forEach((m, i) => { if (seedIds.has(m.id)) seeds.push(i); });
-  const fields = new Map<string, GroupFields>();
-  if (seeds.length === 0) return { fields, minted: 0 };
+  if (seeds.length === 0) return { groups: [], minted: 0 };
 
-  const { groups } = clusterAround(sorted.map(featuresOf), seeds, options.threshold ?? MATCH_THRESHOLD);
+  const { groups } = clusterAround(sorted.map((m) => m.features), seeds, options.threshold ?? MATCH_THRESHOLD);
   const regrouped = new Set(groups.flat());
   const keysInUse = new Set<string>();
   sorted.forEach((m, i) => {
@@ -51,13 +56,28 @@ export function regroupBlock(members: readonly StoredListing[], seedIds: Readonl
   })));
   const keys = assignKeys(holders, keysInUse);
   let minted = 0;
-  groups.forEach((group, g) => {
-    const key = keys[g];
-    if (key !== null && !holders[g].some((h) => h.previousKey === key)) minted++;
-    const ranked = rankMembers(group.map((i) => withOwnContent(sorted[i])), options.sites);
-    groupFields(ranked, key).forEach((f, rank) => fields.set(ranked[rank].id, f));
-  });
-  return { fields, minted };
+  keys.forEach((key, g) => { if (key !== null && !holders[g].some((h) => h.previousKey === key)) minted++; });
+  return { groups: groups.map((group, g) => ({ members: group.map((i) => sorted[i]), key: keys[g] })), minted };
+}
+
+/** Group fields of every member of `groups`, by id; `wholeOf` gives each member's whole listing as stored (or as loaded). */
+export function regroupedFields(groups: Regrouping['groups'], wholeOf: (id: string) => StoredListing, sites: SiteCatalog): Map<string, GroupFields> {
+  const fields = new Map<string, GroupFields>();
+  for (const group of groups) {
+    const ranked = rankMembers(group.members.map((m) => withOwnContent(wholeOf(m.id))), sites);
+    groupFields(ranked, group.key).forEach((f, rank) => fields.set(ranked[rank].id, f));
+  }
+  return fields;
+}
+
+/** Both steps on whole listings (the rebuild): the new group fields of every regrouped member. */
+export function regroupBlock(
+  members: readonly StoredListing[], seedIds: ReadonlySet<string>,
+  options: { sites: SiteCatalog; threshold?: number; previousKeyOf(member: RegroupMember): string | null },
+): { fields: Map<string, GroupFields>; minted: number } {
+  const byId = new Map(members.map((m) => [m.id, m]));
+  const regrouping = clusterRegroup(members.map(candidateOf), seedIds, options);
+  return { fields: regroupedFields(regrouping.groups, (id) => byId.get(id)!, options.sites), minted: regrouping.minted };
 }
 
 /** The group fields a listing has now (to compare with the regrouped ones). */

@@ -17,8 +17,8 @@
  * their descriptions differ (a hard limit), and the energy figures and texts remove points, while the
  * coordinates they share give almost nothing.
  */
-import type { Features } from './features.js';
-import { containment } from './shingles.js';
+import type { Features } from '../../src/listings/dedup-features.js';
+import { containment } from '../../src/listings/shingles.js';
 
 /** A pair at or above this score is a duplicate (union-find joins it). */
 export const MATCH_THRESHOLD = 2.5;

@@ -2,13 +2,14 @@
  * DedupGrouping: the grouping stage of a load (indexer/grouping.ts) that groups cross-site duplicates.
  *
  * For each batch, incrementally, with all state in the store (nothing is kept between batches):
- * 1. read the blocks around the batch's listings (ListingStore.findBlock: the ACTIVE listings of a
- *    transaction|type|postal code|price bucket; a listing's candidates are in its bucket and the two
- *    around it), and the previous state of every batch listing with the blocks around it;
+ * 1. read the blocks around the batch's listings as candidates (blocks.ts: the ACTIVE listings of a
+ *    transaction|type|postal code|price bucket, by their features; a listing's candidates are in its
+ *    bucket and the two around it), and the blocks around the group each batch listing was in;
  * 2. per base (transaction|type|postal code), regroup the parts reachable from what changed: the
  *    batch's listings and the members of the groups they belonged to (regroup.ts). When a listing
  *    reached has candidates in a block not read yet, read it and regroup again, so the groups are
- *    exactly those a rebuild of the whole base gives (cluster.ts explains why);
+ *    exactly those a rebuild of the whole base gives (cluster.ts explains why). Then read whole
+ *    (getMany) the members of the groups whose fields can change, and compute their fields;
  * 3. return the batch with its group fields, plus every other member whose group fields changed.
  *
  * A listing that leaves the market, or moves to another block, leaves its group, and its old group
@@ -23,27 +24,26 @@
 import { baseOfKey, blockKeyOf, neighbourKeys } from '../../src/listings/block-key.js';
 import type { SiteCatalog } from '../../src/listings/sites.js';
 import type { StoredListing } from '../../src/listings/stored.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
+import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
 import type { GroupingStage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
-import { BlockCache, LoadedBlocks } from './blocks.js';
+import { BlockCache, candidateOf, LoadedBlocks } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
-import { currentGroupFields, regroupBlock, type RegroupResult } from './regroup.js';
+import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
 
 export interface DedupOptions {
   sites: SiteCatalog;
   /** Score threshold (score.ts MATCH_THRESHOLD by default). */
   threshold?: number;
-  /** Listings kept by the block cache between batches (blocks.ts); 0 reads every block from the store. */
+  /** Candidates kept by the block cache between batches (blocks.ts); 0 reads every block from the store. */
   cacheListings?: number;
 }
 
 /**
- * About 2.7 KB of heap per cached listing: some 27 MB, whatever the catalogue size. 50 000 held
- * 135 MB of a load's 400 MB budget (indexer/heap.ts) for a small gain (a load's input is not ordered
- * by block, so most blocks are read from the store anyway): the 200 000-record dedup-eval load took
- * 74.8 s with 50 000, 79.4 s with 10 000.
+ * About 1 KB of heap per cached candidate (its features: numbers and the description's shingles).
+ * A load's input is not ordered by block, so most blocks of a big catalogue are read from the store
+ * anyway; the cache serves the big blocks (city districts) most batches touch.
  */
 export const DEFAULT_CACHE_LISTINGS = 10_000;
 
@@ -58,7 +58,7 @@ export class DedupGrouping implements GroupingStage {
 
   get groupsFormed(): number { return this.formed; }
 
-  async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock): Promise<StoredListing[]> {
+  async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]> {
     const dirty = new Map(batch.map((listing) => [listing.id, listing]));
     // The cache is a copy of one store's blocks: another store starts it again.
     if (this.cacheStore !== store) this.cache.clear();
@@ -66,55 +66,61 @@ export class DedupGrouping implements GroupingStage {
     const blocks = new LoadedBlocks(store, this.cache);
 
     // 1. The blocks around where the batch's listings go...
-    const joining = new Map<string, StoredListing[]>();
+    const joining = new Map<string, BlockCandidate[]>();
     for (const listing of batch) {
       const key = listing.status === 'active' ? blockKeyOf(listing) : null;
       if (key === null) continue;
       const base = baseOfKey(key);
       const list = joining.get(base);
-      if (list) list.push(listing); else joining.set(base, [listing]);
+      if (list) list.push(candidateOf(listing)); else joining.set(base, [candidateOf(listing)]);
       await blocks.ensure(neighbourKeys(key));
     }
-    // ... the previous state of each batch listing, and the blocks around the group it was in.
-    const previous = new Map<string, StoredListing>();
-    for (const member of blocks.all()) if (dirty.has(member.id)) previous.set(member.id, member);
-    const unknown = batch.filter((listing) => !previous.has(listing.id)).map((listing) => listing.id);
-    if (unknown.length > 0) for (const [id, listing] of await store.getMany(unknown)) previous.set(id, listing);
+    // ... the previous state of each batch listing (whole: its group fields are compared with the
+    // new ones), and the blocks around the group it was in.
+    const previous = before ?? await store.getMany(batch.map((listing) => listing.id));
     const previousKeys = new Set<string>();
-    for (const before of previous.values()) {
-      if (before.dedup_key === null || before.status !== 'active') continue;
-      previousKeys.add(before.dedup_key);
-      const key = blockKeyOf(before);
+    for (const prior of previous.values()) {
+      if (prior.dedup_key === null || prior.status !== 'active') continue;
+      previousKeys.add(prior.dedup_key);
+      const key = blockKeyOf(prior);
       // Every member of a group is within the price limit of every other: all in these blocks.
       if (key !== null) await blocks.ensure(neighbourKeys(key));
     }
 
     // 2. Regroup each base around what changed.
     const regrouped = new Map<string, GroupFields>();
-    const storedById = new Map<string, StoredListing>();
+    /** Members outside the batch whose group fields may change, read whole. */
+    const others = new Map<string, StoredListing>();
     for (const base of blocks.bases) {
-      const result = await this.regroupBase(base, blocks, dirty, joining.get(base) ?? [], previous, previousKeys);
-      if (!result) continue;
-      this.formed += result.minted;
-      for (const [id, fields] of result.fields) {
-        regrouped.set(id, fields);
-        const member = result.members.get(id)!;
-        if (!dirty.has(id)) storedById.set(id, member);
+      const regrouping = await this.regroupBase(base, blocks, dirty, joining.get(base) ?? [], previous, previousKeys);
+      if (!regrouping) continue;
+      this.formed += regrouping.minted;
+      // A listing alone before (no key) and alone after keeps its fields: only the others are read whole.
+      const changing = regrouping.groups.filter((group) => group.members.length > 1 || dirty.has(group.members[0].id) || group.members[0].dedup_key !== null);
+      const unread: string[] = [];
+      for (const group of changing) {
+        for (const member of group.members) {
+          if (dirty.has(member.id) || others.has(member.id)) continue;
+          if (member.listing) others.set(member.id, member.listing); else unread.push(member.id);
+        }
       }
+      if (unread.length > 0) for (const [id, listing] of await store.getMany(unread)) others.set(id, listing);
+      const fields = regroupedFields(changing, (id) => dirty.get(id) ?? others.get(id)!, this.options.sites);
+      for (const [id, memberFields] of fields) regrouped.set(id, memberFields);
     }
 
     // 3. The batch with its group fields, and the other members whose group fields changed.
     const out: StoredListing[] = [];
     for (const listing of batch) {
       const fields = regrouped.get(listing.id) ?? ungrouped(listing);
-      const before = previous.get(listing.id);
+      const prior = previous.get(listing.id);
       const next: StoredListing = { ...listing, ...fields };
-      const alreadyNew = !before || listing.change_seq !== before.change_seq;
-      if (!alreadyNew && publicGroupOutputDiffers(currentGroupFields(before), fields)) touch(next, clock);
+      const alreadyNew = !prior || listing.change_seq !== prior.change_seq;
+      if (!alreadyNew && publicGroupOutputDiffers(currentGroupFields(prior), fields)) touch(next, clock);
       out.push(next);
     }
     for (const [id, fields] of regrouped) {
-      const stored = storedById.get(id);
+      const stored = others.get(id);
       if (!stored || !groupFieldsDiffer(currentGroupFields(stored), fields)) continue;
       const next: StoredListing = { ...stored, ...fields };
       if (publicGroupOutputDiffers(currentGroupFields(stored), fields)) touch(next, clock);
@@ -129,14 +135,14 @@ export class DedupGrouping implements GroupingStage {
    * candidates loaded (then the result is exact). Null when nothing in the base changed.
    */
   private async regroupBase(
-    base: string, blocks: LoadedBlocks, dirty: ReadonlyMap<string, StoredListing>, joining: readonly StoredListing[],
+    base: string, blocks: LoadedBlocks, dirty: ReadonlyMap<string, StoredListing>, joining: readonly BlockCandidate[],
     previous: ReadonlyMap<string, StoredListing>, previousKeys: ReadonlySet<string>,
-  ): Promise<(RegroupResult & { members: Map<string, StoredListing> }) | null> {
+  ): Promise<Regrouping<BlockCandidate> | null> {
     // The key a batch listing held counts only in the base it was in before.
-    const previousKeyOf = (member: StoredListing): string | null => {
+    const previousKeyOf = (member: RegroupMember): string | null => {
       if (!dirty.has(member.id)) return member.dedup_key;
-      const before = previous.get(member.id);
-      return before && before.status === 'active' && blockKeyOf(before) !== null && baseOfKey(blockKeyOf(before)!) === base ? before.dedup_key : null;
+      const prior = previous.get(member.id);
+      return prior && prior.status === 'active' && blockKeyOf(prior) !== null && baseOfKey(blockKeyOf(prior)!) === base ? prior.dedup_key : null;
     };
     for (;;) {
       const members = blocks.membersOf(base).filter((member) => !dirty.has(member.id));
@@ -146,13 +152,12 @@ export class DedupGrouping implements GroupingStage {
         if (dirty.has(member.id) || (member.dedup_key !== null && previousKeys.has(member.dedup_key))) seeds.add(member.id);
       }
       if (seeds.size === 0) return null;
-      const result = regroupBlock(members, seeds, { sites: this.options.sites, threshold: this.options.threshold, previousKeyOf });
-      const byId = new Map(members.map((member) => [member.id, member]));
+      const regrouping = clusterRegroup<BlockCandidate>(members, seeds, { threshold: this.options.threshold, previousKeyOf });
       const missing = new Set<string>();
-      for (const id of result.fields.keys()) {
-        for (const key of neighbourKeys(blockKeyOf(byId.get(id)!)!)) if (!blocks.has(key)) missing.add(key);
+      for (const group of regrouping.groups) {
+        for (const member of group.members) for (const key of neighbourKeys(member.block_key)) if (!blocks.has(key)) missing.add(key);
       }
-      if (!(await blocks.ensure(missing))) return { ...result, members: byId };
+      if (!(await blocks.ensure(missing))) return regrouping;
     }
   }
 }

@@ -3,6 +3,7 @@
  * implements it; one conformance suite (test/conformance/listing-store.*) runs against each.
  */
 import type { StoredListing } from '../listings/stored.js';
+import type { Features } from '../listings/dedup-features.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../listings/query.js';
 
 export interface MapResult {
@@ -20,6 +21,22 @@ export interface StoreHealth {
 /** A document the backend refused to write, with the reason. */
 export interface WriteFailure { id: string; reason: string }
 
+/**
+ * An active listing of a block as the indexer's grouping stage compares it: what the scorer and the
+ * key rules read, without the listing's document. The stage reads the whole listing (getMany) only
+ * for the members of the groups it changes.
+ */
+export interface BlockCandidate {
+  id: string;
+  dedup_key: string | null;
+  change_seq: number;
+  catalogue_entered_at: number;
+  block_key: string;
+  features: Features;
+  /** The whole listing, when the backend read it anyway (the stage then does not read it again). */
+  listing?: StoredListing;
+}
+
 /** A write of the indexer: the full new state of one site listing. */
 export type ListingWrite = StoredListing;
 
@@ -34,6 +51,11 @@ export interface ListingStore {
   getMany(ids: string[]): Promise<Map<string, StoredListing>>;
   /** Indexer reads for deduplication: active listings of one block (transaction|type|postal code|price bucket, src/listings/block-key.ts). */
   findBlock(blockKey: string): Promise<StoredListing[]>;
+  /**
+   * Optional, the same listings as findBlock as candidates (from stored features: SQLite). Without
+   * it the stage makes candidates of findBlock's listings.
+   */
+  findBlockCandidates?(blockKey: string): Promise<BlockCandidate[]>;
   /**
    * Indexer writes. `change_seq` values are assigned by the caller. Returns the documents the backend
    * refused one by one (SQLite writes a batch in one transaction and refuses none; Elasticsearch may

@@ -11,6 +11,8 @@ import { makeListings } from '../support/fixtures.js';
 import { runListingStoreConformance } from './listing-store.suite.js';
 import { TextSetCache } from '../../src/stores/sqlite/text-sets.js';
 import { chooseTextPlan } from '../../src/stores/sqlite/text-plan.js';
+import { blockKeyOf } from '../../src/listings/block-key.js';
+import { featuresOf, type Features } from '../../src/listings/dedup-features.js';
 
 /** A listings file in a new temporary directory. */
 const newStoreFile = (prefix: string): string => path.join(mkdtempSync(path.join(tmpdir(), `${prefix}-`)), 'listings.sqlite');
@@ -53,6 +55,64 @@ describe('SQLite store: document sets of the index-first plan never serve a stal
     expect(await searchWord(api, 'xylophone')).to.deep.equal([]);
     await indexer.close();
     await api.close();
+  });
+});
+
+describe('SQLite store: stored duplicate-detection features (findBlockCandidates)', () => {
+  /** Features as plain values (featuresOf computes some lazily), shingles as an array. */
+  const plain = (features: Features) => ({ ...features, text: Array.from(features.text) });
+  const blocksOf = (listings: StoredListing[]) =>
+    [...new Set(listings.filter((l) => l.status === 'active').map((l) => blockKeyOf(l)).filter((k): k is string => k !== null))];
+  const featureRows = (store: SqliteListingStore) => (store.database.prepare('SELECT count(*) AS n FROM dedup_features').get() as { n: number }).n;
+
+  /** Every block's candidates are findBlock's listings, with the features featuresOf computes from them. */
+  async function expectCandidatesMatch(store: SqliteListingStore, listings: StoredListing[]) {
+    for (const key of blocksOf(listings)) {
+      const whole = new Map((await store.findBlock(key)).map((l) => [l.id, l]));
+      const candidates = await store.findBlockCandidates(key);
+      expect(candidates.map((c) => c.id).sort()).to.deep.equal([...whole.keys()].sort());
+      for (const candidate of candidates) {
+        const listing = whole.get(candidate.id)!;
+        expect(plain(candidate.features)).to.deep.equal(plain(featuresOf(listing)));
+        expect(candidate).to.include({ dedup_key: listing.dedup_key, change_seq: listing.change_seq, catalogue_entered_at: listing.catalogue_entered_at, block_key: key });
+      }
+    }
+  }
+
+  it('keeps features for exactly the active listings that have a block, equal to those of the listing', async () => {
+    const listings = makeListings({ count: 120, seed: 5 }).map((l, i) => (i % 9 === 0
+      // Completed fields are not the listing's own: its features must leave them out.
+      ? { ...l, content: { ...l.content, description: null, surface: null }, completed_from: {} } : l));
+    const withCompletion = { ...listings[1], content: { ...listings[1].content, description: 'Texte repris d\'un autre site, très lumineux.' }, completed_from: { description: 'site-b' } };
+    listings[1] = withCompletion;
+    const { store } = await storeHolding('feat', listings);
+    const blockable = listings.filter((l) => l.status === 'active' && blockKeyOf(l) !== null);
+    expect(blockable.length).to.be.greaterThan(50);
+    expect(featureRows(store)).to.equal(blockable.length);
+    expect(featuresOf(withCompletion).hasText).to.equal(false);
+    await expectCandidatesMatch(store, listings);
+
+    // A listing that leaves the market leaves its block: its features go.
+    const leaving = blockable[0];
+    await store.upsertMany([{ ...leaving, status: 'vendue' }]);
+    expect(featureRows(store)).to.equal(blockable.length - 1);
+    expect((await store.findBlockCandidates(blockKeyOf(leaving)!)).map((c) => c.id)).to.not.include(leaving.id);
+    await store.close();
+  });
+
+  it('answers whole for listings stored before the table existed; reindex stores their features', async () => {
+    const listings = makeListings({ count: 60, seed: 8 });
+    const { store } = await storeHolding('feat-old', listings);
+    store.database.exec('DELETE FROM dedup_features');
+    await expectCandidatesMatch(store, listings);
+    const someKey = blocksOf(listings)[0];
+    expect((await store.findBlockCandidates(someKey)).every((c) => c.listing !== undefined)).to.equal(true);
+
+    store.rebuildIndexes();
+    expect(featureRows(store)).to.equal(listings.filter((l) => l.status === 'active' && blockKeyOf(l) !== null).length);
+    expect((await store.findBlockCandidates(someKey)).every((c) => c.listing === undefined)).to.equal(true);
+    await expectCandidatesMatch(store, listings);
+    await store.close();
   });
 });
 

@@ -28,6 +28,7 @@ function snapshot(store: SqliteListingStore) {
     matches: ['appartement', 'maison', 'lumineux', 'terrain'].map((word) =>
       db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid').all(word)),
     boxes: db.prepare('SELECT * FROM listings_rtree ORDER BY id').all(),
+    features: db.prepare('SELECT * FROM dedup_features ORDER BY rowid').all(),
     schema: db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%' ORDER BY name").all(),
   };
 }

@@ -8,7 +8,8 @@ import type { StoredListing } from '../../listings/stored.js';
 import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
-import type { ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
+import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
+import { FEATURE_ROW_COLUMNS, featureRowOf, featuresFromRow, featuresOf, type FeatureRow } from '../../listings/dedup-features.js';
 import { addPublicJsonColumn, LISTINGS_SCHEMA, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
@@ -83,6 +84,8 @@ export class SqliteListingStore implements ListingStore {
   private readonly docFrequency = new Map<string, { docs: number; at: number }>();
   private totalDocs: { count: number; at: number } | null = null;
   private readonly upsertStatement: Database.Statement;
+  private readonly featureUpsert: Database.Statement;
+  private readonly featureDelete: Database.Statement;
   /** Set while a first build runs in bulk mode (duringBulkLoad). */
   private bulk: BulkLoad | null = null;
   private publicJson: { current: boolean; at: number } | null = null;
@@ -106,8 +109,11 @@ export class SqliteListingStore implements ListingStore {
     const updates = ROW_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
     this.upsertStatement = this.db.prepare(
       `INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => '@' + c).join(', ')})
-       ON CONFLICT(id) DO UPDATE SET ${updates}`,
+       ON CONFLICT(id) DO UPDATE SET ${updates} RETURNING rowid`,
     );
+    this.featureUpsert = this.db.prepare(`INSERT OR REPLACE INTO dedup_features (rowid, ${FEATURE_ROW_COLUMNS.join(', ')})
+      VALUES (@rowid, ${FEATURE_ROW_COLUMNS.map((c) => '@' + c).join(', ')})`);
+    this.featureDelete = this.db.prepare('DELETE FROM dedup_features WHERE rowid = ?');
   }
 
   /** The underlying handle, for the indexer's maintenance commands and the benchmarks. */
@@ -228,9 +234,35 @@ export class SqliteListingStore implements ListingStore {
     return rows.map(fromRow);
   }
 
+  /**
+   * The active listings of a block with their stored features (dedup_features), without reading
+   * their documents. A listing without stored features (written before the table existed) is read
+   * whole and its features computed, so the answer is always complete.
+   */
+  async findBlockCandidates(blockKey: string): Promise<BlockCandidate[]> {
+    const rows = this.statement(`SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, f.rowid AS stored, ${FEATURE_ROW_COLUMNS.map((c) => `f.${c}`).join(', ')}
+      FROM listings l LEFT JOIN dedup_features f ON f.rowid = l.rowid WHERE l.block_key = ? AND l.active = 1`)
+      .all(blockKey) as (FeatureRow & { id: string; dedup_key: string | null; change_seq: number; entered_at: number; stored: number | null })[];
+    const unstored = rows.filter((row) => row.stored === null).map((row) => row.id);
+    const whole = unstored.length > 0 ? await this.getMany(unstored) : null;
+    return rows.map((row): BlockCandidate => {
+      const listing = whole?.get(row.id);
+      return {
+        id: row.id, dedup_key: row.dedup_key, change_seq: row.change_seq, catalogue_entered_at: row.entered_at, block_key: blockKey,
+        features: listing ? featuresOf(listing) : featuresFromRow(row.id, row), ...(listing ? { listing } : {}),
+      };
+    });
+  }
+
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
     const write = () => {
-      for (const listing of listings) this.upsertStatement.run(toRow(listing));
+      for (const listing of listings) {
+        const row = toRow(listing);
+        const { rowid } = this.upsertStatement.get(row) as { rowid: number };
+        // Features are kept for exactly the listings findBlockCandidates can return.
+        if (row.active === 1 && row.block_key !== null) this.featureUpsert.run({ rowid, ...featureRowOf(listing) });
+        else this.featureDelete.run(rowid);
+      }
     };
     if (this.bulk) this.bulk.write(write, listings.length);
     else this.db.transaction(write)();
@@ -288,8 +320,22 @@ export class SqliteListingStore implements ListingStore {
    */
   rebuildIndexes(): void {
     if (!this.publicJsonCurrent()) this.rewritePublicJson();
+    this.fillDedupFeatures();
     recreateChangedIndexes(this.db);
     this.db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild'); REINDEX; ANALYZE;");
+  }
+
+  /** Stores the features of every active listing with a block key that has none (a store from before dedup_features). */
+  private fillDedupFeatures(): void {
+    const read = this.db.prepare(`SELECT l.rowid AS rowid, ${PAGE_COLUMNS} FROM listings l
+      WHERE l.rowid > ? AND l.active = 1 AND l.block_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM dedup_features f WHERE f.rowid = l.rowid)
+      ORDER BY l.rowid LIMIT 2000`);
+    for (let after = 0; ;) {
+      const rows = read.all(after) as (ListingRow & { rowid: number })[];
+      if (rows.length === 0) break;
+      this.db.transaction(() => { for (const row of rows) this.featureUpsert.run({ rowid: row.rowid, ...featureRowOf(fromRow(row)) }); })();
+      after = rows.at(-1)!.rowid;
+    }
   }
 
   /** Writes `public_json` of every row with the current presenter, then marks the texts current. */

@@ -66,6 +66,16 @@ CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts_vocab USING fts5vocab(listings_fts, row);
 CREATE VIRTUAL TABLE IF NOT EXISTS listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
 
+-- Duplicate-detection features of each ACTIVE listing that has a block key (src/listings/dedup-features.ts),
+-- keyed by the listing's rowid and written with it (upsertMany): a load reads its candidates from here,
+-- about 1 KB each, instead of whole listings (6 KB rows and a JSON document each). A listing without a
+-- row here (a store written before the table existed) is read whole; \`reindex\` fills the table.
+CREATE TABLE IF NOT EXISTS dedup_features (
+  rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, surface REAL, land_surface REAL, rooms INTEGER, bedrooms INTEGER, price REAL,
+  lat REAL, lon REAL, dpe TEXT, ges TEXT, dpe_value REAL, ges_value REAL, year_built INTEGER, seller TEXT, floor TEXT,
+  has_text INTEGER NOT NULL, shingles BLOB NOT NULL
+);
+
 -- Keep the full-text and box indexes in step with the table (external-content FTS5 needs this).
 CREATE TRIGGER IF NOT EXISTS listings_ai AFTER INSERT ON listings BEGIN
   INSERT INTO listings_fts(rowid, title, description) VALUES (new.rowid, new.title, new.description);
@@ -75,6 +85,7 @@ END;
 CREATE TRIGGER IF NOT EXISTS listings_ad AFTER DELETE ON listings BEGIN
   INSERT INTO listings_fts(listings_fts, rowid, title, description) VALUES ('delete', old.rowid, old.title, old.description);
   DELETE FROM listings_rtree WHERE id = old.rowid;
+  DELETE FROM dedup_features WHERE rowid = old.rowid;
 END;
 CREATE TRIGGER IF NOT EXISTS listings_au_text AFTER UPDATE OF title, description ON listings BEGIN
   INSERT INTO listings_fts(listings_fts, rowid, title, description) VALUES ('delete', old.rowid, old.title, old.description);

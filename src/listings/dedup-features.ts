@@ -1,9 +1,16 @@
 /**
- * What the scorer compares, read once per listing from its OWN content (own-content.ts): numbers as
- * numbers; the agency name (folded) and the text shingles are computed on first use, because most
- * pairs of a block are told apart by surface, rooms or price before they are ever needed.
+ * What the duplicate scorer (indexer/dedup/score.ts) compares, read once per listing from its OWN
+ * content (indexer/dedup/own-content.ts): numbers as numbers; the agency name (folded) and the text
+ * shingles are computed on first use, because most pairs of a block are told apart by surface, rooms
+ * or price before they are ever needed.
+ *
+ * The features are also STORED beside each active listing (FeatureRow; SQLite table dedup_features):
+ * a load reads the candidates of every record (its block and the two around it, about 36 listings per
+ * record at 1M) and reading them as features instead of whole documents is what keeps a load's speed
+ * from falling as the catalogue grows. They belong here, beside block-key.ts, for that reason: the
+ * store writes them with the listing.
  */
-import type { ListingContent, StoredListing } from '../../src/listings/stored.js';
+import type { ListingContent, StoredListing } from './stored.js';
 import { foldWords, shingles } from './shingles.js';
 
 export interface Features {
@@ -90,4 +97,56 @@ function compute(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from
 /** A zero surface or price is a placeholder, not a value to compare. */
 function positive(value: number | null): number | null {
   return value !== null && value > 0 ? value : null;
+}
+
+/**
+ * The stored form of a listing's features: typed columns and the shingles as little-endian 32-bit
+ * integers in a BLOB (every platform Node runs on in production is little-endian; a Uint32Array is
+ * written and read as it is in memory).
+ */
+export interface FeatureRow {
+  source: string;
+  surface: number | null;
+  land_surface: number | null;
+  rooms: number | null;
+  bedrooms: number | null;
+  price: number | null;
+  lat: number | null;
+  lon: number | null;
+  dpe: string | null;
+  ges: string | null;
+  dpe_value: number | null;
+  ges_value: number | null;
+  year_built: number | null;
+  seller: string | null;
+  floor: string | null;
+  has_text: number;
+  shingles: Buffer;
+}
+
+export const FEATURE_ROW_COLUMNS = ['source', 'surface', 'land_surface', 'rooms', 'bedrooms', 'price', 'lat', 'lon', 'dpe', 'ges',
+  'dpe_value', 'ges_value', 'year_built', 'seller', 'floor', 'has_text', 'shingles'] as const satisfies readonly (keyof FeatureRow)[];
+
+export function featureRowOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): FeatureRow {
+  const f = featuresOf(listing);
+  const text = f.text;
+  return {
+    source: f.source, surface: f.surface, land_surface: f.landSurface, rooms: f.rooms, bedrooms: f.bedrooms, price: f.price,
+    lat: f.lat, lon: f.lon, dpe: f.dpe, ges: f.ges, dpe_value: f.dpeValue, ges_value: f.gesValue, year_built: f.yearBuilt,
+    seller: f.seller, floor: f.floor, has_text: f.hasText ? 1 : 0, shingles: Buffer.from(text.buffer, text.byteOffset, text.byteLength),
+  };
+}
+
+/** Features of listing `id` from its stored row: the same values featuresOf gives for the listing. */
+export function featuresFromRow(id: string, row: FeatureRow): Features {
+  const bytes = row.shingles;
+  // A Uint32Array view needs a 4-byte aligned offset; a Buffer from SQLite may sit anywhere in its pool.
+  const text = bytes.byteOffset % 4 === 0
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
+    : new Uint32Array(Uint8Array.prototype.slice.call(bytes).buffer);
+  return {
+    id, source: row.source, surface: row.surface, landSurface: row.land_surface, rooms: row.rooms, bedrooms: row.bedrooms,
+    price: row.price, lat: row.lat, lon: row.lon, dpe: row.dpe, ges: row.ges, dpeValue: row.dpe_value, gesValue: row.ges_value,
+    yearBuilt: row.year_built, seller: row.seller, text, hasText: row.has_text === 1, floor: row.floor,
+  };
 }
