@@ -100,53 +100,36 @@ function positive(value: number | null): number | null {
 }
 
 /**
- * The stored form of a listing's features: typed columns and the shingles as little-endian 32-bit
- * integers in a BLOB (every platform Node runs on in production is little-endian; a Uint32Array is
- * written and read as it is in memory).
+ * The stored form of a listing's features: typed columns in this order, and the shingles as 32-bit
+ * integers in a BLOB (written and read as the Uint32Array is in memory: every platform Node runs on
+ * in production is little-endian). Values go in and out as arrays in column order: better-sqlite3
+ * binds and reads arrays faster than objects of named columns (measured at 1M: a block's candidates
+ * 17.8 µs per listing as objects, 10.3 µs as arrays).
  */
-export interface FeatureRow {
-  source: string;
-  surface: number | null;
-  land_surface: number | null;
-  rooms: number | null;
-  bedrooms: number | null;
-  price: number | null;
-  lat: number | null;
-  lon: number | null;
-  dpe: string | null;
-  ges: string | null;
-  dpe_value: number | null;
-  ges_value: number | null;
-  year_built: number | null;
-  seller: string | null;
-  floor: string | null;
-  has_text: number;
-  shingles: Buffer;
-}
+export const FEATURE_COLUMNS = ['source', 'surface', 'land_surface', 'rooms', 'bedrooms', 'price', 'lat', 'lon', 'dpe', 'ges',
+  'dpe_value', 'ges_value', 'year_built', 'seller', 'floor', 'has_text', 'shingles'] as const;
 
-export const FEATURE_ROW_COLUMNS = ['source', 'surface', 'land_surface', 'rooms', 'bedrooms', 'price', 'lat', 'lon', 'dpe', 'ges',
-  'dpe_value', 'ges_value', 'year_built', 'seller', 'floor', 'has_text', 'shingles'] as const satisfies readonly (keyof FeatureRow)[];
+type FeatureValue = string | number | null | Buffer;
 
-export function featureRowOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): FeatureRow {
+/** The stored values of a listing's features, in FEATURE_COLUMNS order. */
+export function featureValuesOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): FeatureValue[] {
   const f = featuresOf(listing);
   const text = f.text;
-  return {
-    source: f.source, surface: f.surface, land_surface: f.landSurface, rooms: f.rooms, bedrooms: f.bedrooms, price: f.price,
-    lat: f.lat, lon: f.lon, dpe: f.dpe, ges: f.ges, dpe_value: f.dpeValue, ges_value: f.gesValue, year_built: f.yearBuilt,
-    seller: f.seller, floor: f.floor, has_text: f.hasText ? 1 : 0, shingles: Buffer.from(text.buffer, text.byteOffset, text.byteLength),
-  };
+  return [f.source, f.surface, f.landSurface, f.rooms, f.bedrooms, f.price, f.lat, f.lon, f.dpe, f.ges, f.dpeValue, f.gesValue,
+    f.yearBuilt, f.seller, f.floor, f.hasText ? 1 : 0, Buffer.from(text.buffer, text.byteOffset, text.byteLength)];
 }
 
-/** Features of listing `id` from its stored row: the same values featuresOf gives for the listing. */
-export function featuresFromRow(id: string, row: FeatureRow): Features {
-  const bytes = row.shingles;
+/** Features of listing `id` from its stored values (FEATURE_COLUMNS from `row[at]` on): the values featuresOf gives. */
+export function featuresFromValues(id: string, row: readonly unknown[], at: number): Features {
+  const value = <T>(column: number) => row[at + column] as T;
+  const bytes = value<Buffer>(16);
   // A Uint32Array view needs a 4-byte aligned offset; a Buffer from SQLite may sit anywhere in its pool.
   const text = bytes.byteOffset % 4 === 0
     ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
     : new Uint32Array(Uint8Array.prototype.slice.call(bytes).buffer);
   return {
-    id, source: row.source, surface: row.surface, landSurface: row.land_surface, rooms: row.rooms, bedrooms: row.bedrooms,
-    price: row.price, lat: row.lat, lon: row.lon, dpe: row.dpe, ges: row.ges, dpeValue: row.dpe_value, gesValue: row.ges_value,
-    yearBuilt: row.year_built, seller: row.seller, text, hasText: row.has_text === 1, floor: row.floor,
+    id, source: value(0), surface: value(1), landSurface: value(2), rooms: value(3), bedrooms: value(4), price: value(5),
+    lat: value(6), lon: value(7), dpe: value(8), ges: value(9), dpeValue: value(10), gesValue: value(11), yearBuilt: value(12),
+    seller: value(13), floor: value(14), hasText: value(15) === 1, text,
   };
 }

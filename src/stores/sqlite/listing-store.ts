@@ -9,7 +9,7 @@ import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
 import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
-import { FEATURE_ROW_COLUMNS, featureRowOf, featuresFromRow, featuresOf, type FeatureRow } from '../../listings/dedup-features.js';
+import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf } from '../../listings/dedup-features.js';
 import { addPublicJsonColumn, LISTINGS_SCHEMA, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
@@ -49,6 +49,13 @@ const PAGE_COLUMNS = ['id', 'doc', 'status', 'entered_at', 'updated_at', 'publis
 const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace('l.doc', 'CAST(l.public_json AS BLOB) AS public_json');
 /** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
 const PUBLIC_JSON_CHECK_MS = 10_000;
+
+/**
+ * The active listings of a block with their stored features (findBlockCandidates): id, dedup_key,
+ * change_seq, entered_at, whether features are stored, then FEATURE_COLUMNS.
+ */
+const BLOCK_CANDIDATES_SQL = `SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, f.rowid, ${FEATURE_COLUMNS.map((c) => `f.${c}`).join(', ')}
+  FROM listings l LEFT JOIN dedup_features f ON f.rowid = l.rowid WHERE l.block_key = ? AND l.active = 1`;
 
 /**
  * A map point reads only what presentMapPoint shows: typed columns plus six fields taken out of
@@ -111,8 +118,8 @@ export class SqliteListingStore implements ListingStore {
       `INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => '@' + c).join(', ')})
        ON CONFLICT(id) DO UPDATE SET ${updates} RETURNING rowid`,
     );
-    this.featureUpsert = this.db.prepare(`INSERT OR REPLACE INTO dedup_features (rowid, ${FEATURE_ROW_COLUMNS.join(', ')})
-      VALUES (@rowid, ${FEATURE_ROW_COLUMNS.map((c) => '@' + c).join(', ')})`);
+    this.featureUpsert = this.db.prepare(`INSERT OR REPLACE INTO dedup_features (rowid, ${FEATURE_COLUMNS.join(', ')})
+      VALUES (?, ${FEATURE_COLUMNS.map(() => '?').join(', ')})`);
     this.featureDelete = this.db.prepare('DELETE FROM dedup_features WHERE rowid = ?');
   }
 
@@ -240,16 +247,16 @@ export class SqliteListingStore implements ListingStore {
    * whole and its features computed, so the answer is always complete.
    */
   async findBlockCandidates(blockKey: string): Promise<BlockCandidate[]> {
-    const rows = this.statement(`SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, f.rowid AS stored, ${FEATURE_ROW_COLUMNS.map((c) => `f.${c}`).join(', ')}
-      FROM listings l LEFT JOIN dedup_features f ON f.rowid = l.rowid WHERE l.block_key = ? AND l.active = 1`)
-      .all(blockKey) as (FeatureRow & { id: string; dedup_key: string | null; change_seq: number; entered_at: number; stored: number | null })[];
-    const unstored = rows.filter((row) => row.stored === null).map((row) => row.id);
+    // Rows as arrays (raw): CANDIDATE_COLUMNS first, then the stored features from column 5.
+    const rows = this.statement(BLOCK_CANDIDATES_SQL).raw(true).all(blockKey) as unknown[][];
+    const unstored = rows.filter((row) => row[4] === null).map((row) => row[0] as string);
     const whole = unstored.length > 0 ? await this.getMany(unstored) : null;
     return rows.map((row): BlockCandidate => {
-      const listing = whole?.get(row.id);
+      const id = row[0] as string;
+      const listing = whole?.get(id);
       return {
-        id: row.id, dedup_key: row.dedup_key, change_seq: row.change_seq, catalogue_entered_at: row.entered_at, block_key: blockKey,
-        features: listing ? featuresOf(listing) : featuresFromRow(row.id, row), ...(listing ? { listing } : {}),
+        id, dedup_key: row[1] as string | null, change_seq: row[2] as number, catalogue_entered_at: row[3] as number, block_key: blockKey,
+        features: listing ? featuresOf(listing) : featuresFromValues(id, row, 5), ...(listing ? { listing } : {}),
       };
     });
   }
@@ -260,7 +267,7 @@ export class SqliteListingStore implements ListingStore {
         const row = toRow(listing);
         const { rowid } = this.upsertStatement.get(row) as { rowid: number };
         // Features are kept for exactly the listings findBlockCandidates can return.
-        if (row.active === 1 && row.block_key !== null) this.featureUpsert.run({ rowid, ...featureRowOf(listing) });
+        if (row.active === 1 && row.block_key !== null) this.featureUpsert.run(rowid, ...featureValuesOf(listing));
         else this.featureDelete.run(rowid);
       }
     };
@@ -333,7 +340,7 @@ export class SqliteListingStore implements ListingStore {
     for (let after = 0; ;) {
       const rows = read.all(after) as (ListingRow & { rowid: number })[];
       if (rows.length === 0) break;
-      this.db.transaction(() => { for (const row of rows) this.featureUpsert.run({ rowid: row.rowid, ...featureRowOf(fromRow(row)) }); })();
+      this.db.transaction(() => { for (const row of rows) this.featureUpsert.run(row.rowid, ...featureValuesOf(fromRow(row))); })();
       after = rows.at(-1)!.rowid;
     }
   }
