@@ -54,7 +54,7 @@ export interface LoadReport {
   records_per_second: number;
 }
 
-interface Parsed { input: InputLine; record: NormalisedRecord }
+interface Parsed { input: InputLine; record: NormalisedRecord; hash: string }
 
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const started = process.hrtime.bigint();
@@ -84,9 +84,9 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<LoadRep
     const clock: MergeClock = { now: now(), nextChangeSeq: () => ++changeSeq };
     const stored = await options.store.getMany([...new Set(batch.map((p) => listingId(p.record.content.source, p.record.content.reference)))]);
     const toWrite = new Map<string, StoredListing>();
-    for (const { record } of batch) {
+    for (const { record, hash } of batch) {
       const id = listingId(record.content.source, record.content.reference);
-      const outcome = mergeRecord(record, toWrite.get(id) ?? stored.get(id), clock);
+      const outcome = mergeRecord(record, toWrite.get(id) ?? stored.get(id), clock, hash);
       if (outcome.kind === 'write') toWrite.set(id, outcome.listing);
       else if (outcome.kind === 'unchanged') report.unchanged++;
       else report.stale++;
@@ -111,7 +111,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<LoadRep
       report.read++;
       if (!outcome.ok) await reject(input, outcome.reason, outcome.field);
       else if (outcome.record.collectedAt > now() + FUTURE_TOLERANCE_MS) await reject(input, 'collected_at is in the future', 'collected_at');
-      else batch.push({ input, record: outcome.record });
+      else batch.push({ input, record: outcome.record, hash: outcome.contentHash });
       if (batch.length >= BATCH_SIZE) { await flush(batch); batch = []; }
     }
     await flush(batch);

@@ -29,8 +29,8 @@ export interface MergeClock {
   nextChangeSeq(): number;
 }
 
-export function mergeRecord(record: NormalisedRecord, existing: StoredListing | undefined, clock: MergeClock): MergeOutcome {
-  const hash = contentHash(record);
+/** `hash`: contentHash(record), when the caller has it already (the parse worker computes it). */
+export function mergeRecord(record: NormalisedRecord, existing: StoredListing | undefined, clock: MergeClock, hash = contentHash(record)): MergeOutcome {
   if (existing && record.collectedAt < existing.updated_at) return { kind: 'stale' };
   if (existing && record.collectedAt === existing.updated_at && hash === existing.content_hash) return { kind: 'unchanged' };
 
