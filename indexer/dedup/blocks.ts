@@ -67,7 +67,6 @@ export class LoadedBlocks {
   membersOf(base: string): BlockCandidate[] {
     return (this.keysByBase.get(base) ?? []).flatMap((key) => this.byKey.get(key)!);
   }
-
 }
 
 export class BlockCache {
@@ -124,7 +123,8 @@ export class BlockCache {
       const members = this.blocks.get(key);
       if (members === undefined) continue;
       // Without the whole listing, and features as plain values (the lazy ones hold on to the
-      // listing's content): the cache holds candidates of about a kilobyte each.
+      // listing's content): the cache holds candidates, roughly a kilobyte each (estimated: the
+      // shingles, 4 bytes per word pair of the description, are most of it).
       const { listing: _whole, features, ...candidate } = candidateOf(listing);
       members.push({ ...candidate, features: { ...features } });
       this.blockOf.set(listing.id, key);

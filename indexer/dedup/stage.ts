@@ -41,7 +41,7 @@ export interface DedupOptions {
 }
 
 /**
- * About 1 KB of heap per cached candidate (its features: numbers and the description's shingles).
+ * Roughly 1 KB of heap per cached candidate (estimated: its features, mostly the description's shingles).
  * A load's input is not ordered by block, so most blocks of a big catalogue are read from the store
  * anyway; the cache serves the big blocks (city districts) most batches touch.
  */
