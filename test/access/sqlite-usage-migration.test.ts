@@ -1,0 +1,56 @@
+/**
+ * An access file written before `usage_listings` (one row per account, window and id in
+ * `usage_items`) keeps every count when it is opened by the current code.
+ */
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SqliteAccessStore } from '../../src/stores/sqlite/access-store.js';
+import { DAY, HOUR, T0, scopeAt } from '../conformance/access/scopes.js';
+
+const BIG = { day: 1e6, month: 1e6 };
+
+describe('SQLite access file written with one row per window (before usage_listings)', () => {
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'access-migration-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is merged into one row per listing on open, with the same counts, oldest entries and later counting', async () => {
+    const file = path.join(dir, 'access.sqlite');
+    const old = new Database(file);
+    // The schema and rows the previous code wrote: 3 listings counted today (day and month), 1 counted
+    // two days ago (month only: it has left the rolling day window).
+    old.exec(`CREATE TABLE usage_items (account TEXT NOT NULL, win TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,
+      PRIMARY KEY (account, win, id)) WITHOUT ROWID;
+      CREATE INDEX ix_usage_items_at ON usage_items(account, win, at);
+      CREATE TABLE usage_windows (account TEXT PRIMARY KEY, month_kind TEXT NOT NULL, month_start INTEGER NOT NULL,
+        request_start INTEGER NOT NULL, requests INTEGER NOT NULL, day_count INTEGER NOT NULL, month_count INTEGER NOT NULL,
+        touched_at INTEGER NOT NULL);`);
+    const start = scopeAt('acct', T0).month as { kind: 'period'; start: number };
+    const insert = old.prepare('INSERT INTO usage_items VALUES (?, ?, ?, ?)');
+    for (const id of ['a', 'b', 'c']) for (const win of ['day', 'month']) insert.run('acct', win, id, T0);
+    insert.run('acct', 'month', 'd', T0 - 2 * DAY);
+    old.prepare('INSERT INTO usage_windows VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('acct', 'period', start.start, T0 - 12 * HOUR, 5, 3, 4, T0);
+    old.close();
+
+    const store = SqliteAccessStore.open(file);
+    try {
+      const now = T0 + HOUR;
+      expect(await store.readUsage(scopeAt('acct', now))).to.deep.equal({ requests: 5, day: 3, dayOldest: T0, month: 4, monthOldest: T0 - 2 * DAY });
+      expect(await store.footprint('acct')).to.equal(7);
+      // 'd' is already counted this month (free again); 'e' is new to both windows.
+      const result = await store.consumeListings(scopeAt('acct', now), ['a', 'd', 'e'], BIG);
+      expect(result).to.deep.include({ refused: null, added: 1 });
+      expect(result.usage).to.deep.include({ day: 4, month: 5 });
+      // Past the day window: only the month keeps them.
+      expect(await store.readUsage(scopeAt('acct', T0 + DAY + 2 * HOUR))).to.deep.include({ day: 0, month: 5 });
+    } finally {
+      await store.close();
+    }
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_items'").get()).to.deep.equal({ n: 0 });
+    after.close();
+  });
+});
