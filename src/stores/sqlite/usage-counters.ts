@@ -176,18 +176,14 @@ export class SqliteUsageCounters implements UsageCounters {
         VALUES (?, ?, ?, ?, 0, 0, 0, ?)`).run(accountId, row.month_kind, row.month_start, row.request_start, now);
       this.sql('DELETE FROM usage_listings WHERE account = ?').run(accountId);
     }
-    row.day_count -= this.deleteOlder(accountId, 'day', now - scope.dayMs);
+    row.day_count -= this.leaveWindow(accountId, 'day', now - scope.dayMs);
     if (shouldRoll({ kind: row.month_kind, start: row.month_start }, month)) {
       this.leaveWindow(accountId, 'month', Number.MAX_SAFE_INTEGER);
       Object.assign(row, { month_kind: month.kind, month_start: month.start, month_count: 0 });
     }
-    if (scope.month?.kind === 'rolling') row.month_count -= this.deleteOlder(accountId, 'month', now - scope.month.ms);
+    if (scope.month?.kind === 'rolling') row.month_count -= this.leaveWindow(accountId, 'month', now - scope.month.ms);
     if (scope.requestDay.start > row.request_start) Object.assign(row, { request_start: scope.requestDay.start, requests: 0 });
     return row;
-  }
-
-  private deleteOlder(accountId: string, win: Win, cutoff: number): number {
-    return this.leaveWindow(accountId, win, cutoff);
   }
 
   /**
