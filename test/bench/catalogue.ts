@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeSample } from '../../indexer/sample/write.js';
-import { INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
+import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import { childEnv, REPO_ROOT, runTs } from './child.js';
 import { formatBytes, log } from './report.js';
 
@@ -109,7 +109,7 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
     log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(storeBytes(storeFile))}`);
   }, 30_000);
   try {
-    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ DATA_DIR: dataDir }), { echoStderr: true, nodeFlags: [...INDEXER_NODE_FLAGS, ...nodeFlags] });
+    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ ...INDEXER_ENV, DATA_DIR: dataDir }), { echoStderr: true, nodeFlags: [...INDEXER_NODE_FLAGS, ...nodeFlags] });
     if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
     const reportLine = run.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
     if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rawRecord, writeNdjson } from '../support/raw.js';
+import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -65,5 +66,15 @@ describe('command lines', function () {
     expect(access.includes(Buffer.from(first.key))).to.equal(false);
     const bad = await cli('src/admin/cli.ts', ['keys', 'create', '--account', 'acme', '--offer', 'gold'], dataDir);
     expect(bad.code).to.equal(2);
+  });
+
+  it('npm run indexer starts node with the memory bounds of indexer/heap.ts', () => {
+    // The benchmark builds its catalogue with heap.ts's values; package.json must repeat them, or
+    // an operator's load runs with other bounds than the measured one.
+    const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.indexer;
+    const words = script.split(/\s+/);
+    for (const [name, value] of Object.entries(INDEXER_ENV)) expect(words).to.include(`${name}=${value}`);
+    for (const flag of INDEXER_NODE_FLAGS) expect(words).to.include(flag);
+    expect(words.indexOf('node')).to.be.greaterThan(words.indexOf(`${Object.keys(INDEXER_ENV)[0]}=${Object.values(INDEXER_ENV)[0]}`));
   });
 });
