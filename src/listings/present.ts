@@ -4,15 +4,16 @@
  * field. `price_history.points` leaves only when the caller asks for it (detail, eligible offer).
  */
 import { ANNONCE_FIELDS, type Annonce, type AnnonceMapPoint, type PriceHistory, type PricePoint } from './annonce.js';
-import type { StoredListing } from './stored.js';
+import type { MapPointListing, StoredListing } from './stored.js';
 
 /**
- * Version of what presentAnnonce writes with default options. A store that keeps the JSON text of
- * each listing's Annonce (`public_json`, written at index time) serves it only while the version it
- * was written with equals this one: bump it whenever presentAnnonce's output changes, and
- * `npm run indexer -- reindex` writes the texts again.
+ * Version of what presentAnnonce (default options) and presentMapPoint write. A store that keeps
+ * the JSON texts of each listing's Annonce and map point (`public_json`, `map_json`, written at index
+ * time) serves them only while the version they were written with equals this one: bump it whenever
+ * either output changes, and `npm run indexer -- reindex` writes the texts again.
+ * 2: `map_json` added.
  */
-export const PUBLIC_JSON_VERSION = 1;
+export const PUBLIC_JSON_VERSION = 2;
 
 export interface PresentOptions {
   /** Include the full price series (detail endpoint, offers with the price-series capability). */
@@ -62,7 +63,7 @@ export function presentPriceHistory(points: readonly PricePoint[], withPoints: b
   return history;
 }
 
-export function presentMapPoint(listing: StoredListing): AnnonceMapPoint {
+export function presentMapPoint(listing: Pick<StoredListing, 'content'>): AnnonceMapPoint {
   const c = listing.content;
   return {
     source: c.source, reference: c.reference, latitude: c.latitude, longitude: c.longitude, price: c.price,
@@ -70,6 +71,14 @@ export function presentMapPoint(listing: StoredListing): AnnonceMapPoint {
     title: c.title, city: c.city, postal_code: c.postal_code, image: c.images[0] ?? null, rooms: c.rooms,
     is_internal: c.is_internal,
   };
+}
+
+/**
+ * The JSON text of presentMapPoint(listing): the store's precomputed text when it has one (SQLite),
+ * else serialised now. 2 000 points then cost copying bytes, not building and serialising objects.
+ */
+export function mapPointJson(listing: MapPointListing): JsonText {
+  return listing.map_json ?? JSON.stringify(presentMapPoint(listing));
 }
 
 /** A JSON text, as a string or as its UTF-8 bytes. */

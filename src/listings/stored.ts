@@ -41,4 +41,11 @@ export interface StoredListing {
   readonly public_json?: Buffer;
 }
 
+/**
+ * What a map needs of a listing: its id and the content presentMapPoint reads, and, from a store
+ * that keeps it, `map_json`: the UTF-8 bytes of JSON.stringify(presentMapPoint(listing)) written at
+ * index time (present.ts mapPointJson).
+ */
+export type MapPointListing = Pick<StoredListing, 'id' | 'content'> & { readonly map_json?: Buffer };
+
 export const listingId = (source: string, reference: string): string => `${source}:${reference}`;

@@ -2,13 +2,13 @@
  * The ListingStore port (DESIGN.md "Two backends behind one port"). Every backend (SQLite, Elasticsearch)
  * implements it; one conformance suite (test/conformance/listing-store.*) runs against each.
  */
-import type { StoredListing } from '../listings/stored.js';
+import type { MapPointListing, StoredListing } from '../listings/stored.js';
 import type { Features } from '../listings/dedup-features.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../listings/query.js';
 
 export interface MapResult {
   total: number;
-  points: StoredListing[];
+  points: MapPointListing[];
 }
 
 export interface StoreHealth {

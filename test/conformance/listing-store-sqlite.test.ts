@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
-import { annonceJson, presentAnnonce } from '../../src/listings/present.js';
-import type { StoredListing } from '../../src/listings/stored.js';
+import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
+import type { MapPointListing, StoredListing } from '../../src/listings/stored.js';
 import type { Scope } from '../../src/listings/query.js';
 import { makeListings } from '../support/fixtures.js';
 import { runListingStoreConformance } from './listing-store.suite.js';
@@ -116,7 +116,7 @@ describe('SQLite store: stored duplicate-detection features (findBlockCandidates
   });
 });
 
-describe('SQLite store: precomputed Annonce texts (public_json)', () => {
+describe('SQLite store: precomputed Annonce and map point texts (public_json, map_json)', () => {
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
   const listings = makeListings({ count: 120, seed: 5 });
   const stored = new Map(listings.map((l) => [l.id, l]));
@@ -128,6 +128,19 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
   function expectPresentedLikeStored(items: StoredListing[]): void {
     expect(items).to.have.length(50);
     for (const item of items) expect(JSON.parse(String(annonceJson(item)))).to.deep.equal(presentAnnonce(stored.get(item.id)!));
+  }
+
+  /** Map points of the whole world, through both plans (grouped: covering index; all listings: R*Tree). */
+  async function mapPoints(store: SqliteListingStore): Promise<MapPointListing[]> {
+    const world = { south: -90, west: -180, north: 90, east: 180 };
+    const grouped = await store.map({ filter: {}, scope: ALL, grouped: true, bbox: world, limit: 2000 });
+    const all = await store.map({ filter: {}, scope: ALL, grouped: false, bbox: world, limit: 2000 });
+    expect(all.points.length).to.be.greaterThan(grouped.points.length);
+    return [...grouped.points, ...all.points];
+  }
+
+  function expectMapPresentedLikeStored(points: MapPointListing[]): void {
+    for (const point of points) expect(JSON.parse(String(mapPointJson(point))), point.id).to.deep.equal(presentMapPoint(stored.get(point.id)!));
   }
 
   async function loadedStore(): Promise<string> {
@@ -143,6 +156,9 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
     const items = await firstPage(store);
     expect(items.every((item) => Buffer.isBuffer(item.public_json))).to.equal(true);
     expectPresentedLikeStored(items);
+    const points = await mapPoints(store);
+    expect(points.every((point) => Buffer.isBuffer(point.map_json))).to.equal(true);
+    expectMapPresentedLikeStored(points);
   }
 
   it('serves pages from the texts written at index time', async () => {
@@ -155,12 +171,15 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
     const file = await loadedStore();
     const db = new Database(file);
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'public_json_version'").run();
-    db.prepare("UPDATE listings SET public_json = '{\"stale\":true}'").run();
+    db.prepare("UPDATE listings SET public_json = '{\"stale\":true}', map_json = '{\"stale\":true}'").run();
     db.close();
     const store = new SqliteListingStore(file);
     const before = await firstPage(store);
     expect(before.some((item) => item.public_json !== undefined)).to.equal(false);
     expectPresentedLikeStored(before);
+    const pointsBefore = await mapPoints(store);
+    expect(pointsBefore.some((point) => point.map_json !== undefined)).to.equal(false);
+    expectMapPresentedLikeStored(pointsBefore);
     store.rebuildIndexes();
     await expectServedFromTexts(store);
     await store.close();
@@ -169,11 +188,12 @@ describe('SQLite store: precomputed Annonce texts (public_json)', () => {
   it('a store made before the column existed gets it, and computes the texts until reindex', async () => {
     const file = await loadedStore();
     const db = new Database(file);
-    db.exec("ALTER TABLE listings DROP COLUMN public_json; DELETE FROM meta WHERE key = 'public_json_version'");
+    db.exec("DROP INDEX ix_map_points; ALTER TABLE listings DROP COLUMN public_json; ALTER TABLE listings DROP COLUMN map_json; DELETE FROM meta WHERE key = 'public_json_version'");
     db.close();
     const store = new SqliteListingStore(file);
     expectPresentedLikeStored(await firstPage(store));
     expect((await firstPage(store)).some((item) => item.public_json !== undefined)).to.equal(false);
+    expectMapPresentedLikeStored(await mapPoints(store));
     store.rebuildIndexes();
     await expectServedFromTexts(store);
     await store.close();

@@ -9,7 +9,7 @@ import type { ListingFilter, Scope, SearchQuery, SortName } from '../../src/list
 import { SORTS } from '../../src/listings/query.js';
 import { makeListings, FIXTURE_SITES } from '../support/fixtures.js';
 import { expectedSearch, inBox, matchesFilter } from '../support/oracle.js';
-import { annonceJson, presentAnnonce } from '../../src/listings/present.js';
+import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
 
@@ -116,6 +116,9 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       expect(result.total).to.equal(expected.length);
       expect(result.points).to.have.length(Math.min(10, expected.length));
       for (const point of result.points) expect(inBox(point, box)).to.equal(true);
+      // What the route writes for each point is the point of the listing as stored.
+      const byId = new Map(listings.map((l) => [l.id, l]));
+      for (const point of result.points) expect(JSON.parse(String(mapPointJson(point))), point.id).to.deep.equal(presentMapPoint(byId.get(point.id)!));
     });
 
     it('map: a box across the antimeridian (west > east)', async () => {

@@ -65,7 +65,7 @@ export function expectedSearch(all: StoredListing[], filter: ListingFilter, scop
     .map((l) => l.id);
 }
 
-export function inBox(l: StoredListing, box: BoundingBox): boolean {
+export function inBox(l: Pick<StoredListing, 'content'>, box: BoundingBox): boolean {
   const { latitude: lat, longitude: lon } = l.content;
   if (lat === null || lon === null || lat < box.south || lat > box.north) return false;
   return box.west <= box.east ? lon >= box.west && lon <= box.east : lon >= box.west || lon <= box.east;

@@ -2,7 +2,8 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
 import { unprocessable } from '../../http/errors.js';
-import { presentMapPoint } from '../../listings/present.js';
+import { mapPointJson } from '../../listings/present.js';
+import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { assertConsistentBounds, toListingFilter } from '../shared/listing-filter.js';
 import { requestScope } from '../shared/scope.js';
 import type { MapParams } from './schema.js';
@@ -23,11 +24,11 @@ export function mapPoints(deps: AppDeps) {
       bbox: params.bbox,
       limit: MAP_POINT_LIMIT,
     });
-    ctx.body = {
+    sendJson(ctx, {
       bbox: params.bbox,
       total: result.total,
       capped: result.total > result.points.length,
-      items: result.points.map(presentMapPoint),
-    };
+      items: new JsonTexts(result.points.map(mapPointJson)),
+    });
   };
 }

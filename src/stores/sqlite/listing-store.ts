@@ -4,17 +4,17 @@
  * WAL mode lets the indexer write from another process while the API reads.
  */
 import Database from 'better-sqlite3';
-import type { StoredListing } from '../../listings/stored.js';
+import type { MapPointListing, StoredListing } from '../../listings/stored.js';
 import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
 import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
 import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf } from '../../listings/dedup-features.js';
-import { addPublicJsonColumn, LISTINGS_SCHEMA, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
+import { addPresentedColumns, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
-import { fromPageRow, fromRow, toRow, type ListingRow, type PageRow } from './rows.js';
+import { fromPageRow, fromRow, MapTextListing, toRow, type ListingRow, type PageRow } from './rows.js';
 import { PUBLIC_JSON_VERSION } from '../../listings/present.js';
 import { StatementCache } from './statements.js';
 import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
@@ -26,7 +26,7 @@ const ROW_COLUMNS = [
   'id', 'source', 'status', 'active', 'vis', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq',
   'left_market_at', 'transaction_type', 'type_norm', 'city_norm', 'postal_code', 'department', 'region_norm', 'price',
   'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
-  'block_key', 'content_hash', 'title', 'description', 'doc', 'points', 'public_json',
+  'block_key', 'content_hash', 'title', 'description', 'doc', 'points', 'public_json', 'map_json',
 ] as const;
 
 const DOC_FREQUENCY_TTL_MS = 60_000;
@@ -62,8 +62,7 @@ const BLOCK_CANDIDATES_SQL = `SELECT l.id, l.dedup_key, l.change_seq, l.entered_
  * `doc` by SQLite (one JSON parse per row in C) instead of building every point's whole document in
  * JS; for 2 000 points that is most of the time of /annonces/map.
  */
-const MAP_POINT_COLUMNS = `l.id, l.source, l.status, l.entered_at, l.updated_at, l.published_at, l.changed_at, l.change_seq, l.content_hash,
-  l.lat, l.lon, l.price, l.price_per_m2, l.surface, l.rooms, l.title, l.postal_code,
+const MAP_POINT_COLUMNS = `l.id, l.source, l.lat, l.lon, l.price, l.price_per_m2, l.surface, l.rooms, l.title, l.postal_code,
   json_extract(l.doc, '$.content.reference', '$.content.price_per_m2_color', '$.content.type', '$.content.city', '$.content.images[0]', '$.content.is_internal') AS extra`;
 
 export interface SqliteListingStoreOptions {
@@ -105,10 +104,11 @@ export class SqliteListingStore implements ListingStore {
     this.db.pragma(`cache_size = -${(options.cacheMiB ?? 256) * 1024}`);
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('temp_store = MEMORY');
+    addPresentedColumns(this.db);
     // A bulk load that died before building its indexes is finished first (bulk-load.ts).
     recoverBulkLoad(this.db);
     this.db.exec(LISTINGS_SCHEMA);
-    addPublicJsonColumn(this.db, PUBLIC_JSON_VERSION);
+    markPresentedTextsOfEmptyStore(this.db, PUBLIC_JSON_VERSION);
     this.statements = new StatementCache(this.db);
     this.textSets = new TextSetCache(this.db);
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
@@ -162,12 +162,14 @@ export class SqliteListingStore implements ListingStore {
       ? [query.bbox]
       : [{ ...query.bbox, east: 180 }, { ...query.bbox, west: -180 }];
     let total = 0;
-    const points: StoredListing[] = [];
+    const points: MapPointListing[] = [];
     const scope = scopeConditions(query.scope, query.grouped);
-    // The default map (grouped, every site, no text) is served by the covering index ix_map: the
-    // exact count reads index entries only, where the R*Tree needs the listing row of every point
-    // in the box to check `vis` and `entered_at` (about 3 µs per point: 130 ms for all of France).
+    // The default map (grouped, every site, no text) is served by covering indexes: the exact count
+    // reads ix_map's entries only, where the R*Tree needs the listing row of every point in the box
+    // to check `vis` and `entered_at` (about 3 µs per point: 130 ms for all of France), and the
+    // points are the texts of ix_map_points' entries, no row read.
     const byIndex = !query.filter.words?.length && query.grouped && query.scope.eligibleSites === null;
+    const presented = this.publicJsonCurrent();
     for (const box of boxes) {
       const parts = byIndex
         ? merge({ where: ['l.lat >= ?', 'l.lat <= ?', 'l.lon >= ?', 'l.lon <= ?'], params: [box.south, box.north, box.west, box.east] }, scope, filterConditions(query.filter))
@@ -179,16 +181,26 @@ export class SqliteListingStore implements ListingStore {
         parts.where.push('l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)');
         parts.params.push(ftsMatchExpression(query.filter.words));
       }
-      const from = byIndex ? 'listings l INDEXED BY ix_map' : 'listings_rtree r CROSS JOIN listings l ON l.rowid = r.id';
+      const from = (index: string) => (byIndex ? `listings l INDEXED BY ${index}` : 'listings_rtree r CROSS JOIN listings l ON l.rowid = r.id');
       const where = parts.where.join(' AND ');
-      total += (this.statement(`SELECT count(*) AS n FROM ${from} WHERE ${where}`).get(...parts.params) as { n: number }).n;
+      total += (this.statement(`SELECT count(*) AS n FROM ${from('ix_map')} WHERE ${where}`).get(...parts.params) as { n: number }).n;
       const room = query.limit - points.length;
-      if (room > 0) {
-        const rows = this.statement(`SELECT ${MAP_POINT_COLUMNS} FROM ${from} WHERE ${where} LIMIT ${room}`).all(...parts.params) as MapPointRow[];
+      if (room <= 0) continue;
+      if (presented) {
+        const rows = this.statement(`SELECT l.rowid AS rowid, CAST(l.map_json AS BLOB) AS map_json FROM ${from('ix_map_points')} WHERE ${where} LIMIT ${room}`)
+          .all(...parts.params) as { rowid: number; map_json: Buffer | null }[];
+        for (const row of rows) points.push(row.map_json === null ? this.mapPointOf(row.rowid) : new MapTextListing(row.map_json));
+      } else {
+        const rows = this.statement(`SELECT ${MAP_POINT_COLUMNS} FROM ${from('ix_map')} WHERE ${where} LIMIT ${room}`).all(...parts.params) as MapPointRow[];
         points.push(...rows.map(mapPointFromRow));
       }
     }
     return { total, points };
+  }
+
+  /** A point without its text (a row written while the texts were stale), from its columns. */
+  private mapPointOf(rowid: number): MapPointListing {
+    return mapPointFromRow(this.statement(`SELECT ${MAP_POINT_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(rowid) as MapPointRow);
   }
 
   async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
@@ -345,14 +357,19 @@ export class SqliteListingStore implements ListingStore {
     }
   }
 
-  /** Writes `public_json` of every row with the current presenter, then marks the texts current. */
+  /** Writes `public_json` and `map_json` of every row with the current presenters, then marks the texts current. */
   private rewritePublicJson(): void {
     const read = this.db.prepare('SELECT rowid, * FROM listings WHERE rowid > ? ORDER BY rowid LIMIT 2000');
-    const write = this.db.prepare('UPDATE listings SET public_json = ? WHERE rowid = ?');
+    const write = this.db.prepare('UPDATE listings SET public_json = ?, map_json = ? WHERE rowid = ?');
     for (let after = 0; ;) {
       const rows = read.all(after) as (ListingRow & { rowid: number })[];
       if (rows.length === 0) break;
-      this.db.transaction(() => { for (const row of rows) write.run(toRow(fromRow(row)).public_json, row.rowid); })();
+      this.db.transaction(() => {
+        for (const row of rows) {
+          const texts = toRow(fromRow(row));
+          write.run(texts.public_json, texts.map_json, row.rowid);
+        }
+      })();
       after = rows.at(-1)!.rowid;
     }
     this.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(PUBLIC_JSON_VERSION));
@@ -428,23 +445,18 @@ export class SqliteListingStore implements ListingStore {
   }
 }
 
-type MapPointRow = Pick<ListingRow, 'id' | 'source' | 'status' | 'entered_at' | 'updated_at' | 'published_at' | 'changed_at' | 'change_seq'
-  | 'content_hash' | 'lat' | 'lon' | 'price' | 'price_per_m2' | 'surface' | 'rooms' | 'title' | 'postal_code'> & { extra: string };
+type MapPointRow = Pick<ListingRow, 'id' | 'source' | 'lat' | 'lon' | 'price' | 'price_per_m2' | 'surface' | 'rooms' | 'title' | 'postal_code'>
+  & { extra: string };
 
-/** A StoredListing holding what a map point shows (see MAP_POINT_COLUMNS); other content fields are absent. */
-function mapPointFromRow(row: MapPointRow): StoredListing {
+/** A map point from its columns (MAP_POINT_COLUMNS): what presentMapPoint shows. */
+function mapPointFromRow(row: MapPointRow): MapPointListing {
   const [reference, priceColor, type, city, image, isInternal] = JSON.parse(row.extra) as [string, string | null, string, string | null, string | null, boolean];
   const content = {
     source: row.source, reference, latitude: row.lat, longitude: row.lon, price: row.price, price_per_m2: row.price_per_m2,
     surface: row.surface, price_per_m2_color: priceColor, type, title: row.title, city, postal_code: row.postal_code,
     images: image === null ? [] : [image], rooms: row.rooms, is_internal: isInternal,
   } as unknown as StoredListing['content'];
-  return {
-    id: row.id, content, completed_from: {}, status: row.status as StoredListing['status'], catalogue_entered_at: row.entered_at,
-    updated_at: row.updated_at, published_at: row.published_at, changed_at: row.changed_at, change_seq: row.change_seq,
-    left_market_at: null, has_photos: true, dedup_key: null, group_sites_ahead: [], group_members: null, price_points: [],
-    content_hash: row.content_hash,
-  };
+  return { id: row.id, content };
 }
 
 function merge(...parts: SqlPart[]): SqlPart {

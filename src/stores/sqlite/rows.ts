@@ -1,8 +1,8 @@
 /** Conversion between StoredListing and a row of the `listings` table. */
 import { foldText } from '../../refdata/text.js';
-import type { StoredListing } from '../../listings/stored.js';
+import { listingId, type MapPointListing, type StoredListing } from '../../listings/stored.js';
 import { blockKeyOf } from '../../listings/block-key.js';
-import { presentAnnonce } from '../../listings/present.js';
+import { presentAnnonce, presentMapPoint } from '../../listings/present.js';
 export { blockKeyOf };
 
 export interface ListingRow {
@@ -17,8 +17,10 @@ export interface ListingRow {
   lat: number | null; lon: number | null;
   dedup_key: string | null; sites_ahead: string; block_key: string | null; content_hash: string;
   title: string | null; description: string | null; doc: string; points: string | null;
-  /** JSON text of presentAnnonce(listing) (schema.ts addPublicJsonColumn). */
+  /** JSON text of presentAnnonce(listing) (schema.ts addPresentedColumns). */
   public_json: string | null;
+  /** JSON text of presentMapPoint(listing), for listings with coordinates (schema.ts addPresentedColumns). */
+  map_json: string | null;
 }
 
 /** The part of a StoredListing kept as JSON in `doc`. */
@@ -53,6 +55,7 @@ export function toRow(listing: StoredListing): ListingRow {
     title: c.title, description: c.description, doc: JSON.stringify(doc),
     points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
     public_json: JSON.stringify(presentAnnonce(listing)),
+    map_json: c.latitude !== null && c.longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null,
   };
 }
 
@@ -135,4 +138,26 @@ export class PageListing {
 /** A page row as a StoredListing (PageListing) when its precomputed text is present. */
 export function fromPageRow(row: PageRow, public_json: Buffer, readDoc: (id: string) => string): StoredListing {
   return new PageListing(row, public_json, readDoc) satisfies StoredListing;
+}
+
+/**
+ * A map point served from its precomputed text (`map_json`, read from the covering index
+ * ix_map_points): the route copies the bytes; the id and content are parsed from the text only if
+ * some code asks for them, which the map route does not.
+ */
+export class MapTextListing implements MapPointListing {
+  private point: ReturnType<typeof presentMapPoint> | undefined;
+
+  constructor(readonly map_json: Buffer) {}
+
+  get id(): string { return listingId(this.parsed().source, this.parsed().reference); }
+
+  get content(): StoredListing['content'] {
+    const { image, ...point } = this.parsed();
+    return { ...point, images: image === null ? [] : [image] } as unknown as StoredListing['content'];
+  }
+
+  private parsed(): ReturnType<typeof presentMapPoint> {
+    return (this.point ??= JSON.parse(this.map_json.toString('utf8')) as ReturnType<typeof presentMapPoint>);
+  }
 }

@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS listings (
   ges TEXT,
   lat REAL,
   lon REAL,
+  map_json TEXT,
   dedup_key TEXT,
   sites_ahead TEXT NOT NULL DEFAULT '',
   block_key TEXT,
@@ -119,6 +120,9 @@ CREATE INDEX IF NOT EXISTS ix_all_dept_recent ON listings(department, updated_at
 -- Map boxes of the default (grouped) search: lat/lon and the access date in the index, so the exact
 -- total of a box is counted from index entries alone (listing-store.ts map()).
 CREATE INDEX IF NOT EXISTS ix_map ON listings(lat, lon, entered_at) WHERE vis = 2;
+-- The points of the default map, from the index alone (about 250 bytes an entry; ix_map stays for the
+-- exact counts, which read 7 times fewer pages from the narrow entries).
+CREATE INDEX IF NOT EXISTS ix_map_points ON listings(lat, lon, entered_at, map_json) WHERE vis = 2;
 CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHERE active = 0;
 CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key) WHERE active = 1;
@@ -126,24 +130,38 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 `;
 
 /**
- * `public_json`: the JSON text of the listing's Annonce (presentAnnonce with default options),
- * written at index time so result pages are served without parsing and presenting each document.
- * It is used only while meta `public_json_version` equals PUBLIC_JSON_VERSION (src/listings/present.ts);
- * a store created before the column existed gets it here, marked stale until
- * `npm run indexer -- reindex` has written every row's text.
+ * `public_json`: the JSON text of the listing's Annonce (presentAnnonce with default options), and
+ * `map_json`: the JSON text of its map point (presentMapPoint), written at index time so result
+ * pages and maps are served without parsing and presenting each document. They are used only while
+ * meta `public_json_version` equals PUBLIC_JSON_VERSION (src/listings/present.ts); a store created
+ * before a column existed gets it here, marked stale until `npm run indexer -- reindex` has written
+ * every row's texts.
+ *
+ * `map_json` (about 250 bytes) sits before `title` in a new store: a row is about 5 KB, and SQLite
+ * keeps only the first ~900 bytes of such a record on the row's own page, the rest on overflow
+ * pages. A map reads 2 000 rows; with the point's fields inside the first part it reads one page
+ * per point. A column added to an older store goes last (ALTER TABLE): the same texts, read
+ * through the overflow chain, so slower until the store is built again.
  */
 export const PUBLIC_JSON_META = 'public_json_version';
+const PRESENTED_COLUMNS = ['public_json', 'map_json'];
 
-export function addPublicJsonColumn(db: Database.Database, currentVersion: number): void {
-  const columns = db.prepare('PRAGMA table_info(listings)').all() as { name: string }[];
-  if (columns.some((c) => c.name === 'public_json')) {
-    // A new, empty store starts with the texts of the current presenter.
-    const empty = db.prepare('SELECT 1 FROM listings LIMIT 1').get() === undefined;
-    if (empty) db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(currentVersion));
-    return;
-  }
-  db.exec('ALTER TABLE listings ADD COLUMN public_json TEXT');
-  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, 'stale');
+/**
+ * Adds the text columns a store made by older code lacks, marking its texts stale. Runs before
+ * LISTINGS_SCHEMA, whose indexes name them; a new file (no table yet) gets them from the schema.
+ */
+export function addPresentedColumns(db: Database.Database): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
+  if (columns.size === 0) return;
+  const missing = PRESENTED_COLUMNS.filter((name) => !columns.has(name));
+  for (const name of missing) db.exec(`ALTER TABLE listings ADD COLUMN ${name} TEXT`);
+  if (missing.length > 0) db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, 'stale');
+}
+
+/** A new, empty store starts with the texts of the current presenters. */
+export function markPresentedTextsOfEmptyStore(db: Database.Database, currentVersion: number): void {
+  if (db.prepare('SELECT 1 FROM listings LIMIT 1').get() !== undefined) return;
+  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(currentVersion));
 }
 
 /**
