@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C] ...
+ * npm run bench -- [--listings N] [--scenario NAME[,NAME...]] [--duration S] [--connections C] ...
  * npm run bench -- --indexer [--records N]
  *
  * Benchmarks of issue 7. Modules, one concern each:

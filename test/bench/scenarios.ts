@@ -174,10 +174,13 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** `--scenario NAME`: that scenario, or every scenario whose name starts with NAME (`sort`, `map`, `cursor`). */
-export function selectScenarios(name: string | null): Scenario[] {
-  if (name === null) return SCENARIOS;
-  const exact = SCENARIOS.filter((s) => s.name === name);
-  const chosen = exact.length ? exact : SCENARIOS.filter((s) => s.name.startsWith(name));
-  if (chosen.length === 0) throw new Error(`unknown scenario "${name}"; one of: ${SCENARIOS.map((s) => s.name).join(', ')}`);
-  return chosen;
+/** `--scenario NAME[,NAME...]`: each name exact, or every scenario whose name starts with it; in the order given. */
+export function selectScenarios(names: string | null): Scenario[] {
+  if (names === null) return SCENARIOS;
+  return names.split(',').flatMap((name) => {
+    const exact = SCENARIOS.filter((s) => s.name === name);
+    const chosen = exact.length ? exact : SCENARIOS.filter((s) => s.name.startsWith(name));
+    if (chosen.length === 0) throw new Error(`unknown scenario "${name}"; one of: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+    return chosen;
+  });
 }
