@@ -34,6 +34,11 @@ export interface AccountStore {
   listAccounts(): Promise<Account[]>;
   addKey(key: ApiKeyRecord): Promise<void>;
   findKey(hash: string): Promise<ApiKeyRecord | null>;
+  /**
+   * The key and its account in one read (every API request authenticates: one round trip to Redis
+   * instead of two); account null when the key names an account that does not exist.
+   */
+  findKeyWithAccount(hash: string): Promise<{ key: ApiKeyRecord; account: Account | null } | null>;
   /** Finds by key hash or by prefix; returns the number of keys changed. */
   setKeyStatus(hashOrPrefix: string, status: KeyStatus): Promise<number>;
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;

@@ -42,6 +42,9 @@ for (const target of accessTargets()) {
         await store.addKey(key(1));
         expect(await store.findKey(`${account}-h1`)).to.deep.equal(key(1));
         expect(await store.findKey('nope')).to.equal(null);
+        const account1 = await store.getAccount(account);
+        expect(await store.findKeyWithAccount(`${account}-h1`)).to.deep.equal({ key: key(1), account: account1 });
+        expect(await store.findKeyWithAccount('nope')).to.equal(null);
         expect((await store.listKeys(account)).map((k) => k.name)).to.deep.equal(['k1', 'k2']);
         expect(await store.setKeyStatus(`${account}-h1`, 'revoked')).to.equal(1);
         expect(await store.setKeyStatus(`ak_${account}-2`, 'blocked')).to.equal(1);

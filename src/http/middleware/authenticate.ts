@@ -14,9 +14,10 @@ export function authenticate(deps: AppDeps) {
   return async function authenticateMiddleware(ctx: Context, next: Next): Promise<void> {
     const key = readKey(ctx);
     if (!key) throw new ApiError(401, 'API_KEY_MISSING', 'An API key is required in the X-Api-Key header (or Authorization: Bearer).');
-    const record = key.length <= 256 ? await deps.access.findKey(hashApiKey(key)) : null;
+    const found = key.length <= 256 ? await deps.access.findKeyWithAccount(hashApiKey(key)) : null;
+    const record = found?.key;
     if (!record || record.status !== 'active') throw new ApiError(401, 'API_KEY_INVALID', 'The API key is invalid, revoked or blocked.');
-    const account = await deps.access.getAccount(record.account_id);
+    const account = found.account;
     const offer = account ? deps.offers.get(account.offer) : undefined;
     if (!account || !offer) throw new ApiError(401, 'API_KEY_INVALID', 'The API key is invalid, revoked or blocked.');
     const caller: Caller = { account, offer, key: record, enteredFrom: Date.parse(`${account.annonces_from}T00:00:00Z`) };

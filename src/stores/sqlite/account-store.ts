@@ -57,6 +57,11 @@ export class SqliteAccountStore implements AccountStore {
     return (this.sql('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyRecord | undefined) ?? null;
   }
 
+  async findKeyWithAccount(hash: string): Promise<{ key: ApiKeyRecord; account: Account | null } | null> {
+    const key = await this.findKey(hash);
+    return key ? { key, account: await this.getAccount(key.account_id) } : null;
+  }
+
   async setKeyStatus(hashOrPrefix: string, status: KeyStatus): Promise<number> {
     return this.sql('UPDATE api_keys SET status = ? WHERE hash = ? OR prefix = ?').run(status, hashOrPrefix, hashOrPrefix).changes;
   }
