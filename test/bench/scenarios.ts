@@ -93,7 +93,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'text-rare',
-    title: `q=${RARE_WORDS.join('|')} (rare) + dept + transaction`,
+    title: `q=${RARE_WORDS.join(', ')} (rare) + dept + transaction`,
     kind: 'load',
     targets: [{ metric: 'p50', op: '<=', value: 10 }],
     paths: async (ctx) => variants(() => `/annonces?q=${pick(RARE_WORDS, ctx.random)}&dept=${dept(ctx)}&transaction=vente`),
