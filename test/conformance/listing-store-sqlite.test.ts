@@ -191,10 +191,14 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     db.exec("DROP INDEX ix_map_points; ALTER TABLE listings DROP COLUMN public_json; ALTER TABLE listings DROP COLUMN map_json; DELETE FROM meta WHERE key = 'public_json_version'");
     db.close();
     const store = new SqliteListingStore(file);
+    // The index added by newer code is not built when a store holding listings is opened (minutes at 1M): reindex builds it.
+    const hasPointsIndex = () => new Database(file, { readonly: true }).prepare("SELECT 1 FROM sqlite_master WHERE name = 'ix_map_points'").get() !== undefined;
+    expect(hasPointsIndex()).to.equal(false);
     expectPresentedLikeStored(await firstPage(store));
     expect((await firstPage(store)).some((item) => item.public_json !== undefined)).to.equal(false);
     expectMapPresentedLikeStored(await mapPoints(store));
     store.rebuildIndexes();
+    expect(hasPointsIndex()).to.equal(true);
     await expectServedFromTexts(store);
     await store.close();
   });

@@ -10,7 +10,7 @@ import type {
 } from '../../listings/query.js';
 import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
 import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf } from '../../listings/dedup-features.js';
-import { addPresentedColumns, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
+import { addPresentedColumns, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
@@ -95,6 +95,7 @@ export class SqliteListingStore implements ListingStore {
   /** Set while a first build runs in bulk mode (duringBulkLoad). */
   private bulk: BulkLoad | null = null;
   private publicJson: { current: boolean; at: number } | null = null;
+  private readonly indexes = new Map<string, { present: boolean; at: number }>();
   private readonly textSets: TextSetCache;
 
   constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
@@ -107,7 +108,7 @@ export class SqliteListingStore implements ListingStore {
     addPresentedColumns(this.db);
     // A bulk load that died before building its indexes is finished first (bulk-load.ts).
     recoverBulkLoad(this.db);
-    this.db.exec(LISTINGS_SCHEMA);
+    this.db.exec(schemaForOpen(this.db));
     markPresentedTextsOfEmptyStore(this.db, PUBLIC_JSON_VERSION);
     this.statements = new StatementCache(this.db);
     this.textSets = new TextSetCache(this.db);
@@ -170,6 +171,8 @@ export class SqliteListingStore implements ListingStore {
     // points are the texts of ix_map_points' entries, no row read.
     const byIndex = !query.filter.words?.length && query.grouped && query.scope.eligibleSites === null;
     const presented = this.publicJsonCurrent();
+    // A store opened before `reindex` built ix_map_points (schemaForOpen) reads the texts from the rows.
+    const pointsIndex = this.hasIndex('ix_map_points') ? 'ix_map_points' : 'ix_map';
     for (const box of boxes) {
       const parts = byIndex
         ? merge({ where: ['l.lat >= ?', 'l.lat <= ?', 'l.lon >= ?', 'l.lon <= ?'], params: [box.south, box.north, box.west, box.east] }, scope, filterConditions(query.filter))
@@ -187,7 +190,7 @@ export class SqliteListingStore implements ListingStore {
       const room = query.limit - points.length;
       if (room <= 0) continue;
       if (presented) {
-        const rows = this.statement(`SELECT l.rowid AS rowid, CAST(l.map_json AS BLOB) AS map_json FROM ${from('ix_map_points')} WHERE ${where} LIMIT ${room}`)
+        const rows = this.statement(`SELECT l.rowid AS rowid, CAST(l.map_json AS BLOB) AS map_json FROM ${from(pointsIndex)} WHERE ${where} LIMIT ${room}`)
           .all(...parts.params) as { rowid: number; map_json: Buffer | null }[];
         for (const row of rows) points.push(row.map_json === null ? this.mapPointOf(row.rowid) : new MapTextListing(row.map_json));
       } else {
@@ -341,6 +344,9 @@ export class SqliteListingStore implements ListingStore {
     if (!this.publicJsonCurrent()) this.rewritePublicJson();
     this.fillDedupFeatures();
     recreateChangedIndexes(this.db);
+    // Builds the indexes that the store lacked when opened (schemaForOpen).
+    this.db.exec(LISTINGS_SCHEMA);
+    this.indexes.clear();
     this.db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild'); REINDEX; ANALYZE;");
   }
 
@@ -374,6 +380,16 @@ export class SqliteListingStore implements ListingStore {
     }
     this.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(PUBLIC_JSON_VERSION));
     this.publicJson = null;
+  }
+
+  /** Whether the store has this index (schemaForOpen leaves out those an older store lacks); re-read every PUBLIC_JSON_CHECK_MS. */
+  private hasIndex(name: string): boolean {
+    const now = Date.now();
+    const known = this.indexes.get(name);
+    if (known && now - known.at <= PUBLIC_JSON_CHECK_MS) return known.present;
+    const present = this.statement("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
+    this.indexes.set(name, { present, at: now });
+    return present;
   }
 
   /** Whether the rows' `public_json` texts were written by the current presenter (schema.ts). */

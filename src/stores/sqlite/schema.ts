@@ -165,6 +165,19 @@ export function markPresentedTextsOfEmptyStore(db: Database.Database, currentVer
 }
 
 /**
+ * LISTINGS_SCHEMA without the indexes that a store holding listings lacks (added by newer code):
+ * building one when the API opens the store would take minutes at 1M, so the API opens without it,
+ * the queries that use such an index check it exists (SqliteListingStore.hasIndex), and
+ * `npm run indexer -- reindex` builds it. A new or empty store gets every index at once.
+ */
+export function schemaForOpen(db: Database.Database): string {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'listings'").get() !== undefined;
+  if (!hasTable || db.prepare('SELECT 1 FROM listings LIMIT 1').get() === undefined) return LISTINGS_SCHEMA;
+  const existing = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((row) => row.name));
+  return LISTINGS_SCHEMA.replace(/CREATE INDEX IF NOT EXISTS (\w+)[^;]*;/g, (statement, name: string) => (existing.has(name) ? statement : ''));
+}
+
+/**
  * Indexes whose definition in LISTINGS_SCHEMA differs from the store's (a store built by older
  * code) are dropped and built again; `CREATE INDEX IF NOT EXISTS` alone keeps an old definition
  * under the same name. Run by `npm run indexer -- reindex`, never at API start-up (building the
