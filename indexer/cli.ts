@@ -22,10 +22,12 @@ import { rebuildGroups } from './dedup/rebuild.js';
 
 /**
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
- * id and block indexes and the table's tail; the rest of a block read comes from the OS page cache.
- * Part of the peak-RSS budget of the indexer (< 400 MB, npm run bench -- --indexer).
+ * id and block indexes and the table's tail; the rest of a block read comes from the OS page cache,
+ * which holds the store anyway: at 1M records 64, 32 and 16 MiB loaded at 1 832, 1 908 and 2 008
+ * records/s with peaks of 443, 409 and 393 MB (npm run bench -- --indexer, README). Part of the
+ * peak-RSS budget of the indexer (< 400 MB).
  */
-const INDEXER_CACHE_MIB = 64;
+const INDEXER_CACHE_MIB = 16;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
