@@ -15,6 +15,7 @@ import { loadCommunes } from '../../src/refdata/communes.js';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
 import { bulkLoadPending } from '../../src/stores/sqlite/bulk-load.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
+import { makeListings } from '../support/fixtures.js';
 
 const sites = loadSites();
 const communes = loadCommunes();
@@ -146,5 +147,25 @@ describe('indexer first build (bulk mode) and parse worker', function () {
     } finally {
       await store.close();
     }
+  });
+
+  it('the API answers the map while a first load runs in bulk mode (its indexes dropped), and after', async () => {
+    const file = path.join(dir, 'api-during-bulk.sqlite');
+    const api = new SqliteListingStore(file);
+    const loader = new SqliteListingStore(file);
+    const listings = makeListings({ count: 60, seed: 3 });
+    const query = { filter: {}, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, bbox: { south: -90, west: -180, north: 90, east: 180 }, limit: 2000 };
+    expect((await api.map(query)).total).to.equal(0); // the API has seen ix_map before the load drops it
+    let during = -1;
+    await loader.duringBulkLoad(async () => {
+      await loader.upsertMany(listings);
+      loader.database.exec('COMMIT'); // what a bulk load does every 20 000 rows
+      during = (await api.map(query)).total;
+    });
+    const expected = listings.filter((l) => l.status === 'active' && l.has_photos && l.group_sites_ahead.length === 0 && l.content.latitude !== null).length;
+    expect(during).to.equal(expected);
+    expect((await api.map(query)).total).to.equal(expected);
+    await api.close();
+    await loader.close();
   });
 });

@@ -158,6 +158,17 @@ export class SqliteListingStore implements ListingStore {
   }
 
   async map(query: MapQuery): Promise<MapResult> {
+    try {
+      return this.mapOnce(query);
+    } catch (error) {
+      // An index dropped since hasIndex last looked (a first load's bulk mode drops them): look again.
+      if (!/no such index/.test((error as Error).message)) throw error;
+      this.indexes.clear();
+      return this.mapOnce(query);
+    }
+  }
+
+  private mapOnce(query: MapQuery): MapResult {
     // A box across the antimeridian (west > east) is two boxes.
     const boxes: BoundingBox[] = query.bbox.west <= query.bbox.east
       ? [query.bbox]
@@ -171,8 +182,10 @@ export class SqliteListingStore implements ListingStore {
     // points are the texts of ix_map_points' entries, no row read.
     const byIndex = !query.filter.words?.length && query.grouped && query.scope.eligibleSites === null;
     const presented = this.publicJsonCurrent();
-    // A store opened before `reindex` built ix_map_points (schemaForOpen) reads the texts from the rows.
-    const pointsIndex = this.hasIndex('ix_map_points') ? 'ix_map_points' : 'ix_map';
+    // A store opened before `reindex` built ix_map_points (schemaForOpen) reads the texts from the rows;
+    // while a first load runs in bulk mode (bulk-load.ts) neither index exists and the planner picks a plan.
+    const countIndex = this.hasIndex('ix_map') ? 'ix_map' : null;
+    const pointsIndex = this.hasIndex('ix_map_points') ? 'ix_map_points' : countIndex;
     for (const box of boxes) {
       const parts = byIndex
         ? merge({ where: ['l.lat >= ?', 'l.lat <= ?', 'l.lon >= ?', 'l.lon <= ?'], params: [box.south, box.north, box.west, box.east] }, scope, filterConditions(query.filter))
@@ -184,9 +197,12 @@ export class SqliteListingStore implements ListingStore {
         parts.where.push('l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)');
         parts.params.push(ftsMatchExpression(query.filter.words));
       }
-      const from = (index: string) => (byIndex ? `listings l INDEXED BY ${index}` : 'listings_rtree r CROSS JOIN listings l ON l.rowid = r.id');
+      const from = (index: string | null) => {
+        if (!byIndex) return 'listings_rtree r CROSS JOIN listings l ON l.rowid = r.id';
+        return index === null ? 'listings l' : `listings l INDEXED BY ${index}`;
+      };
       const where = parts.where.join(' AND ');
-      total += (this.statement(`SELECT count(*) AS n FROM ${from('ix_map')} WHERE ${where}`).get(...parts.params) as { n: number }).n;
+      total += (this.statement(`SELECT count(*) AS n FROM ${from(countIndex)} WHERE ${where}`).get(...parts.params) as { n: number }).n;
       const room = query.limit - points.length;
       if (room <= 0) continue;
       if (presented) {
@@ -194,7 +210,7 @@ export class SqliteListingStore implements ListingStore {
           .all(...parts.params) as { rowid: number; map_json: Buffer | null }[];
         for (const row of rows) points.push(row.map_json === null ? this.mapPointOf(row.rowid) : new MapTextListing(row.map_json));
       } else {
-        const rows = this.statement(`SELECT ${MAP_POINT_COLUMNS} FROM ${from('ix_map')} WHERE ${where} LIMIT ${room}`).all(...parts.params) as MapPointRow[];
+        const rows = this.statement(`SELECT ${MAP_POINT_COLUMNS} FROM ${from(countIndex)} WHERE ${where} LIMIT ${room}`).all(...parts.params) as MapPointRow[];
         points.push(...rows.map(mapPointFromRow));
       }
     }
