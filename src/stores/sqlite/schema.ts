@@ -137,11 +137,11 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
  * before a column existed gets it here, marked stale until `npm run indexer -- reindex` has written
  * every row's texts.
  *
- * `map_json` (about 250 bytes) sits before `title` in a new store: a row is about 5 KB, and SQLite
- * keeps only the first ~900 bytes of such a record on the row's own page, the rest on overflow
- * pages. A map reads 2 000 rows; with the point's fields inside the first part it reads one page
- * per point. A column added to an older store goes last (ALTER TABLE): the same texts, read
- * through the overflow chain, so slower until the store is built again.
+ * The default map reads `map_json` from the covering index ix_map_points. The maps that read rows
+ * (filters the index does not hold, the R*Tree plans) find it on the row's own page in a new store:
+ * it sits before `title`, and SQLite keeps only the first ~900 bytes of a 5 KB record there, the rest
+ * on overflow pages. A column added to an older store goes last (ALTER TABLE): those maps then read it
+ * through the overflow chain until the store is built again.
  */
 export const PUBLIC_JSON_META = 'public_json_version';
 const PRESENTED_COLUMNS = ['public_json', 'map_json'];
