@@ -1,6 +1,7 @@
 /**
- * An access file written before `usage_listings` (one row per account, window and id in
- * `usage_items`) keeps every count when it is opened by the current code.
+ * Access files written by older code keep every count when they are opened by the current code:
+ * one row per account, window and id (`usage_items`), or one row per (account, id) in a table keyed
+ * by them (`usage_listings`, before the append-only `usage_log`).
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
@@ -11,6 +12,11 @@ import { SqliteAccessStore } from '../../src/stores/sqlite/access-store.js';
 import { DAY, HOUR, T0, scopeAt } from '../conformance/access/scopes.js';
 
 const BIG = { day: 1e6, month: 1e6 };
+
+/** The running counts per account, unchanged since the first layout. */
+const WINDOWS_TABLE = `CREATE TABLE usage_windows (account TEXT PRIMARY KEY, month_kind TEXT NOT NULL, month_start INTEGER NOT NULL,
+  request_start INTEGER NOT NULL, requests INTEGER NOT NULL, day_count INTEGER NOT NULL, month_count INTEGER NOT NULL,
+  touched_at INTEGER NOT NULL);`;
 
 describe('SQLite access file written with one row per window (before usage_listings)', () => {
   let dir: string;
@@ -25,9 +31,7 @@ describe('SQLite access file written with one row per window (before usage_listi
     old.exec(`CREATE TABLE usage_items (account TEXT NOT NULL, win TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,
       PRIMARY KEY (account, win, id)) WITHOUT ROWID;
       CREATE INDEX ix_usage_items_at ON usage_items(account, win, at);
-      CREATE TABLE usage_windows (account TEXT PRIMARY KEY, month_kind TEXT NOT NULL, month_start INTEGER NOT NULL,
-        request_start INTEGER NOT NULL, requests INTEGER NOT NULL, day_count INTEGER NOT NULL, month_count INTEGER NOT NULL,
-        touched_at INTEGER NOT NULL);`);
+      ${WINDOWS_TABLE}`);
     const start = scopeAt('acct', T0).month as { kind: 'period'; start: number };
     const insert = old.prepare('INSERT INTO usage_items VALUES (?, ?, ?, ?)');
     for (const id of ['a', 'b', 'c']) for (const win of ['day', 'month']) insert.run('acct', win, id, T0);
@@ -51,6 +55,45 @@ describe('SQLite access file written with one row per window (before usage_listi
     }
     const after = new Database(file, { readonly: true });
     expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_items'").get()).to.deep.equal({ n: 0 });
+    after.close();
+  });
+
+  it('copies the rows keyed by (account, id) into the log on open, with the same counts and later counting', async () => {
+    const file = path.join(dir, 'access.sqlite');
+    const old = new Database(file);
+    // The schema and rows of the previous code: 2 listings counted today (both windows), 1 two days
+    // ago (month only), for one account; 1 today for another.
+    old.exec(`CREATE TABLE usage_listings (account TEXT NOT NULL, id TEXT NOT NULL, day_at INTEGER, month_at INTEGER,
+        PRIMARY KEY (account, id)) WITHOUT ROWID;
+      CREATE INDEX ix_usage_day ON usage_listings(account, day_at) WHERE day_at IS NOT NULL;
+      CREATE INDEX ix_usage_month ON usage_listings(account, month_at) WHERE month_at IS NOT NULL;
+      ${WINDOWS_TABLE}`);
+    const start = scopeAt('acct', T0).month as { kind: 'period'; start: number };
+    const insert = old.prepare('INSERT INTO usage_listings VALUES (?, ?, ?, ?)');
+    insert.run('acct', 'a', T0, T0);
+    insert.run('acct', 'b', T0, T0);
+    insert.run('acct', 'd', null, T0 - 2 * DAY);
+    insert.run('other', 'a', T0, T0);
+    const windows = old.prepare('INSERT INTO usage_windows VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    windows.run('acct', 'period', start.start, T0 - 12 * HOUR, 7, 2, 3, T0);
+    windows.run('other', 'period', start.start, T0 - 12 * HOUR, 1, 1, 1, T0);
+    old.close();
+
+    const store = SqliteAccessStore.open(file);
+    try {
+      const now = T0 + HOUR;
+      expect(await store.readUsage(scopeAt('acct', now))).to.deep.equal({ requests: 7, day: 2, dayOldest: T0, month: 3, monthOldest: T0 - 2 * DAY });
+      expect(await store.footprint('acct')).to.equal(5);
+      const result = await store.consumeListings(scopeAt('acct', now), ['a', 'd', 'e'], BIG);
+      expect(result).to.deep.include({ refused: null, added: 1 });
+      expect(result.usage).to.deep.include({ day: 3, month: 4 });
+      expect((await store.consumeListings(scopeAt('other', now), ['a', 'b'], BIG)).added).to.equal(1);
+    } finally {
+      await store.close();
+    }
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('usage_listings', 'ix_usage_day', 'ix_usage_month')").get()).to.deep.equal({ n: 0 });
+    expect(after.prepare('SELECT count(*) AS n FROM usage_log').get()).to.deep.equal({ n: 6 });
     after.close();
   });
 });

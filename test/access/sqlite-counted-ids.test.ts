@@ -1,0 +1,78 @@
+/**
+ * The embedded counters answer "already counted?" from an in-memory directory of the append-only
+ * `usage_log` (src/stores/sqlite/counted-ids.ts). These tests hold the directory to the table when
+ * another connection on the same file appends or removes rows, and when a counting rolls back.
+ */
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SqliteAccessStore } from '../../src/stores/sqlite/access-store.js';
+import { DAY, HOUR, T0, scopeAt } from '../conformance/access/scopes.js';
+
+const BIG = { day: 1e6, month: 1e6 };
+
+describe('SQLite usage counters: the in-memory directory of counted ids', () => {
+  let dir: string;
+  let file: string;
+  let stores: SqliteAccessStore[];
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'access-directory-'));
+    file = path.join(dir, 'access.sqlite');
+    // Two connections on one file, as two API processes would have.
+    stores = [SqliteAccessStore.open(file), SqliteAccessStore.open(file)];
+  });
+  afterEach(async () => {
+    for (const store of stores) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sees what another connection counted since it read its directory', async () => {
+    const [a, b] = stores;
+    expect((await a.consumeListings(scopeAt('acct', T0), ['x', 'y'], BIG)).added).to.equal(2);
+    expect((await b.consumeListings(scopeAt('acct', T0 + 1), ['y', 'z'], BIG)).added).to.equal(1);
+    const third = await a.consumeListings(scopeAt('acct', T0 + 2), ['z', 'w', 'x'], BIG);
+    expect(third.added).to.equal(1);
+    expect(third.usage).to.deep.include({ day: 4, month: 4 });
+  });
+
+  it('counts again a listing whose row another connection removed when it left the window', async () => {
+    const [a, b] = stores;
+    // A legacy account has the daily window only: its rows go 24 hours after they were counted.
+    expect((await a.consumeListings(scopeAt('legacy', T0, 'legacy'), ['x'], BIG)).added).to.equal(1);
+    expect(await b.readUsage(scopeAt('legacy', T0 + DAY + HOUR, 'legacy'))).to.deep.include({ day: 0 });
+    expect(await a.footprint('legacy')).to.equal(0);
+    const again = await a.consumeListings(scopeAt('legacy', T0 + DAY + 2 * HOUR, 'legacy'), ['x'], BIG);
+    expect(again).to.deep.include({ added: 1 });
+    expect(again.usage).to.deep.include({ day: 1 });
+  });
+
+  it('does not take the listings of a counting that rolled back for counted ones', async () => {
+    const [a, b] = stores;
+    const sabotage = new Database(file);
+    // Makes the end of A's next counting transaction fail after its rows were inserted.
+    sabotage.exec("CREATE TRIGGER fail_count BEFORE UPDATE ON usage_windows WHEN NEW.day_count >= 3 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    let failure: unknown = null;
+    await a.consumeListings(scopeAt('acct', T0), ['a', 'b', 'c'], BIG).catch((error: unknown) => { failure = error; });
+    expect(String(failure)).to.contain('refused by the test');
+    sabotage.exec('DROP TRIGGER fail_count');
+    sabotage.close();
+    expect(await a.footprint('acct')).to.equal(0);
+
+    expect((await b.consumeListings(scopeAt('acct', T0 + 1), ['a'], BIG)).added).to.equal(1);
+    const retried = await a.consumeListings(scopeAt('acct', T0 + 2), ['a', 'b', 'c'], BIG);
+    expect(retried.added).to.equal(2);
+    expect(retried.usage).to.deep.include({ day: 3, month: 3 });
+  });
+
+  it('reads the directory back from the file after a restart', async () => {
+    const [a] = stores;
+    await a.consumeListings(scopeAt('acct', T0), ['a', 'b'], BIG);
+    await a.close();
+    stores[0] = SqliteAccessStore.open(file);
+    const after = await stores[0].consumeListings(scopeAt('acct', T0 + 1), ['b', 'c'], BIG);
+    expect(after.added).to.equal(1);
+    expect(after.usage).to.deep.include({ day: 3, month: 3 });
+  });
+});
