@@ -137,10 +137,10 @@ export function storeBytes(storeFile: string): number {
   return total;
 }
 
-/** Hash of the sources that decide what a catalogue holds: indexer/ (with the sample generator) and src/stores/sqlite/. */
 /** Files of src/stores/sqlite that hold the access data (keys, counters), not the listings: a catalogue does not depend on them. */
-const ACCESS_FILES = new Set(['access-store.ts', 'account-store.ts', 'usage-counters.ts']);
+const ACCESS_FILES = new Set(['access-store.ts', 'account-store.ts', 'usage-counters.ts', 'counted-ids.ts']);
 
+/** Hash of the sources that decide what a catalogue holds: indexer/ (with the sample generator) and src/stores/sqlite/. */
 export function codeFingerprint(): string {
   const hash = createHash('sha1');
   const walk = (dir: string) => {
