@@ -75,4 +75,22 @@ describe('SQLite usage counters: the in-memory directory of counted ids', () => 
     expect(after.added).to.equal(1);
     expect(after.usage).to.deep.include({ day: 3, month: 3 });
   });
+
+  it('keeps at most the bound of ids in memory, dropping the accounts that counted least recently', async () => {
+    const bounded = SqliteAccessStore.open(file, { directoryEntries: 5 });
+    stores.push(bounded);
+    await bounded.consumeListings(scopeAt('first', T0), ['a', 'b', 'c'], BIG);
+    await bounded.consumeListings(scopeAt('second', T0), ['a', 'b'], BIG);
+    expect(bounded.directoryEntries()).to.equal(5);
+    await bounded.consumeListings(scopeAt('third', T0), ['a', 'b'], BIG);
+    // 'first' counted least recently: its three ids went.
+    expect(bounded.directoryEntries()).to.equal(4);
+    // Read again from the file when it counts again: nothing counted twice.
+    const again = await bounded.consumeListings(scopeAt('first', T0 + 1), ['a', 'b', 'c', 'd'], BIG);
+    expect(again.added).to.equal(1);
+    expect(again.usage).to.deep.include({ day: 4, month: 4 });
+    // One account above the bound alone keeps its directory whole.
+    await bounded.consumeListings(scopeAt('big', T0), ['1', '2', '3', '4', '5', '6'], BIG);
+    expect(bounded.directoryEntries()).to.equal(6);
+  });
 });

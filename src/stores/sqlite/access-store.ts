@@ -6,11 +6,21 @@ import { SqliteUsageCounters } from './usage-counters.js';
 
 const ACCESS_CHECKPOINT_PAGES = 16_000;
 
+export interface SqliteAccessOptions {
+  /** Bound of the counted ids kept in memory, all accounts together (default in counted-ids.ts). */
+  directoryEntries?: number;
+}
+
 export class SqliteAccessStore extends SqliteAccountStore implements AccessStore {
   readonly backend = 'sqlite';
-  private readonly usage = new SqliteUsageCounters(this.db);
+  private readonly usage: SqliteUsageCounters;
 
-  static open(file: string): SqliteAccessStore {
+  constructor(db: Database.Database, options: SqliteAccessOptions = {}) {
+    super(db);
+    this.usage = new SqliteUsageCounters(db, options.directoryEntries);
+  }
+
+  static open(file: string, options: SqliteAccessOptions = {}): SqliteAccessStore {
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -22,12 +32,14 @@ export class SqliteAccessStore extends SqliteAccountStore implements AccessStore
     // after each checkpoint.
     db.pragma(`wal_autocheckpoint = ${ACCESS_CHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${ACCESS_CHECKPOINT_PAGES * 4096}`);
-    return new SqliteAccessStore(db);
+    return new SqliteAccessStore(db, options);
   }
 
   admit(scope: UsageScope, admission: Admission) { return this.usage.admit(scope, admission); }
   consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) { return this.usage.consumeListings(scope, ids, limits); }
   readUsage(scope: UsageScope) { return this.usage.readUsage(scope); }
+  /** Counted ids held in memory, all accounts together (tests of its bound). */
+  directoryEntries(): number { return this.usage.directoryEntries(); }
   /** Counter rows kept for an account (tests of bounded growth). */
   async footprint(accountId: string): Promise<number> { return this.usage.footprint(accountId); }
 

@@ -12,26 +12,39 @@
  * back), never less: the caller checks a hit against its row. After a failed transaction the whole
  * directory is dropped (`reset`), because the rows it read may have been undone and their `seq`
  * taken again by another connection.
+ *
+ * Memory is bounded: past `maxEntries` ids in all, the directories of the accounts that counted least
+ * recently are dropped (read again from the table when they count again). An entry is about 75 bytes.
  */
 import type Database from 'better-sqlite3';
 import type { StatementCache } from './statements.js';
 
+/** Default bound of the ids kept in memory, all accounts together: about 300 MiB. */
+export const DEFAULT_DIRECTORY_ENTRIES = 4_000_000;
+
 export class CountedIds {
+  /** In order of last use (a Map iterates in insertion order; a use moves the account to the end). */
   private readonly byAccount = new Map<string, Map<string, number>>();
   /** Highest `seq` applied to the directories; null: to be read (after open or reset). */
   private lastSeq: number | null = null;
 
-  constructor(private readonly statements: StatementCache) {}
+  constructor(private readonly statements: StatementCache, private readonly maxEntries = DEFAULT_DIRECTORY_ENTRIES) {}
 
   /** The account's directory, complete as of now. Call inside the counting transaction. */
   of(accountId: string): Map<string, number> {
     this.catchUp();
     let ids = this.byAccount.get(accountId);
-    if (!ids) {
-      ids = this.load(accountId);
-      this.byAccount.set(accountId, ids);
-    }
+    if (ids) this.byAccount.delete(accountId);
+    else ids = this.load(accountId);
+    this.byAccount.set(accountId, ids);
     return ids;
+  }
+
+  /** Ids held in memory, all accounts together. */
+  get entries(): number {
+    let total = 0;
+    for (const ids of this.byAccount.values()) total += ids.size;
+    return total;
   }
 
   /** Drops an account's directory (its rows were deleted, or it grew stale); read again when needed. */
@@ -49,6 +62,16 @@ export class CountedIds {
   reset(): void {
     this.byAccount.clear();
     this.lastSeq = null;
+  }
+
+  /** Keeps the bound after `current` counted: drops the directories of the least recent other accounts. */
+  trim(current: string): void {
+    let total = this.entries;
+    for (const [accountId, ids] of this.byAccount) {
+      if (total <= this.maxEntries || accountId === current) break;
+      this.byAccount.delete(accountId);
+      total -= ids.size;
+    }
   }
 
   private catchUp(): void {

@@ -68,12 +68,13 @@ export class SqliteUsageCounters implements UsageCounters {
   private readonly commits: CommitGroup;
   private readonly counted: CountedIds;
 
-  constructor(private readonly db: Database.Database) {
+  /** `directoryEntries`: bound of the counted ids kept in memory (counted-ids.ts). */
+  constructor(private readonly db: Database.Database, directoryEntries?: number) {
     db.exec(USAGE_SCHEMA);
     migrateOlderLayouts(db);
     this.statements = new StatementCache(db);
     this.commits = new CommitGroup(db);
-    this.counted = new CountedIds(this.statements);
+    this.counted = new CountedIds(this.statements, directoryEntries);
     this.transaction = db.transaction((scope: UsageScope, work: (row: WindowsRow) => unknown): unknown => {
       this.sweepIdleAccounts(scope.now);
       const row = this.rollWindows(scope);
@@ -126,6 +127,7 @@ export class SqliteUsageCounters implements UsageCounters {
         // Entries of rows other connections removed are dropped only when met again: a directory well
         // above the rows the windows can hold is read again from the table.
         if (counted.size > 2 * (row.day_count + row.month_count) + STALE_ENTRIES_TOLERATED) this.counted.forget(scope.accountId);
+        this.counted.trim(scope.accountId);
       }
       return { refused, added, usage: this.snapshot(scope.accountId, row) };
     });
@@ -164,6 +166,11 @@ export class SqliteUsageCounters implements UsageCounters {
     // Window entries, as on Redis (a listing in both windows is two).
     return (this.sql(`SELECT (SELECT count(*) FROM usage_log WHERE account = ? AND day_at IS NOT NULL)
       + (SELECT count(*) FROM usage_log WHERE account = ? AND month_at IS NOT NULL) AS n`).get(accountId, accountId) as { n: number }).n;
+  }
+
+  /** Counted ids held in memory, for the tests of its bound. */
+  directoryEntries(): number {
+    return this.counted.entries;
   }
 
   /** The row counting `id` for the account, if the directory's entry is still the table's. */
