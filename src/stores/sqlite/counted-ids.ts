@@ -58,6 +58,16 @@ export class CountedIds {
     if (counted) for (const id of ids) counted.delete(id);
   }
 
+  /**
+   * Rows up to `seq` are in the directories: the counting that appended them committed, and it held
+   * the write lock from its catch-up to its commit, so nobody else appended before them; AUTOINCREMENT
+   * never gives a later row a smaller `seq`. Saves reading a page's own rows back (5 % of a feed
+   * request's server time, profiled).
+   */
+  seenUpTo(seq: number): void {
+    if (this.lastSeq !== null && seq > this.lastSeq) this.lastSeq = seq;
+  }
+
   /** Drops everything: after a transaction that failed, the rows read during it may not exist. */
   reset(): void {
     this.byAccount.clear();

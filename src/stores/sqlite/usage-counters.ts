@@ -99,7 +99,8 @@ export class SqliteUsageCounters implements UsageCounters {
   }
 
   async consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) {
-    return this.inTransaction(scope, (row) => {
+    let lastAppended = 0;
+    const result = await this.inTransaction(scope, (row) => {
       const refused = this.itemRefusal(row, limits, scope);
       let added = 0;
       if (!refused) {
@@ -109,7 +110,8 @@ export class SqliteUsageCounters implements UsageCounters {
         for (const id of ids) {
           const known = this.countedRow(counted, scope.accountId, id);
           if (!known) {
-            counted.set(id, Number(insert.run(scope.accountId, id, scope.now, scope.month ? scope.now : null).lastInsertRowid));
+            lastAppended = Number(insert.run(scope.accountId, id, scope.now, scope.month ? scope.now : null).lastInsertRowid);
+            counted.set(id, lastAppended);
             added += 1;
             if (scope.month) row.day_count += 1;
             continue;
@@ -131,6 +133,9 @@ export class SqliteUsageCounters implements UsageCounters {
       }
       return { refused, added, usage: this.snapshot(scope.accountId, row) };
     });
+    // Committed: the directory already holds these rows, so the next transaction need not read them back.
+    if (lastAppended > 0) this.counted.seenUpTo(lastAppended);
+    return result;
   }
 
   async readUsage(scope: UsageScope): Promise<UsageSnapshot> {
