@@ -76,6 +76,8 @@ export class CountedIds {
 
   /** Keeps the bound after `current` counted: drops the directories of the least recent other accounts. */
   trim(current: string): void {
+    // One account is never dropped while it counts: nothing to add up.
+    if (this.byAccount.size <= 1) return;
     let total = this.entries;
     for (const [accountId, ids] of this.byAccount) {
       if (total <= this.maxEntries || accountId === current) break;

@@ -107,8 +107,9 @@ export class SqliteUsageCounters implements UsageCounters {
         const counted = this.counted.of(scope.accountId);
         const insert = this.sql('INSERT INTO usage_log (account, id, day_at, month_at) VALUES (?, ?, ?, ?)');
         const enter = this.sql('UPDATE usage_log SET day_at = ifnull(day_at, ?), month_at = ? WHERE seq = ?');
+        const readRow = this.sql('SELECT account, id, day_at, month_at FROM usage_log WHERE seq = ?');
         for (const id of ids) {
-          const known = this.countedRow(counted, scope.accountId, id);
+          const known = this.countedRow(readRow, counted, scope.accountId, id);
           if (!known) {
             lastAppended = Number(insert.run(scope.accountId, id, scope.now, scope.month ? scope.now : null).lastInsertRowid);
             counted.set(id, lastAppended);
@@ -179,10 +180,10 @@ export class SqliteUsageCounters implements UsageCounters {
   }
 
   /** The row counting `id` for the account, if the directory's entry is still the table's. */
-  private countedRow(counted: Map<string, number>, accountId: string, id: string): CountedRow | null {
+  private countedRow(readRow: Database.Statement, counted: Map<string, number>, accountId: string, id: string): CountedRow | null {
     const seq = counted.get(id);
     if (seq === undefined) return null;
-    const row = this.sql('SELECT account, id, day_at, month_at FROM usage_log WHERE seq = ?').get(seq) as (CountedRow & { account: string; id: string }) | undefined;
+    const row = readRow.get(seq) as (CountedRow & { account: string; id: string }) | undefined;
     if (row && row.account === accountId && row.id === id) return { seq, day_at: row.day_at, month_at: row.month_at };
     counted.delete(id);
     return null;
