@@ -6,8 +6,10 @@ import Database from 'better-sqlite3';
 import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
 import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
 import type { MapPointListing, StoredListing } from '../../src/listings/stored.js';
-import type { Scope } from '../../src/listings/query.js';
-import { makeListings } from '../support/fixtures.js';
+import type { BoundingBox, Scope } from '../../src/listings/query.js';
+import { makeListings, prng } from '../support/fixtures.js';
+import { inBox } from '../support/oracle.js';
+import { MapPointsCache } from '../../src/stores/sqlite/map-counts.js';
 import { runListingStoreConformance } from './listing-store.suite.js';
 import { TextSetCache } from '../../src/stores/sqlite/text-sets.js';
 import { chooseTextPlan } from '../../src/stores/sqlite/text-plan.js';
@@ -262,5 +264,73 @@ describe('SQLite store: document sets (text-sets.ts) and the plan choice', () =>
     expect(chooseTextPlan(20_000, 1_000_000, 26, 'set')).to.equal('index-first');
     expect(chooseTextPlan(500, 1_000_000, 26, 'set')).to.equal('text-first');
     expect(chooseTextPlan(243_000, 1_000_000, 26, 'fts')).to.equal('index-first');
+  });
+});
+
+describe('SQLite store: exact map totals from the in-memory copy of ix_map (map-counts.ts)', () => {
+  const visible = (listings: StoredListing[]) => listings.map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
+  const listings = visible(makeListings({ count: 400, seed: 33 }));
+  const mapTotal = (store: SqliteListingStore, bbox: BoundingBox, enteredFrom = 0) =>
+    store.map({ filter: {}, scope: { enteredFrom, eligibleSites: null }, grouped: true, bbox, limit: 5 }).then((r) => r.total);
+  const expectedTotal = (all: StoredListing[], bbox: BoundingBox, enteredFrom = 0) =>
+    all.filter((l) => inBox(l, bbox) && l.catalogue_entered_at >= enteredFrom).length;
+
+  it('agrees with SQL and with the listings over random boxes, inclusive edges, access dates and the antimeridian', async () => {
+    const { file, store: inMemory } = await storeHolding('mc', listings);
+    const bySql = new SqliteListingStore(file, { mapCountsInMemory: false });
+    const random = prng(5);
+    const coordinate = (i: number) => listings[Math.floor(random() * listings.length)].content[i ? 'longitude' : 'latitude']!;
+    const entered = [0, ...listings.slice(0, 6).map((l) => l.catalogue_entered_at)];
+    let nonEmpty = 0;
+    for (let round = 0; round < 300; round++) {
+      // Edges on listings' own coordinates half the time (the bounds are inclusive), anywhere otherwise.
+      const edge = (i: number, spread: number) => (random() < 0.5 ? coordinate(i) : coordinate(i) + (random() - 0.5) * spread);
+      const [a, b] = [edge(0, 4), edge(0, 4)].map((x) => Math.max(-90, Math.min(90, x)));
+      const [c, d] = [edge(1, 8), edge(1, 8)].map((x) => Math.max(-180, Math.min(180, x)));
+      // West above east half the time: a box across the antimeridian.
+      const bbox = { south: Math.min(a, b), north: Math.max(a, b), west: c, east: d };
+      const from = entered[round % entered.length];
+      const expected = expectedTotal(listings, bbox, from);
+      if (expected > 0) nonEmpty++;
+      expect(await mapTotal(inMemory, bbox, from), JSON.stringify({ bbox, from })).to.equal(expected);
+      expect(await mapTotal(bySql, bbox, from)).to.equal(expected);
+    }
+    expect(nonEmpty).to.be.greaterThan(100);
+    await bySql.close();
+    await inMemory.close();
+  });
+
+  it('never counts a stale copy: a write of another connection or of its own is in the next total', async () => {
+    const { file, store: api } = await storeHolding('mc', listings);
+    const bbox = { south: -90, west: -180, north: 90, east: 180 };
+    const all = listings.filter((l) => l.content.latitude !== null && l.content.longitude !== null).length;
+    expect(await mapTotal(api, bbox)).to.equal(all);
+    const indexer = new SqliteListingStore(file);
+    const [first, second] = listings.filter((l) => l.content.latitude !== null);
+    await indexer.upsertMany([{ ...first, status: 'vendue', left_market_at: first.updated_at }]);
+    expect(await mapTotal(api, bbox)).to.equal(all - 1);
+    await api.upsertMany([{ ...second, content: { ...second.content, latitude: null, longitude: null } }]);
+    expect(await mapTotal(api, bbox)).to.equal(all - 2);
+    await indexer.close();
+    await api.close();
+  });
+
+  it('reads the copy again once the store changed and the re-read interval has passed, SQL in between', async () => {
+    const { file, store } = await storeHolding('mc', listings);
+    const db = store.database;
+    const cache = new MapPointsCache(db, 1_000);
+    const bbox = { south: -90, west: -180, north: 90, east: 180 };
+    const first = cache.current(0)!;
+    expect(first.count(bbox, 0)).to.equal(expectedTotal(listings, bbox));
+    expect(cache.current(10)).to.equal(first);
+    const indexer = new SqliteListingStore(file);
+    const moved = listings.find((l) => l.content.latitude !== null)!;
+    await indexer.upsertMany([{ ...moved, status: 'retiree', left_market_at: moved.updated_at }]);
+    expect(cache.current(500), 'stale, read less than 1 s ago').to.equal(null);
+    const second = cache.current(1_000)!;
+    expect(second).to.not.equal(first);
+    expect(second.count(bbox, 0)).to.equal(expectedTotal(listings, bbox) - 1);
+    await indexer.close();
+    await store.close();
   });
 });

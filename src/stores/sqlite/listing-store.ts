@@ -19,6 +19,7 @@ import { PUBLIC_JSON_VERSION } from '../../listings/present.js';
 import { StatementCache } from './statements.js';
 import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
 import { TextSetCache } from './text-sets.js';
+import { MapPointsCache } from './map-counts.js';
 
 type Param = string | number;
 
@@ -81,6 +82,11 @@ export interface SqliteListingStoreOptions {
    * FTS5 for each row instead (the benchmarks print both).
    */
   textSets?: boolean;
+  /**
+   * The default map's exact total counted over an in-memory copy of ix_map's coordinates
+   * (map-counts.ts); false counts in SQL every time (the benchmarks and tests compare both).
+   */
+  mapCountsInMemory?: boolean;
 }
 
 export class SqliteListingStore implements ListingStore {
@@ -97,6 +103,7 @@ export class SqliteListingStore implements ListingStore {
   private publicJson: { current: boolean; at: number } | null = null;
   private readonly indexes = new Map<string, { present: boolean; at: number }>();
   private readonly textSets: TextSetCache;
+  private readonly mapPoints: MapPointsCache;
 
   constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
     this.db = new Database(file);
@@ -112,6 +119,7 @@ export class SqliteListingStore implements ListingStore {
     markPresentedTextsOfEmptyStore(this.db, PUBLIC_JSON_VERSION);
     this.statements = new StatementCache(this.db);
     this.textSets = new TextSetCache(this.db);
+    this.mapPoints = new MapPointsCache(this.db);
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     const columns = ROW_COLUMNS.join(', ');
     const updates = ROW_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
@@ -181,6 +189,9 @@ export class SqliteListingStore implements ListingStore {
     // to check `vis` and `entered_at` (about 3 µs per point: 130 ms for all of France), and the
     // points are the texts of ix_map_points' entries, no row read.
     const byIndex = !query.filter.words?.length && query.grouped && query.scope.eligibleSites === null;
+    // Without any filter the exact total is counted in memory (map-counts.ts) while that copy is current.
+    const inMemory = byIndex && filterConditions(query.filter).where.length === 0 && this.options.mapCountsInMemory !== false
+      && this.hasIndex('ix_map') ? this.mapPoints.current() : null;
     const presented = this.publicJsonCurrent();
     // A store opened before `reindex` built ix_map_points (schemaForOpen) reads the texts from the rows;
     // while a first load runs in bulk mode (bulk-load.ts) neither index exists and the planner picks a plan.
@@ -202,7 +213,9 @@ export class SqliteListingStore implements ListingStore {
         return index === null ? 'listings l' : `listings l INDEXED BY ${index}`;
       };
       const where = parts.where.join(' AND ');
-      total += (this.statement(`SELECT count(*) AS n FROM ${from(countIndex)} WHERE ${where}`).get(...parts.params) as { n: number }).n;
+      total += inMemory
+        ? inMemory.count(box, query.scope.enteredFrom)
+        : (this.statement(`SELECT count(*) AS n FROM ${from(countIndex)} WHERE ${where}`).get(...parts.params) as { n: number }).n;
       const room = query.limit - points.length;
       if (room <= 0) continue;
       if (presented) {
