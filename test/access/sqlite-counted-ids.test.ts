@@ -48,6 +48,38 @@ describe('SQLite usage counters: the in-memory directory of counted ids', () => 
     expect(again.usage).to.deep.include({ day: 1 });
   });
 
+  it('sees that another connection took its rows out of the monthly window (a new billing period)', async () => {
+    const [a, b] = stores;
+    const lastHour = Date.parse('2026-03-31T23:00:00Z');
+    expect((await a.consumeListings(scopeAt('acct', lastHour), ['x', 'y'], BIG)).added).to.equal(2);
+    // B rolls the period: x and y leave the monthly window and stay in the daily one.
+    expect(await b.readUsage(scopeAt('acct', lastHour + 1.5 * HOUR))).to.deep.include({ day: 2, month: 0 });
+    // For A they are new to the period again (its directory said "in the month"), not to the day.
+    const next = await a.consumeListings(scopeAt('acct', lastHour + 2 * HOUR), ['x', 'y', 'z'], BIG);
+    expect(next.added).to.equal(3);
+    expect(next.usage).to.deep.include({ day: 3, month: 3 });
+    // ... and its directory is right again afterwards: nothing counted twice.
+    const again = await a.consumeListings(scopeAt('acct', lastHour + 3 * HOUR), ['x', 'y', 'z'], BIG);
+    expect(again.added).to.equal(0);
+    expect(again.usage).to.deep.include({ day: 3, month: 3 });
+  });
+
+  it('sees that another connection took its rows out of the daily window (and keeps its own expiry right)', async () => {
+    const [a, b] = stores;
+    // A rolling-month account: rows stay in the month after they leave the day.
+    expect((await a.consumeListings(scopeAt('acct', T0, 'rolling'), ['x'], BIG)).added).to.equal(1);
+    expect(await b.readUsage(scopeAt('acct', T0 + DAY + HOUR, 'rolling'))).to.deep.include({ day: 0, month: 1 });
+    // x is no discovery for the month, so it costs nothing and the daily count stays 0.
+    const next = await a.consumeListings(scopeAt('acct', T0 + DAY + 2 * HOUR, 'rolling'), ['x', 'y'], BIG);
+    expect(next).to.deep.include({ added: 1 });
+    expect(next.usage).to.deep.include({ day: 1, month: 2 });
+    // A's own expiry: y leaves the day a day later, in A's transaction, then the rolling month ends
+    // for x; x is a discovery again and enters both windows.
+    const later = await a.consumeListings(scopeAt('acct', T0 + 31 * DAY, 'rolling'), ['x', 'y'], BIG);
+    expect(later).to.deep.include({ added: 1 });
+    expect(later.usage).to.deep.include({ day: 1, month: 2 });
+  });
+
   it('does not take the listings of a counting that rolled back for counted ones', async () => {
     const [a, b] = stores;
     const sabotage = new Database(file);
@@ -64,6 +96,27 @@ describe('SQLite usage counters: the in-memory directory of counted ids', () => 
     const retried = await a.consumeListings(scopeAt('acct', T0 + 2), ['a', 'b', 'c'], BIG);
     expect(retried.added).to.equal(2);
     expect(retried.usage).to.deep.include({ day: 3, month: 3 });
+  });
+
+  it('does not trust what a failed counting wrote into the directory, even within the same commit group', async () => {
+    const [a] = stores;
+    expect((await a.consumeListings(scopeAt('acct', T0), ['p'], BIG)).added).to.equal(1);
+    const sabotage = new Database(file);
+    sabotage.exec("CREATE TRIGGER fail_count BEFORE UPDATE ON usage_windows WHEN NEW.day_count = 4 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    // Both in the same turn of the event loop: one transaction, the first piece rolled back to its savepoint.
+    const [failed, next] = await Promise.allSettled([
+      a.consumeListings(scopeAt('acct', T0 + 1), ['a', 'b', 'c'], BIG),
+      a.consumeListings(scopeAt('acct', T0 + 2), ['a'], BIG),
+    ]);
+    sabotage.exec('DROP TRIGGER fail_count');
+    sabotage.close();
+    expect(failed.status).to.equal('rejected');
+    expect(next.status).to.equal('fulfilled');
+    if (next.status === 'fulfilled') {
+      expect(next.value.added).to.equal(1);
+      expect(next.value.usage).to.deep.include({ day: 2, month: 2 });
+    }
+    expect(await a.footprint('acct')).to.equal(4);
   });
 
   it('reads the directory back from the file after a restart', async () => {

@@ -22,13 +22,14 @@
  * rows per request), the windows the rows belong to, and the request count of the day.
  */
 import type Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import {
   monthWindowTag, shouldRoll, type Admission, type ListingLimits, type MonthWindowTag, type UsageCounters, type UsageRefusal,
   type UsageScope, type UsageSnapshot,
 } from '../access-store.js';
 import { StatementCache } from './statements.js';
 import { CommitGroup } from './commit-group.js';
-import { CountedIds } from './counted-ids.js';
+import { CountedIds, type AccountDirectory, type CountedEntry } from './counted-ids.js';
 
 export const USAGE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_log (
@@ -39,7 +40,7 @@ CREATE INDEX IF NOT EXISTS ix_usage_log_month ON usage_log(account, month_at) WH
 CREATE TABLE IF NOT EXISTS usage_windows (
   account TEXT PRIMARY KEY, month_kind TEXT NOT NULL, month_start INTEGER NOT NULL,
   request_start INTEGER NOT NULL, requests INTEGER NOT NULL, day_count INTEGER NOT NULL, month_count INTEGER NOT NULL,
-  touched_at INTEGER NOT NULL
+  touched_at INTEGER NOT NULL, writer TEXT
 );
 `;
 
@@ -51,11 +52,12 @@ const STALE_ENTRIES_TOLERATED = 10_000;
 
 interface WindowsRow {
   month_kind: MonthWindowTag['kind']; month_start: number; request_start: number; requests: number; day_count: number; month_count: number;
+  /** The counters object that last wrote the account's windows (`writerId`): another one means foreign writes. */
+  writer: string | null;
 }
 
 type Win = 'day' | 'month';
 
-interface CountedRow { seq: number; day_at: number | null; month_at: number | null }
 
 export class SqliteUsageCounters implements UsageCounters {
   private lastSweep = -Infinity;
@@ -67,22 +69,33 @@ export class SqliteUsageCounters implements UsageCounters {
   private readonly transaction: Database.Transaction<(scope: UsageScope, work: (row: WindowsRow) => unknown) => unknown>;
   private readonly commits: CommitGroup;
   private readonly counted: CountedIds;
+  /** Written into each account's windows row by every transaction of this object (see CountedIds). */
+  private readonly writerId = randomUUID();
 
   /** `directoryEntries`: bound of the counted ids kept in memory (counted-ids.ts). */
   constructor(private readonly db: Database.Database, directoryEntries?: number) {
     db.exec(USAGE_SCHEMA);
     migrateOlderLayouts(db);
+    addWriterColumn(db);
     this.statements = new StatementCache(db);
     this.commits = new CommitGroup(db);
     this.counted = new CountedIds(this.statements, directoryEntries);
     this.transaction = db.transaction((scope: UsageScope, work: (row: WindowsRow) => unknown): unknown => {
-      this.sweepIdleAccounts(scope.now);
-      const row = this.rollWindows(scope);
-      const result = work(row);
-      this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
-        touched_at = ? WHERE account = ?`)
-        .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, scope.accountId);
-      return result;
+      try {
+        this.sweepIdleAccounts(scope.now);
+        const row = this.rollWindows(scope);
+        if (row.writer !== this.writerId) this.counted.distrust(scope.accountId);
+        const result = work(row);
+        this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
+          touched_at = ?, writer = ? WHERE account = ?`)
+          .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, this.writerId, scope.accountId);
+        return result;
+      } catch (error) {
+        // Dropped now, before the next piece of the commit group runs: this piece's savepoint is
+        // rolled back, so what it wrote into the directory is not in the table.
+        this.counted.reset();
+        throw error;
+      }
     });
   }
 
@@ -108,22 +121,24 @@ export class SqliteUsageCounters implements UsageCounters {
         const insert = this.sql('INSERT INTO usage_log (account, id, day_at, month_at) VALUES (?, ?, ?, ?)');
         const enter = this.sql('UPDATE usage_log SET day_at = ifnull(day_at, ?), month_at = ? WHERE seq = ?');
         const readRow = this.sql('SELECT account, id, day_at, month_at FROM usage_log WHERE seq = ?');
+        const inMonth = scope.month !== null;
         for (const id of ids) {
           const known = this.countedRow(readRow, counted, scope.accountId, id);
           if (!known) {
-            lastAppended = Number(insert.run(scope.accountId, id, scope.now, scope.month ? scope.now : null).lastInsertRowid);
-            counted.set(id, lastAppended);
+            lastAppended = Number(insert.run(scope.accountId, id, scope.now, inMonth ? scope.now : null).lastInsertRowid);
+            counted.set(id, lastAppended, true, inMonth);
             added += 1;
-            if (scope.month) row.day_count += 1;
+            if (inMonth) row.day_count += 1;
             continue;
           }
           // A listing counts once per window: only ids new to the monthly window (or to the daily one
           // for legacy accounts) are discoveries; a re-delivery costs nothing, daily quota included.
-          const isNew = scope.month ? known.month_at === null : known.day_at === null;
+          const isNew = inMonth ? !known.inMonth : !known.inDay;
           if (!isNew) continue;
           added += 1;
-          if (scope.month && known.day_at === null) row.day_count += 1;
-          enter.run(scope.now, scope.month ? scope.now : null, known.seq);
+          if (inMonth && !known.inDay) row.day_count += 1;
+          enter.run(scope.now, inMonth ? scope.now : null, known.seq);
+          counted.set(id, known.seq, true, inMonth);
         }
         if (scope.month) row.month_count += added;
         else row.day_count += added;
@@ -179,14 +194,21 @@ export class SqliteUsageCounters implements UsageCounters {
     return this.counted.entries;
   }
 
-  /** The row counting `id` for the account, if the directory's entry is still the table's. */
-  private countedRow(readRow: Database.Statement, counted: Map<string, number>, accountId: string, id: string): CountedRow | null {
-    const seq = counted.get(id);
-    if (seq === undefined) return null;
-    const row = readRow.get(seq) as (CountedRow & { account: string; id: string }) | undefined;
-    if (row && row.account === accountId && row.id === id) return { seq, day_at: row.day_at, month_at: row.month_at };
-    counted.delete(id);
-    return null;
+  /**
+   * The row counting `id` for the account: the directory's entry while no other connection has
+   * written for the account since it was made, otherwise the row read back (and the entry corrected).
+   */
+  private countedRow(readRow: Database.Statement, counted: AccountDirectory, accountId: string, id: string): CountedEntry | null {
+    const entry = counted.get(id);
+    if (entry === undefined) return null;
+    if (entry.trusted) return entry;
+    const row = readRow.get(entry.seq) as { account: string; id: string; day_at: number | null; month_at: number | null } | undefined;
+    if (!row || row.account !== accountId || row.id !== id) {
+      counted.delete(id);
+      return null;
+    }
+    counted.set(id, entry.seq, row.day_at !== null, row.month_at !== null);
+    return { seq: entry.seq, inDay: row.day_at !== null, inMonth: row.month_at !== null, trusted: true };
   }
 
   private sql(text: string): Database.Statement {
@@ -218,7 +240,7 @@ export class SqliteUsageCounters implements UsageCounters {
     const month = monthWindowTag(scope.month);
     let row = this.sql('SELECT * FROM usage_windows WHERE account = ?').get(accountId) as WindowsRow | undefined;
     if (!row) {
-      row = { month_kind: month.kind, month_start: month.start, request_start: scope.requestDay.start, requests: 0, day_count: 0, month_count: 0 };
+      row = { month_kind: month.kind, month_start: month.start, request_start: scope.requestDay.start, requests: 0, day_count: 0, month_count: 0, writer: this.writerId };
       this.sql(`INSERT INTO usage_windows (account, month_kind, month_start, request_start, requests, day_count, month_count, touched_at)
         VALUES (?, ?, ?, ?, 0, 0, 0, ?)`).run(accountId, row.month_kind, row.month_start, row.request_start, now);
       this.deleteAccountRows(accountId);
@@ -241,7 +263,9 @@ export class SqliteUsageCounters implements UsageCounters {
     const [column, other] = win === 'day' ? ['day_at', 'month_at'] : ['month_at', 'day_at'];
     const gone = this.sql(`DELETE FROM usage_log WHERE account = ? AND ${column} <= ? AND ${other} IS NULL RETURNING id`).pluck().all(accountId, cutoff) as string[];
     this.counted.remove(accountId, gone);
-    return gone.length + this.sql(`UPDATE usage_log SET ${column} = NULL WHERE account = ? AND ${column} <= ?`).run(accountId, cutoff).changes;
+    const left = this.sql(`UPDATE usage_log SET ${column} = NULL WHERE account = ? AND ${column} <= ? RETURNING id`).pluck().all(accountId, cutoff) as string[];
+    this.counted.leave(accountId, left, win);
+    return gone.length + left.length;
   }
 
   /** Every row of an account (both partial indexes, so no scan of the other accounts' rows). */
@@ -297,4 +321,10 @@ function migrateOlderLayouts(db: Database.Database): void {
       db.exec('DROP TABLE usage_items');
     }
   }).immediate();
+}
+
+/** Files made before `usage_windows.writer`: the column is added, empty (every directory then starts distrusted). */
+function addWriterColumn(db: Database.Database): void {
+  const columns = db.prepare('SELECT name FROM pragma_table_info(\'usage_windows\')').pluck().all() as string[];
+  if (!columns.includes('writer')) db.exec('ALTER TABLE usage_windows ADD COLUMN writer TEXT');
 }
