@@ -187,6 +187,28 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     await store.close();
   });
 
+  it('joins the points\' texts in SQL, and reads rows when some point has no text', async () => {
+    const file = await loadedStore();
+    const store = new SqliteListingStore(file);
+    const world = { south: -90, west: -180, north: 90, east: 180 };
+    const joined = await store.map({ filter: {}, scope: ALL, grouped: true, bbox: world, limit: 2000 });
+    expect(joined.joined?.count).to.equal(joined.points.length).and.to.be.greaterThan(10);
+    const joinedText = JSON.parse(`[${joined.joined!.texts.join(',')}]`) as { source: string; reference: string }[];
+    expect(joinedText.map((p) => `${p.source}:${p.reference}`)).to.deep.equal(joined.points.map((p) => p.id));
+    expectMapPresentedLikeStored(joined.points);
+    // Rows whose text is missing (written while the texts were stale): every point then comes from its row.
+    const other = new Database(file);
+    other.prepare('UPDATE listings SET map_json = NULL WHERE rowid % 3 = 0').run();
+    other.close();
+    const byRows = await store.map({ filter: {}, scope: ALL, grouped: true, bbox: world, limit: 2000 });
+    expect(byRows.joined).to.equal(undefined);
+    expect(byRows.total).to.equal(joined.total);
+    expect(byRows.points.map((p) => p.id).sort()).to.deep.equal(joined.points.map((p) => p.id).sort());
+    expect(byRows.points.some((p) => p.map_json === undefined)).to.equal(true);
+    expectMapPresentedLikeStored(byRows.points);
+    await store.close();
+  });
+
   it('a store made before the column existed gets it, and computes the texts until reindex', async () => {
     const file = await loadedStore();
     const db = new Database(file);

@@ -56,6 +56,9 @@ describe('map, detail, PTZ, sources, ping, health', function () {
       const expected = listings.filter((l) => visible(l) && inBox(l, { south: -30, west: 179, north: -10, east: -179 }));
       expect(expected.length).to.be.greaterThan(0);
       expect(body.total).to.equal(expected.length);
+      // The points of both halves, each once (the store joins each half's texts on its own).
+      expect(body.items.map((p: { reference: string }) => p.reference).sort()).to.deep.equal(expected.map((l) => l.content.reference).sort());
+      expect(body.capped).to.equal(false);
     });
 
     it('validates bbox: required, four numbers, ranges (400) and south <= north (422)', async () => {

@@ -24,11 +24,12 @@ export function mapPoints(deps: AppDeps) {
       bbox: params.bbox,
       limit: MAP_POINT_LIMIT,
     });
+    const count = result.joined ? result.joined.count : result.points.length;
     sendJson(ctx, {
       bbox: params.bbox,
       total: result.total,
-      capped: result.total > result.points.length,
-      items: new JsonTexts(result.points.map(mapPointJson)),
+      capped: result.total > count,
+      items: new JsonTexts(result.joined ? result.joined.texts : result.points.map(mapPointJson)),
     });
   };
 }

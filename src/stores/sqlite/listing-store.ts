@@ -176,13 +176,15 @@ export class SqliteListingStore implements ListingStore {
     }
   }
 
-  private mapOnce(query: MapQuery): MapResult {
+  /** `joinTexts` false: every point read as a row (after a box whose points lack a text). */
+  private mapOnce(query: MapQuery, joinTexts = true): MapResult {
     // A box across the antimeridian (west > east) is two boxes.
     const boxes: BoundingBox[] = query.bbox.west <= query.bbox.east
       ? [query.bbox]
       : [{ ...query.bbox, east: 180 }, { ...query.bbox, west: -180 }];
     let total = 0;
     const points: MapPointListing[] = [];
+    const joined = { count: 0, texts: [] as Buffer[] };
     const scope = scopeConditions(query.scope, query.grouped);
     // The default map (grouped, every site, no text) is served by covering indexes: the exact count
     // reads ix_map's entries only, where the R*Tree needs the listing row of every point in the box
@@ -216,8 +218,22 @@ export class SqliteListingStore implements ListingStore {
       total += inMemory
         ? inMemory.count(box, query.scope.enteredFrom)
         : (this.statement(`SELECT count(*) AS n FROM ${from(countIndex)} WHERE ${where}`).get(...parts.params) as { n: number }).n;
-      const room = query.limit - points.length;
+      const room = query.limit - points.length - joined.count;
       if (room <= 0) continue;
+      if (presented && joinTexts) {
+        // SQLite joins the 2 000 texts in C: one Buffer instead of 2 000 rows (measured at 1M: the
+        // Paris box's points 3.8 ms as rows, 0.8 ms joined).
+        const row = this.statement(`SELECT count(*) AS n, count(map_json) AS texts, CAST(group_concat(map_json, ',') AS BLOB) AS json
+          FROM (SELECT l.map_json AS map_json FROM ${from(pointsIndex)} WHERE ${where} LIMIT ${room})`)
+          .get(...parts.params) as { n: number; texts: number; json: Buffer | null };
+        if (row.n === row.texts) {
+          joined.count += row.n;
+          if (row.json !== null) joined.texts.push(row.json);
+          continue;
+        }
+        // Some point has no text (written while the texts were stale): all of them as rows.
+        return this.mapOnce(query, false);
+      }
       if (presented) {
         const rows = this.statement(`SELECT l.rowid AS rowid, CAST(l.map_json AS BLOB) AS map_json FROM ${from(pointsIndex)} WHERE ${where} LIMIT ${room}`)
           .all(...parts.params) as { rowid: number; map_json: Buffer | null }[];
@@ -227,7 +243,16 @@ export class SqliteListingStore implements ListingStore {
         points.push(...rows.map(mapPointFromRow));
       }
     }
-    return { total, points };
+    if (!(presented && joinTexts)) return { total, points };
+    return {
+      total,
+      joined,
+      // Only tests and other callers than the route read the points one by one.
+      get points(): MapPointListing[] {
+        const objects = JSON.parse(`[${joined.texts.join(',')}]`) as unknown[];
+        return objects.map((point) => new MapTextListing(Buffer.from(JSON.stringify(point))));
+      },
+    };
   }
 
   /** A point without its text (a row written while the texts were stale), from its columns. */
