@@ -255,6 +255,16 @@ export class SqliteListingStore implements ListingStore {
     };
   }
 
+  /**
+   * Reads the in-memory copy of the default map's points now (map-counts.ts) instead of at the first
+   * map request, and resolves once it is read. The API calls it at start-up.
+   */
+  async readMapPoints(): Promise<void> {
+    if (this.options.mapCountsInMemory === false || !this.hasIndex('ix_map')) return;
+    this.mapPoints.current();
+    await this.mapPoints.settled();
+  }
+
   /** A point without its text (a row written while the texts were stale), from its columns. */
   private mapPointOf(rowid: number): MapPointListing {
     return mapPointFromRow(this.statement(`SELECT ${MAP_POINT_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(rowid) as MapPointRow);
