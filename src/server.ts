@@ -34,7 +34,7 @@ export function createLogger(level: Config['logLevel']): pino.Logger {
 export async function createService(config: Config, overrides: Partial<AppDeps> = {}): Promise<Service> {
   mkdirSync(config.dataDir, { recursive: true });
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const listings = overrides.listings ?? (await openListingStore(config));
+  const listings = overrides.listings ?? (await openListingStore(config, { mmapMiB: config.sqliteMmapMiB }));
   // The map's exact totals are counted in memory once this copy is read (a slice per turn of the
   // event loop, so the server answers meanwhile, counting in SQL).
   if (listings instanceof SqliteListingStore) void listings.readMapPoints();

@@ -29,6 +29,11 @@ export const ConfigSchema = z.object({
   SAMPLE_COUNT: z.coerce.number().int().min(0).default(20000),
   /** API processes sharing the port (node:cluster); more than 1 needs REDIS_URL (src/cluster.ts). */
   API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Memory-mapped part of the listings file for the API's reads (SQLite `mmap_size`; 0: none). SQLite
+   * as built by better-sqlite3 maps at most 2 047 MiB.
+   */
+  SQLITE_MMAP_MIB: z.coerce.number().int().min(0).max(2047).default(2047),
 });
 
 export interface Config {
@@ -45,6 +50,7 @@ export interface Config {
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   sampleCount: number;
   apiWorkers: number;
+  sqliteMmapMiB: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -66,5 +72,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: parsed.LOG_LEVEL,
     sampleCount: parsed.SAMPLE_COUNT,
     apiWorkers: parsed.API_WORKERS,
+    sqliteMmapMiB: parsed.SQLITE_MMAP_MIB,
   };
 }

@@ -13,6 +13,7 @@ import { toListingFilter } from '../../src/routes/shared/listing-filter.js';
 import { SearchParams } from '../../src/routes/annonces/schema.js';
 import { MapParams } from '../../src/routes/map/schema.js';
 import { FeedParams } from '../../src/routes/feed/schema.js';
+import { loadConfig } from '../../src/config/config.js';
 import { MAP_POINT_LIMIT } from '../../src/routes/map/handler.js';
 import { median, timeMs } from './stats.js';
 
@@ -25,8 +26,8 @@ export class RawStore {
   private readonly scope: Scope;
 
   constructor(file: string, enteredFrom: number, cursorSecret: string, options: SqliteListingStoreOptions = {}) {
-    // Same options as the server's store (src/stores/open-listing-store.ts): default page cache.
-    this.store = new SqliteListingStore(file, options);
+    // Same options as the server's store (src/server.ts): default page cache, SQLITE_MMAP_MIB.
+    this.store = new SqliteListingStore(file, { mmapMiB: loadConfig(process.env).sqliteMmapMiB, ...options });
     this.cursors = new CursorCodec(cursorSecret);
     this.scope = { enteredFrom, eligibleSites: null };
   }

@@ -87,6 +87,11 @@ export interface SqliteListingStoreOptions {
    * (map-counts.ts); false counts in SQL every time (the benchmarks and tests compare both).
    */
   mapCountsInMemory?: boolean;
+  /**
+   * Bytes of the file read through a memory map instead of read() calls (SQLite `mmap_size`, in MiB;
+   * default 0). The API sets it (SQLITE_MMAP_MIB): a feed page 1.17-1.31 ms -> 0.74-0.89 ms at 1M.
+   */
+  mmapMiB?: number;
 }
 
 export class SqliteListingStore implements ListingStore {
@@ -112,6 +117,7 @@ export class SqliteListingStore implements ListingStore {
     this.db.pragma(`cache_size = -${(options.cacheMiB ?? 256) * 1024}`);
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('temp_store = MEMORY');
+    if (options.mmapMiB) this.db.pragma(`mmap_size = ${options.mmapMiB * 1024 * 1024}`);
     addPresentedColumns(this.db);
     // A bulk load that died before building its indexes is finished first (bulk-load.ts).
     recoverBulkLoad(this.db);
