@@ -11,6 +11,7 @@ import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
 import { processTreeCpuMs } from './child.js';
 import { RawStore } from './raw-store.js';
+import { API_NODE_FLAGS } from '../../src/node-flags.js';
 import { COMMON_WORD, RARE_WORDS, readFacts } from './fixtures.js';
 import { selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
 import { runLoad, waitUntilIdle } from './load.js';
@@ -27,7 +28,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   log(`starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)})`);
   const profileDir = path.join(catalogue.dir, 'profiles');
   const server = await startServer(catalogue.dataDir, {
-    nodeFlags: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [], workers: options.workers, redisUrl: options.redisUrl,
+    nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])], workers: options.workers, redisUrl: options.redisUrl,
   });
   log(`  answered /health after ${Math.round(server.startupMs)} ms`);
   const raw = new RawStore(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
