@@ -84,7 +84,7 @@ export interface SqliteListingStoreOptions {
   textSets?: boolean;
   /**
    * The default map's exact total counted over an in-memory copy of ix_map's coordinates
-   * (map-counts.ts); false counts in SQL every time (the benchmarks and tests compare both).
+   * (map-counts.ts); false counts in SQL every time (the tests compare both).
    */
   mapCountsInMemory?: boolean;
   /**
