@@ -152,7 +152,7 @@ function describe(body: any): string {
   return '';
 }
 
-function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeof ensureCatalogue>>, server: { startupMs: number; rss: { peakMiB: number | null } },
+function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeof ensureCatalogue>>, server: { startupMs: number; rss: { peakMiB: number | null; peakAnonMiB: number | null } },
   rows: ResultRow[], plans: PlanRow[], cursorQueries: CursorQuery[]): string {
   const b = catalogue.build;
   const lines = [
@@ -168,7 +168,7 @@ function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeo
     `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''}, listings in SQLite, access state (keys, quota counters, rate windows) `
       + (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
     `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that`,
-    `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB`,
+    `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB, of which anonymous memory at most ${server.rss.peakAnonMiB?.toFixed(0) ?? '-'} MiB (the rest: file pages it maps, e.g. the store file with SQLITE_MMAP_MIB)`,
     `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit)`,
     `- p50 1c: p50 with ONE connection (no queueing); 1c/raw = that p50 / raw ms, the API's own overhead factor (the ratio target reads it)`,
     `- req/s, p50, p99, errors: ${options.connections} connections; with C busy connections p50 is about C x the service time (Little's law), so it is mostly queueing`,

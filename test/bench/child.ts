@@ -24,25 +24,43 @@ export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv, 
 
 /** Peak RSS of a process in MiB, read from /proc (Linux). Null when /proc is not readable. */
 export function readPeakRssMiB(pid: number): number | null {
+  return readStatusMiB(pid, 'VmHWM');
+}
+
+/** A memory line of /proc/<pid>/status in MiB (`VmHWM`, `RssAnon`, ...); null when unreadable. */
+function readStatusMiB(pid: number, field: string): number | null {
   try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : null;
   } catch {
     return null;
   }
 }
 
-export interface PeakRssWatch { readonly peakMiB: number | null; stop(): number | null }
+export interface PeakRssWatch {
+  readonly peakMiB: number | null;
+  /**
+   * Highest anonymous resident memory seen (`RssAnon`, sampled): the process's own heap and buffers.
+   * The peak RSS also counts file pages the process maps (the API's memory-mapped store file), which
+   * are the page cache rather than memory it holds.
+   */
+  readonly peakAnonMiB: number | null;
+  stop(): number | null;
+}
 
 export function watchPeakRss(pid: number, everyMs = 200): PeakRssWatch {
   let peak: number | null = readPeakRssMiB(pid);
+  let peakAnon: number | null = readStatusMiB(pid, 'RssAnon');
   const timer = setInterval(() => {
     const now = readPeakRssMiB(pid);
     if (now !== null) peak = Math.max(peak ?? 0, now);
+    const anon = readStatusMiB(pid, 'RssAnon');
+    if (anon !== null) peakAnon = Math.max(peakAnon ?? 0, anon);
   }, everyMs);
   timer.unref();
   return {
     get peakMiB() { return peak; },
+    get peakAnonMiB() { return peakAnon; },
     stop() { clearInterval(timer); return peak; },
   };
 }
