@@ -32,6 +32,9 @@ runListingStoreConformance('sqlite', async () => new SqliteListingStore(newStore
 // here, with its in-memory document sets (text-sets.ts) and without them (a check per row in FTS5).
 runListingStoreConformance('sqlite, full text index first with document sets',
   async () => new SqliteListingStore(newStoreFile('ls'), { textPlan: 'index-first' }));
+// Text first forced: with a department, documents are checked in the department's row set first.
+runListingStoreConformance('sqlite, full text first with department sets',
+  async () => new SqliteListingStore(newStoreFile('ls'), { textPlan: 'text-first' }));
 runListingStoreConformance('sqlite, full text index first checked in FTS5',
   async () => new SqliteListingStore(newStoreFile('ls'), { textPlan: 'index-first', textSets: false }));
 
@@ -55,6 +58,32 @@ describe('SQLite store: document sets of the index-first plan never serve a stal
     // A write of the API's own connection counts too.
     await api.upsertMany([second]);
     expect(await searchWord(api, 'xylophone')).to.deep.equal([]);
+    await indexer.close();
+    await api.close();
+  });
+});
+
+describe('SQLite store: department sets of the text-first plan never serve a stale answer', () => {
+  const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
+  const search = (store: SqliteListingStore, department: string) =>
+    store.search({ filter: { words: ['xylophone'], department }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null })
+      .then((r) => r.items.map((l) => l.id));
+
+  it('sees a listing move to another department, written by another connection or its own', async () => {
+    const listings = makeListings({ count: 60, seed: 23 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
+    const target = { ...listings[0], content: { ...listings[0].content, title: 'Xylophone restauré', department: '69' } };
+    const { file, store: api } = await storeHolding('ds', [target, ...listings.slice(1)], { textPlan: 'text-first' });
+    expect(await search(api, '69')).to.deep.equal([target.id]);
+    expect(await search(api, '13')).to.deep.equal([]);
+    // The indexer (another connection) moves it to the Bouches-du-Rhône.
+    const indexer = new SqliteListingStore(file);
+    await indexer.upsertMany([{ ...target, content: { ...target.content, department: '13' } }]);
+    expect(await search(api, '13')).to.deep.equal([target.id]);
+    expect(await search(api, '69')).to.deep.equal([]);
+    // ... and the API's own connection moves it back.
+    await api.upsertMany([target]);
+    expect(await search(api, '69')).to.deep.equal([target.id]);
+    expect(await search(api, '13')).to.deep.equal([]);
     await indexer.close();
     await api.close();
   });

@@ -496,8 +496,20 @@ export class SqliteListingStore implements ListingStore {
       this.options.textSets === false ? 'fts' : 'set');
     if (plan === 'text-first') {
       // CROSS JOIN keeps FTS5 as the outer loop: SQLite's planner would otherwise walk the sort index.
-      const where = ['listings_fts MATCH ?', ...parts.where].join(' AND ');
-      return { text: render('listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid', where), params: [match, ...parts.params] };
+      const where = ['listings_fts MATCH ?'];
+      const params: Param[] = [match];
+      // With a department, each document is first checked in the department's set of rows (a term on
+      // f.rowid alone, so SQLite tests it before reading the row): only the documents of the
+      // department have their row read. `tomettes` (2 210 documents) + a department: 3.8 ms -> see README.
+      const department = filter.department;
+      if (department !== undefined && this.options.textSets !== false) {
+        const key = `department=${department}`;
+        if (this.textSets.prepareRows(key, () => this.statement('SELECT rowid FROM listings WHERE vis >= 1 AND department = ?').pluck().all(department) as number[])) {
+          where.push('text_set_has(?, f.rowid)');
+          params.push(key);
+        }
+      }
+      return { text: render('listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid', [...where, ...parts.where].join(' AND ')), params: [...params, ...parts.params] };
     }
     // Each row the sort index yields is checked against the expression's document set (text-sets.ts),
     // or, without a usable set, by an FTS5 lookup.

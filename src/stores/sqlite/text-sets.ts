@@ -12,8 +12,8 @@
  */
 import type Database from 'better-sqlite3';
 
-/** Sets kept at once (least recently used dropped): 125 KB each for a million listings. */
-const MAX_SETS = 16;
+/** Sets kept at once (least recently used dropped): 125 KB each for a million listings, 16 MB for 128. */
+const MAX_SETS = 128;
 /** A set is read again at most this often (reading the 243 000 documents of a common word: about 100 ms). */
 const REREAD_MIN_MS = 1_000;
 
@@ -45,6 +45,15 @@ export class TextSetCache {
    * once a second, and the searches in between check their rows in FTS5.
    */
   prepare(expression: string, now = Date.now()): boolean {
+    return this.prepareRows(expression, () => this.documentsStatement.all(expression) as number[], now);
+  }
+
+  /**
+   * The same for any set of rows: `key` names it for `text_set_has(key, rowid)` (it must not look
+   * like an FTS5 expression), `readRowids` reads its rowids when it must be read.
+   */
+  prepareRows(key: string, readRowids: () => number[], now = Date.now()): boolean {
+    const expression = key;
     const stamp = (this.stampStatement.get() as { stamp: string }).stamp;
     if (stamp !== this.stamp) {
       this.sets.clear();
@@ -60,7 +69,7 @@ export class TextSetCache {
     if (now - (this.readAt.get(expression) ?? -Infinity) < REREAD_MIN_MS) return false;
     if (this.readAt.size >= 4 * MAX_SETS) this.readAt.clear();
     this.readAt.set(expression, now);
-    const rowids = this.documentsStatement.all(expression) as number[];
+    const rowids = readRowids();
     let maxRowid = 0;
     for (const id of rowids) if (id > maxRowid) maxRowid = id;
     const set = new Uint8Array((maxRowid >>> 3) + 1);
