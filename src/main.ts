@@ -5,6 +5,7 @@
 import { loadConfig } from './config/config.js';
 import { createService } from './server.js';
 import { bootstrapIfEmpty } from './bootstrap.js';
+import { SqliteListingStore } from './stores/sqlite/listing-store.js';
 import { assertClusterConfig, ClusterConfigError, isClusterPrimary, superviseWorkers } from './cluster.js';
 
 async function main(): Promise<void> {
@@ -21,6 +22,10 @@ async function main(): Promise<void> {
   }
   if (config.apiWorkers === 1) await bootstrapIfEmpty(service, config);
   await service.listen(config.port, config.host);
+  // The map's exact totals are counted in memory once this copy is read: after listening, a slice per
+  // turn of the event loop, so the server answers meanwhile (counting in SQL until it is read).
+  const { listings } = service.deps;
+  if (listings instanceof SqliteListingStore) void listings.readMapPoints();
   service.deps.logger.info({ port: config.port, listings: service.deps.listings.backend, access: service.deps.access.backend, pid: process.pid },
     `listening on http://localhost:${config.port}/api/v1`);
   const stop = async () => {

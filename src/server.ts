@@ -16,7 +16,6 @@ import { loadSites } from './listings/sites.js';
 import { CursorCodec } from './listings/cursor.js';
 import { loadPtzLookup } from './ptz/lookup.js';
 import { openListingStore } from './stores/open-listing-store.js';
-import { SqliteListingStore } from './stores/sqlite/listing-store.js';
 
 export const VERSION = '1.0.0';
 
@@ -35,9 +34,6 @@ export async function createService(config: Config, overrides: Partial<AppDeps> 
   mkdirSync(config.dataDir, { recursive: true });
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const listings = overrides.listings ?? (await openListingStore(config, { mmapMiB: config.sqliteMmapMiB }));
-  // The map's exact totals are counted in memory once this copy is read (a slice per turn of the
-  // event loop, so the server answers meanwhile, counting in SQL).
-  if (listings instanceof SqliteListingStore) void listings.readMapPoints();
   const offers = overrides.offers ?? loadOffers();
   const accessBackend = await createAccessBackend({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, accessFile: config.accessFile, offers });
   const deps: AppDeps = {

@@ -13,6 +13,26 @@ import { DAY, HOUR, T0, scopeAt } from '../conformance/access/scopes.js';
 
 const BIG = { day: 1e6, month: 1e6 };
 
+/** Opens the file with the current code, runs `check` on the store, closes it. */
+async function openedNow(file: string, check: (store: SqliteAccessStore) => Promise<void>): Promise<void> {
+  const store = SqliteAccessStore.open(file);
+  try {
+    await check(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `SELECT count(*)` of `sql` in the file, read with a connection of its own. */
+function countIn(file: string, sql: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare(sql).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 /** The running counts per account, unchanged since the first layout. */
 const WINDOWS_TABLE = `CREATE TABLE usage_windows (account TEXT PRIMARY KEY, month_kind TEXT NOT NULL, month_start INTEGER NOT NULL,
   request_start INTEGER NOT NULL, requests INTEGER NOT NULL, day_count INTEGER NOT NULL, month_count INTEGER NOT NULL,
@@ -39,8 +59,7 @@ describe('SQLite access file written with one row per window (before usage_listi
     old.prepare('INSERT INTO usage_windows VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('acct', 'period', start.start, T0 - 12 * HOUR, 5, 3, 4, T0);
     old.close();
 
-    const store = SqliteAccessStore.open(file);
-    try {
+    await openedNow(file, async (store) => {
       const now = T0 + HOUR;
       expect(await store.readUsage(scopeAt('acct', now))).to.deep.equal({ requests: 5, day: 3, dayOldest: T0, month: 4, monthOldest: T0 - 2 * DAY });
       expect(await store.footprint('acct')).to.equal(7);
@@ -50,12 +69,8 @@ describe('SQLite access file written with one row per window (before usage_listi
       expect(result.usage).to.deep.include({ day: 4, month: 5 });
       // Past the day window: only the month keeps them.
       expect(await store.readUsage(scopeAt('acct', T0 + DAY + 2 * HOUR))).to.deep.include({ day: 0, month: 5 });
-    } finally {
-      await store.close();
-    }
-    const after = new Database(file, { readonly: true });
-    expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_items'").get()).to.deep.equal({ n: 0 });
-    after.close();
+    });
+    expect(countIn(file, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_items'")).to.equal(0);
   });
 
   it('copies the rows keyed by (account, id) into the log on open, with the same counts and later counting', async () => {
@@ -79,8 +94,7 @@ describe('SQLite access file written with one row per window (before usage_listi
     windows.run('other', 'period', start.start, T0 - 12 * HOUR, 1, 1, 1, T0);
     old.close();
 
-    const store = SqliteAccessStore.open(file);
-    try {
+    await openedNow(file, async (store) => {
       const now = T0 + HOUR;
       expect(await store.readUsage(scopeAt('acct', now))).to.deep.equal({ requests: 7, day: 2, dayOldest: T0, month: 3, monthOldest: T0 - 2 * DAY });
       expect(await store.footprint('acct')).to.equal(5);
@@ -88,12 +102,8 @@ describe('SQLite access file written with one row per window (before usage_listi
       expect(result).to.deep.include({ refused: null, added: 1 });
       expect(result.usage).to.deep.include({ day: 3, month: 4 });
       expect((await store.consumeListings(scopeAt('other', now), ['a', 'b'], BIG)).added).to.equal(1);
-    } finally {
-      await store.close();
-    }
-    const after = new Database(file, { readonly: true });
-    expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('usage_listings', 'ix_usage_day', 'ix_usage_month')").get()).to.deep.equal({ n: 0 });
-    expect(after.prepare('SELECT count(*) AS n FROM usage_log').get()).to.deep.equal({ n: 6 });
-    after.close();
+    });
+    expect(countIn(file, "SELECT count(*) AS n FROM sqlite_master WHERE name IN ('usage_listings', 'ix_usage_day', 'ix_usage_month')")).to.equal(0);
+    expect(countIn(file, 'SELECT count(*) AS n FROM usage_log')).to.equal(6);
   });
 });
