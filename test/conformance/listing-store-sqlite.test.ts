@@ -292,6 +292,54 @@ describe('SQLite store: reindex brings older index definitions up to date', () =
   });
 });
 
+describe('SQLite store: the listing count kept by triggers (listing_count)', () => {
+  const tableCount = (file: string): number => {
+    const db = new Database(file, { readonly: true });
+    try { return (db.prepare('SELECT count(*) AS n FROM listings').get() as { n: number }).n; } finally { db.close(); }
+  };
+
+  it('follows inserts of its own connection and of another one, not updates', async () => {
+    const listings = makeListings({ count: 50, seed: 31 });
+    const { file, store: api } = await storeHolding('lc', listings.slice(0, 30));
+    expect(await api.count()).to.equal(30);
+    // Ten updates and five new listings.
+    await api.upsertMany([...listings.slice(0, 10).map((l) => ({ ...l, change_seq: l.change_seq + 1000 })), ...listings.slice(30, 35)]);
+    expect(await api.count()).to.equal(35);
+    const indexer = new SqliteListingStore(file);
+    await indexer.upsertMany(listings.slice(35));
+    expect(await api.count()).to.equal(50);
+    expect(await api.count()).to.equal(tableCount(file));
+    await indexer.close();
+    await api.close();
+  });
+
+  it('a file of older code (no count, or inserts made without its triggers) is counted again on open', async () => {
+    const listings = makeListings({ count: 40, seed: 32 });
+    const { file, store } = await storeHolding('lc', listings.slice(0, 25));
+    await store.close();
+    // Older code: no triggers, and rows inserted without them (copies of five rows under new ids).
+    const db = new Database(file);
+    db.exec('DROP TRIGGER listing_count_ai; DROP TRIGGER listing_count_ad');
+    const columns = (db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name).filter((name) => name !== 'rowid' && name !== 'id');
+    db.exec(`INSERT INTO listings (id, ${columns.join(', ')}) SELECT id || '-copy', ${columns.join(', ')} FROM listings ORDER BY rowid LIMIT 5`);
+    db.close();
+    const reopened = new SqliteListingStore(file);
+    expect(await reopened.count()).to.equal(30);
+    // From then on the triggers keep it.
+    await reopened.upsertMany(listings.slice(25));
+    expect(await reopened.count()).to.equal(45);
+    expect(await reopened.count()).to.equal(tableCount(file));
+    await reopened.close();
+    // No count table at all.
+    const older = new Database(file);
+    older.exec('DROP TRIGGER listing_count_ai; DROP TRIGGER listing_count_ad; DROP TABLE listing_count');
+    older.close();
+    const migrated = new SqliteListingStore(file);
+    expect(await migrated.count()).to.equal(45);
+    await migrated.close();
+  });
+});
+
 describe('SQLite store: document sets (text-sets.ts) and the plan choice', () => {
   it('reads a set again after a change, at most once a second; in between the caller checks rows in FTS5', async () => {
     const listings = makeListings({ count: 30, seed: 4 });

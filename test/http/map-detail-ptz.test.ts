@@ -171,6 +171,8 @@ describe('map, detail, PTZ, sources, ping, health', function () {
       expect(status).to.equal(200);
       expect(body.status).to.equal('ok');
       expect(body.checks.listings.ok).to.equal(true);
+      // The store's kept count: every stored listing, visible or not.
+      expect(body.checks.listings.listings).to.equal(listings.length);
     });
   });
 });

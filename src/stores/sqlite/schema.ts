@@ -130,6 +130,35 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 `;
 
 /**
+ * The number of rows of `listings`, kept by two triggers so that `/health` (and the sample bootstrap)
+ * read one row instead of counting the table: `count(*)` reads a whole index, 15 ms at 1M once
+ * cached but 2.1 s from a cold page cache, which was most of a cold start of the API (README,
+ * Benchmarks). Kept apart from LISTINGS_SCHEMA, whose triggers a bulk load drops (bulk-load.ts):
+ * these stay on during a bulk load (one UPDATE of a one-row table per insert). `INSERT OR REPLACE`
+ * into `listings` would delete rows without firing the delete trigger; the store only upserts.
+ */
+const LISTING_COUNT_TRIGGERS = `
+CREATE TRIGGER IF NOT EXISTS listing_count_ai AFTER INSERT ON listings BEGIN UPDATE listing_count SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS listing_count_ad AFTER DELETE ON listings BEGIN UPDATE listing_count SET n = n - 1; END;
+`;
+
+/**
+ * Creates the count and its triggers when the store lacks them (a new store, or one made by older
+ * code: counted once, in the same write transaction as the triggers, so no insert of another
+ * connection falls between). A store that has them is only read: opening it takes no write lock.
+ */
+export function ensureListingCount(db: Database.Database): void {
+  const present = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('listing_count', 'listing_count_ai', 'listing_count_ad')").get() as { n: number };
+  if (present.n === 3) return;
+  db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS listing_count (singleton INTEGER PRIMARY KEY CHECK (singleton = 0), n INTEGER NOT NULL)');
+    // Counted again whenever a trigger was missing: inserts made without it are in the table, not in n.
+    db.exec('INSERT OR REPLACE INTO listing_count(singleton, n) SELECT 0, count(*) FROM listings');
+    db.exec(LISTING_COUNT_TRIGGERS);
+  }).immediate();
+}
+
+/**
  * `public_json`: the JSON text of the listing's Annonce (presentAnnonce with default options), and
  * `map_json`: the JSON text of its map point (presentMapPoint), written at index time so result
  * pages and maps are served without parsing and presenting each document. They are used only while
