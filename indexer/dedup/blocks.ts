@@ -61,8 +61,6 @@ export class LoadedBlocks {
     return read;
   }
 
-  get bases(): string[] { return [...this.keysByBase.keys()]; }
-
   /** Candidates of the loaded blocks of one base. */
   membersOf(base: string): BlockCandidate[] {
     return (this.keysByBase.get(base) ?? []).flatMap((key) => this.byKey.get(key)!);

@@ -16,6 +16,7 @@ import { loadSites } from '../../../src/listings/sites.js';
 import { loadCommunes } from '../../../src/refdata/communes.js';
 import { SqliteListingStore } from '../../../src/stores/sqlite/listing-store.js';
 import { writeNdjson } from '../../support/raw.js';
+import { baseOfKey } from '../../../src/listings/block-key.js';
 import { flat, neighbour, onLeboncoin, onPap, onSeloger, type Raw } from './raw-flats.js';
 
 const sites = loadSites();
@@ -189,6 +190,31 @@ describe('DedupGrouping in the load pipeline', function () {
       expect(report.rewritten).to.be.above(0);
       expect(await partition()).to.deep.equal(loaded);
       expect((await rebuildGroups({ store, sites, now: () => wallClock })).rewritten).to.equal(0);
+    });
+
+    it('reads the blocks of one base at a time: the candidates of a whole batch are never held together', async () => {
+      const records = sample(3000, 29);
+      await load(records.slice(0, 1500));
+      // The bases whose blocks each batch reads from the store, in order (no cache: every read is seen).
+      const reads: string[][] = [];
+      const readBlock = store.findBlockCandidates.bind(store);
+      store.findBlockCandidates = async (key: string) => { reads.at(-1)!.push(baseOfKey(key)); return readBlock(key); };
+      const stage = new DedupGrouping({ sites, cacheListings: 0 });
+      const batches: GroupingStage = {
+        get groupsFormed() { return stage.groupsFormed; },
+        apply: (...args) => { reads.push([]); return stage.apply(...args); },
+      };
+      await load(records.slice(1500), batches);
+      expect(reads).to.have.length(2);
+      for (const batch of reads) {
+        expect(batch.length).to.be.above(300);
+        // Once the stage has moved on from a base, it never reads that base again in the batch.
+        const done = new Set<string>();
+        batch.forEach((base, i) => {
+          if (i > 0 && base !== batch[i - 1]) done.add(batch[i - 1]);
+          expect(done.has(base), `base ${base} read again after other bases`).to.equal(false);
+        });
+      }
     });
 
     it('writes the same store whatever the block cache holds (none, a few blocks, the default)', async () => {
