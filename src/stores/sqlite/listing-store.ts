@@ -502,7 +502,8 @@ export class SqliteListingStore implements ListingStore {
       const params: Param[] = [match];
       // With a department, each document is first checked in the department's set of rows (a term on
       // f.rowid alone, so SQLite tests it before reading the row): only the documents of the
-      // department have their row read. `tomettes` (2 210 documents) + a department: 3.8 ms -> see README.
+      // department have their row read (`tomettes`, 2 210 documents, + a department, in a script at 1M:
+      // 1.52 -> 0.88 ms, median over 20 departments).
       const department = filter.department;
       if (department !== undefined && this.options.textSets !== false) {
         const key = `department=${department}`;

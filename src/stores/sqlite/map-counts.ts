@@ -181,11 +181,13 @@ export class MapPointsCache {
    */
   private async read(): Promise<void> {
     const stamp = this.readStamp();
-    const slices: [number, number, number][][] = [];
-    let last: [number, number, number, number] | null = null;
+    /** lat, lon, entered_at, rowid: the last row of a slice is where the next one starts. */
+    type PointRow = [number, number, number, number];
+    const slices: PointRow[][] = [];
+    let last: PointRow | null = null;
     for (;;) {
-      const rows = (last === null ? this.firstSlice.all() : this.nextSlice.all(...last)) as [number, number, number, number][];
-      slices.push(rows as unknown as [number, number, number][]);
+      const rows = (last === null ? this.firstSlice.all() : this.nextSlice.all(...last)) as PointRow[];
+      slices.push(rows);
       if (rows.length < this.rowsPerSlice) break;
       last = rows[rows.length - 1];
       await new Promise<void>((resolve) => setImmediate(resolve));

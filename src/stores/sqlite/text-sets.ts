@@ -53,29 +53,28 @@ export class TextSetCache {
    * like an FTS5 expression), `readRowids` reads its rowids when it must be read.
    */
   prepareRows(key: string, readRowids: () => number[], now = Date.now()): boolean {
-    const expression = key;
     const stamp = (this.stampStatement.get() as { stamp: string }).stamp;
     if (stamp !== this.stamp) {
       this.sets.clear();
       this.stamp = stamp;
     }
-    const cached = this.sets.get(expression);
+    const cached = this.sets.get(key);
     if (cached) {
       // Most recently used last.
-      this.sets.delete(expression);
-      this.sets.set(expression, cached);
+      this.sets.delete(key);
+      this.sets.set(key, cached);
       return true;
     }
-    if (now - (this.readAt.get(expression) ?? -Infinity) < REREAD_MIN_MS) return false;
+    if (now - (this.readAt.get(key) ?? -Infinity) < REREAD_MIN_MS) return false;
     if (this.readAt.size >= 4 * MAX_SETS) this.readAt.clear();
-    this.readAt.set(expression, now);
+    this.readAt.set(key, now);
     const rowids = readRowids();
     let maxRowid = 0;
     for (const id of rowids) if (id > maxRowid) maxRowid = id;
     const set = new Uint8Array((maxRowid >>> 3) + 1);
     for (const id of rowids) set[id >>> 3] |= 1 << (id & 7);
     if (this.sets.size >= MAX_SETS) this.sets.delete(this.sets.keys().next().value!);
-    this.sets.set(expression, set);
+    this.sets.set(key, set);
     return true;
   }
 }

@@ -16,8 +16,9 @@
  * other connections append, read at the start of each transaction). The table stays the truth: a hit
  * is answered from memory only while no other connection has written for the account since this one
  * applied its own changes to the directory, otherwise it is checked against its row, so a row another
- * connection removed or a counting that rolled back is never taken for a counted listing. This is the layout of an append-only log with an in-memory key
- * directory; its memory grows with the ids counted in the live windows, as Redis's sets do.
+ * connection removed or a counting that rolled back is never taken for a counted listing. This is the
+ * layout of an append-only log with an in-memory key directory; its memory grows with the ids counted
+ * in the live windows, as Redis's sets do.
  *
  * `usage_windows` holds one row per account with the running counts (so no COUNT(*) over thousands of
  * rows per request), the windows the rows belong to, and the request count of the day.
