@@ -53,9 +53,10 @@ const PUBLIC_JSON_CHECK_MS = 10_000;
 
 /**
  * The active listings of a block with their stored features (findBlockCandidates): id, dedup_key,
- * change_seq, entered_at, whether features are stored, then FEATURE_COLUMNS.
+ * change_seq, entered_at, whether features are stored, then FEATURE_COLUMNS. The listing's columns
+ * come from the entries of ix_block (schema.ts), the features from their rowid-keyed table.
  */
-const BLOCK_CANDIDATES_SQL = `SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, f.rowid, ${FEATURE_COLUMNS.map((c) => `f.${c}`).join(', ')}
+export const BLOCK_CANDIDATES_SQL = `SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, f.rowid, ${FEATURE_COLUMNS.map((c) => `f.${c}`).join(', ')}
   FROM listings l LEFT JOIN dedup_features f ON f.rowid = l.rowid WHERE l.block_key = ? AND l.active = 1`;
 
 /**

@@ -11,8 +11,8 @@
  */
 import type Database from 'better-sqlite3';
 
-/** 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS). */
-export const SCHEMA_VERSION = 2;
+/** 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS); 3: ix_block covers a block's candidates. */
+export const SCHEMA_VERSION = 3;
 
 /** Filter columns appended to every search index (see the comment above the indexes). */
 const SEARCH_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, transaction_type';
@@ -125,7 +125,10 @@ CREATE INDEX IF NOT EXISTS ix_map ON listings(lat, lon, entered_at) WHERE vis = 
 CREATE INDEX IF NOT EXISTS ix_map_points ON listings(lat, lon, entered_at, map_json) WHERE vis = 2;
 CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHERE active = 0;
-CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key) WHERE active = 1;
+-- A load's block candidates (listing-store.ts findBlockCandidates) from the index entries alone: the
+-- listing columns the grouping reads are in the entry, so a candidate costs its dedup_features row and
+-- not also the first page of its 5 KB listing row, a random page of the whole file.
+CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key, id, dedup_key, change_seq, entered_at) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 `;
 
