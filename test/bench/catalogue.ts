@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import { writeSample } from '../../indexer/sample/write.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
+import type { LoadReport } from '../../indexer/load.js';
 import { childEnv, REPO_ROOT, runTs } from './child.js';
 import { formatBytes, log } from './report.js';
 
@@ -29,6 +30,12 @@ export interface LoadFigures {
   /** Records per second over the wall time: the end-to-end figure. */
   endToEndPerSecond: number;
   peakRssMiB: number | null;
+  /**
+   * The indexer's own phase figures (indexer/load.ts LoadReport): seconds until the last record was
+   * written (the rest is the bulk mode's final build), and its peak RSS (MiB) then. Absent in older caches.
+   */
+  writeSeconds?: number;
+  peakRssMiBWriting?: number;
   storeBytes: number;
   builtAt: string;
   /** Fingerprint of the code that built it (codeFingerprint()); absent in older caches. */
@@ -113,17 +120,19 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
     if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
     const reportLine = run.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
     if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);
-    const report = JSON.parse(reportLine) as { read: number; written: number; rejected: number; seconds: number; records_per_second: number };
+    const report = JSON.parse(reportLine) as Pick<LoadReport, 'read' | 'written' | 'rejected' | 'seconds' | 'records_per_second' | 'write_seconds' | 'peak_rss_mib_writing'>;
     const figures: LoadFigures = {
       records: report.read, written: report.written, rejected: report.rejected,
       indexerSeconds: report.seconds, recordsPerSecond: report.records_per_second,
       wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
+      writeSeconds: report.write_seconds, peakRssMiBWriting: report.peak_rss_mib_writing,
       storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code,
     };
     log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
       + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `
-      + `store ${formatBytes(figures.storeBytes)}`);
+      + `store ${formatBytes(figures.storeBytes)}; the records written in ${figures.writeSeconds} s (peak RSS then ${figures.peakRssMiBWriting} MiB), `
+      + `then ${round(figures.indexerSeconds - (figures.writeSeconds ?? 0), 2)} s of final index build`);
     return figures;
   } finally {
     clearInterval(heartbeat);
