@@ -10,13 +10,20 @@ import { markdownTable } from './report.js';
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
-/** The main thread's profile: the biggest file written by the process (tsx adds a loader thread). */
+/**
+ * The main thread's profile among the files of the latest run. Node names them
+ * CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile, the main thread being thread 0; tsx's loader
+ * thread and the indexer's parse worker write their own, and the loader's, idle but as long as the
+ * run, can be the biggest file (it was picked for a 1M indexer run). The biggest file stands in for
+ * names without a thread id.
+ */
 export function latestProfile(dir: string): string | null {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
   if (files.length === 0) return null;
   const newest = Math.max(...files.map((f) => statSync(f).mtimeMs));
   const recent = files.filter((f) => newest - statSync(f).mtimeMs < 10_000);
-  return recent.sort((a, b) => statSync(b).size - statSync(a).size)[0];
+  const main = recent.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(path.basename(f)));
+  return (main.length > 0 ? main : recent).sort((a, b) => statSync(b).size - statSync(a).size)[0];
 }
 
 export function summariseProfile(file: string, top = 25, subject = 'the server'): string {
