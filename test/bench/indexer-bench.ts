@@ -11,6 +11,7 @@ import { cacheDir, ensureSample, loadWithIndexer } from './catalogue.js';
 import { machine } from './api-bench.js';
 import { formatBytes, integer, log, markdownTable } from './report.js';
 import { latestProfile, summariseProfile } from './profile.js';
+import { measureStages, stagesTable } from './indexer-stages.js';
 
 export async function runIndexerBench(options: BenchOptions): Promise<void> {
   const sampleFile = await ensureSample(options.records);
@@ -51,6 +52,13 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
     ].join('\n');
     const profileFile = options.profile ? latestProfile(profileDir) : null;
     process.stdout.write(report + '\n' + (profileFile ? `\n### Where the indexer's time went\n\n${summariseProfile(profileFile, 25, 'the indexer')}\n` : ''));
+    if (options.stageRecords > 0) {
+      const limit = Math.min(options.stageRecords, options.records);
+      log(`timing the indexer's stages alone over the first ${limit} records (in this process, no deduplication)`);
+      const stages = await measureStages(sampleFile, limit, path.join(runDir, 'stages'));
+      process.stdout.write(`\n### The indexer's stages alone (first ${integer(limit)} records, one thread, no deduplication)\n\n`
+        + stagesTable(stages, writeSeconds / Math.max(figures.records, 1)) + '\n');
+    }
   } finally {
     rmSync(runDir, { recursive: true, force: true });
   }

@@ -13,6 +13,8 @@ export interface BenchOptions {
   indexer: boolean;
   /** Raw records loaded by the indexer benchmark. */
   records: number;
+  /** Records of the indexer's stages timed alone (indexer-stages.ts); 0 skips them. */
+  stageRecords: number;
   /** Seconds of load per scenario. */
   duration: number;
   /**
@@ -40,7 +42,7 @@ export interface BenchOptions {
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
                      [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
                      [--workers N] [--access sqlite|redis]   (redis: REDIS_URL or redis://127.0.0.1:6379; N > 1 needs it)
-       npm run bench -- --indexer [--records N] [--profile]
+       npm run bench -- --indexer [--records N] [--stage-records N] [--profile]
        npm run bench -- --list`;
 
 export function parseOptions(argv: string[]): BenchOptions | 'list' {
@@ -50,7 +52,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
       listings: { type: 'string' }, scenario: { type: 'string' }, indexer: { type: 'boolean' }, records: { type: 'string' },
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, 'raw-runs': { type: 'string' },
       'cursor-pages': { type: 'string' }, rebuild: { type: 'boolean' }, markdown: { type: 'string' }, list: { type: 'boolean' },
-      profile: { type: 'boolean' }, workers: { type: 'string' }, access: { type: 'string' },
+      profile: { type: 'boolean' }, workers: { type: 'string' }, access: { type: 'string' }, 'stage-records': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,6 +67,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
     scenario: values.scenario ?? null,
     indexer: values.indexer ?? false,
     records: count('records', values.records, 1_000_000),
+    stageRecords: count('stage-records', values['stage-records'], 100_000, 0),
     duration: seconds('duration', values.duration, 5),
     warmup: seconds('warmup', values.warmup, 5),
     connections: count('connections', values.connections, 50),
@@ -81,11 +84,11 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
 export class UsageError extends Error {}
 
 /** Accepts 1000000, 1_000_000, 1e6, 1M, 20k. */
-function count(name: string, value: string | undefined, fallback: number): number {
+function count(name: string, value: string | undefined, fallback: number, least = 1): number {
   if (value === undefined) return fallback;
   const match = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmM]?)$/.exec(value.replace(/[_\s]/g, ''));
   const n = match ? Number(match[1]) * ({ k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] ?? 1) : NaN;
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < least) throw new UsageError(`--${name} must be an integer >= ${least}, got "${value}"`);
   return n;
 }
 
