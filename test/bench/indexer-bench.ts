@@ -5,6 +5,7 @@
  * Targets: >= 20 000 records/s end to end; peak RSS < 400 MB at 1M and 5M (flat with the input).
  */
 import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { BenchOptions } from './options.js';
 import { cacheDir, ensureSample, loadWithIndexer } from './catalogue.js';
@@ -57,7 +58,7 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
       log(`timing the indexer's stages alone over the first ${limit} records (in this process, no deduplication)`);
       const stages = await measureStages(sampleFile, limit, path.join(runDir, 'stages'));
       process.stdout.write(`\n### The indexer's stages alone (first ${integer(limit)} records, one thread, no deduplication)\n\n`
-        + stagesTable(stages, writeSeconds / Math.max(figures.records, 1)) + '\n');
+        + stagesTable(stages, writeSeconds / Math.max(figures.records, 1), availableParallelism()) + '\n');
     }
   } finally {
     rmSync(runDir, { recursive: true, force: true });

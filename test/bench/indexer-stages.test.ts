@@ -47,7 +47,7 @@ describe('bench: the indexer stages alone', function () {
         { stage: 'build', items: 100_000, seconds: 2 }, // 20 µs
       ],
     };
-    const text = stagesTable(report, 400e-6);
+    const text = stagesTable(report, 400e-6, 2);
     const cells = text.split('\n').filter((line) => line.startsWith('| parse')).map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
     expect(cells).to.deep.equal([['parse: JSON, schema, normalise, redact, hash', '100 000', '15.00', '150.0', '6 667', '300 %']]);
     expect(text).to.contain('All stages: 245.0 µs a record, at most 4 082 records/s on one thread');
@@ -55,5 +55,6 @@ describe('bench: the indexer stages alone', function () {
     expect(text).to.contain('as in a load: at most 6 250 records/s');
     expect(text).to.contain('every 400.0 µs in its write phase (main thread); merge and write alone take 65.0');
     expect(text).to.contain('take the other 335.0 µs');
+    expect(text).to.contain('CPU budget on 2 cores: 100 µs a record for everything at 20 000 records/s; read + parse alone take 160.0, merge + write + build alone 85.0.');
   });
 });

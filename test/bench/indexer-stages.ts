@@ -137,7 +137,7 @@ const STAGE_TITLES: Record<StageName, string> = {
  * The stages as a table, then what they bound. `loadSecondsPerRecord`: the load's write phase per
  * record (its main thread, the parse worker beside it), to show what the grouping adds.
  */
-export function stagesTable(report: StagesReport, loadSecondsPerRecord: number): string {
+export function stagesTable(report: StagesReport, loadSecondsPerRecord: number, cores: number): string {
   const micros = new Map(report.stages.map((t) => [t.stage, microsPerItem(t)]));
   const rows = report.stages.map((t) => {
     const us = micros.get(t.stage)!;
@@ -155,8 +155,11 @@ export function stagesTable(report: StagesReport, loadSecondsPerRecord: number):
     '',
     `All stages: ${allStages.toFixed(1)} µs a record, at most ${integer(Math.round(1e6 / allStages))} records/s on one thread without deduplication; `
       + `read + parse on a second core as in a load: at most ${integer(Math.round(1e6 / twoThreads))} records/s (target 20 000, ${TARGET_MICROS_PER_RECORD} µs a record).`,
+    // Whatever the threads, the cores bound the CPU a record may take: each stage is weighed against it.
+    `CPU budget on ${cores} core${cores === 1 ? '' : 's'}: ${(cores * TARGET_MICROS_PER_RECORD).toFixed(0)} µs a record for everything at 20 000 records/s; `
+      + `read + parse alone take ${of('read', 'parse').toFixed(1)}, merge + write + build alone ${loadThread.toFixed(1)}.`,
     `The load above wrote a record every ${loadMicros.toFixed(1)} µs in its write phase (main thread); merge and write alone take ${of('merge', 'write').toFixed(1)}: `
-      + `the grouping (block candidates, clustering, group fields) and the rest of the load take the other ${Math.max(0, loadMicros - of('merge', 'write')).toFixed(1)} µs.`,
+      + `the grouping (block candidates, clustering, group fields) and what a bigger store adds to the writes take the other ${Math.max(0, loadMicros - of('merge', 'write')).toFixed(1)} µs.`,
     `Lines refused by the parse: ${integer(report.rejected)}; rows in the scratch store: ${integer(report.storedRows)}.`,
   ].join('\n');
 }
