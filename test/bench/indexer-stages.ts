@@ -18,6 +18,7 @@ import path from 'node:path';
 import { readLines, type InputLine } from '../../indexer/read.js';
 import { parseRecord } from '../../indexer/parse.js';
 import { mergeRecord, type MergeClock } from '../../indexer/merge.js';
+import { BATCH_SIZE } from '../../indexer/load.js';
 import type { NormalisedRecord } from '../../indexer/normalise.js';
 import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
@@ -42,9 +43,6 @@ export interface StagesReport {
   /** Rows of the scratch store at the end: what the write stage stored. */
   storedRows: number;
 }
-
-/** Records per batch, as a load (indexer/load.ts BATCH_SIZE). */
-const BATCH = 1000;
 
 function secondsSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
@@ -103,7 +101,7 @@ export async function measureStages(sampleFile: string, limit: number, scratchDi
         const next = read < limit ? await lines.next() : { done: true as const, value: undefined };
         add('read', secondsSince(start), next.done ? 0 : 1);
         if (!next.done) { batch.push(next.value); read++; }
-        if (batch.length >= BATCH || (next.done && batch.length > 0)) { await writeBatch(batch); batch = []; }
+        if (batch.length >= BATCH_SIZE || (next.done && batch.length > 0)) { await writeBatch(batch); batch = []; }
         if (next.done) break;
       }
       await lines.return(undefined);
