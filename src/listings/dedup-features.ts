@@ -133,3 +133,38 @@ export function featuresFromValues(id: string, row: readonly unknown[], at: numb
     seller: value(13), floor: value(14), hasText: value(15) === 1, text,
   };
 }
+
+/**
+ * Features of which the store gave the site and the surface with the candidate (the entries of its
+ * block index), the rest read on first use: the clustering compares surfaces first and most
+ * candidates of a block are never compared further (indexer/dedup/cluster.ts), so most candidates
+ * cost no read of their stored features. `load` must give this listing's features as featuresOf does.
+ */
+export class PartlyStoredFeatures implements Features {
+  private all: Features | undefined;
+
+  constructor(readonly id: string, readonly source: string, readonly surface: number | null, private readonly load: () => Features) {}
+
+  get landSurface(): number | null { return this.loaded().landSurface; }
+  get rooms(): number | null { return this.loaded().rooms; }
+  get bedrooms(): number | null { return this.loaded().bedrooms; }
+  get price(): number | null { return this.loaded().price; }
+  get lat(): number | null { return this.loaded().lat; }
+  get lon(): number | null { return this.loaded().lon; }
+  get dpe(): string | null { return this.loaded().dpe; }
+  get ges(): string | null { return this.loaded().ges; }
+  get dpeValue(): number | null { return this.loaded().dpeValue; }
+  get gesValue(): number | null { return this.loaded().gesValue; }
+  get yearBuilt(): number | null { return this.loaded().yearBuilt; }
+  get seller(): string | null { return this.loaded().seller; }
+  get text(): Uint32Array { return this.loaded().text; }
+  get hasText(): boolean { return this.loaded().hasText; }
+  get floor(): string | null { return this.loaded().floor; }
+
+  /** Whether the stored features were read (for tests and diagnostics). */
+  get read(): boolean { return this.all !== undefined; }
+
+  private loaded(): Features {
+    return (this.all ??= this.load());
+  }
+}

@@ -9,8 +9,8 @@ import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
 import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
-import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf } from '../../listings/dedup-features.js';
-import { addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
+import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf, PartlyStoredFeatures, type Features } from '../../listings/dedup-features.js';
+import { addOwnSurfaceColumn, addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
@@ -27,7 +27,7 @@ const ROW_COLUMNS = [
   'id', 'source', 'status', 'active', 'vis', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq',
   'left_market_at', 'transaction_type', 'type_norm', 'city_norm', 'postal_code', 'department', 'region_norm', 'price',
   'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
-  'block_key', 'content_hash', 'title', 'description', 'doc', 'points', 'public_json', 'map_json',
+  'block_key', 'own_surface', 'content_hash', 'title', 'description', 'doc', 'points', 'public_json', 'map_json',
 ] as const;
 
 const DOC_FREQUENCY_TTL_MS = 60_000;
@@ -52,12 +52,13 @@ const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace('l.doc', 'CAST(l.public_json
 const PUBLIC_JSON_CHECK_MS = 10_000;
 
 /**
- * The active listings of a block with their stored features (findBlockCandidates): id, dedup_key,
- * change_seq, entered_at, whether features are stored, then FEATURE_COLUMNS. The listing's columns
- * come from the entries of ix_block (schema.ts), the features from their rowid-keyed table.
+ * The active listings of a block (findBlockCandidates), from the entries of ix_block alone (schema.ts):
+ * id, dedup_key, change_seq, entered_at, rowid, site, own surface. The other features are read from
+ * their rowid-keyed table (FEATURES_BY_ROWID_SQL) when the clustering first needs them.
  */
-export const BLOCK_CANDIDATES_SQL = `SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, f.rowid, ${FEATURE_COLUMNS.map((c) => `f.${c}`).join(', ')}
-  FROM listings l LEFT JOIN dedup_features f ON f.rowid = l.rowid WHERE l.block_key = ? AND l.active = 1`;
+export const BLOCK_CANDIDATES_SQL = `SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, l.rowid, l.source, l.own_surface
+  FROM listings l WHERE l.block_key = ? AND l.active = 1`;
+const FEATURES_BY_ROWID_SQL = `SELECT ${FEATURE_COLUMNS.join(', ')} FROM dedup_features WHERE rowid = ?`;
 
 /**
  * A map point reads only what presentMapPoint shows: typed columns plus six fields taken out of
@@ -120,6 +121,7 @@ export class SqliteListingStore implements ListingStore {
     this.db.pragma('temp_store = MEMORY');
     if (options.mmapMiB) this.db.pragma(`mmap_size = ${options.mmapMiB * 1024 * 1024}`);
     addPresentedColumns(this.db);
+    addOwnSurfaceColumn(this.db);
     // A bulk load that died before building its indexes is finished first (bulk-load.ts).
     recoverBulkLoad(this.db);
     this.db.exec(schemaForOpen(this.db));
@@ -329,23 +331,45 @@ export class SqliteListingStore implements ListingStore {
   }
 
   /**
-   * The active listings of a block with their stored features (dedup_features), without reading
-   * their documents. A listing without stored features (written before the table existed) is read
-   * whole and its features computed, so the answer is always complete.
+   * The active listings of a block as candidates, without reading their documents: each one's site
+   * and own surface come with it, its other stored features (dedup_features) are read the first time
+   * the clustering needs them (PartlyStoredFeatures). A row written before `own_surface` existed
+   * gets its features at once, as before: stored ones, or, for a listing written before
+   * dedup_features existed, computed from the whole listing (returned too), so the answer is always complete.
    */
   async findBlockCandidates(blockKey: string): Promise<BlockCandidate[]> {
-    // Rows as arrays (raw): CANDIDATE_COLUMNS first, then the stored features from column 5.
-    const rows = this.statement(BLOCK_CANDIDATES_SQL).raw(true).all(blockKey) as unknown[][];
-    const unstored = rows.filter((row) => row[4] === null).map((row) => row[0] as string);
+    type Entry = [id: string, dedupKey: string | null, changeSeq: number, enteredAt: number, rowid: number, source: string, ownSurface: number | null];
+    const entries = this.statement(BLOCK_CANDIDATES_SQL).raw(true).all(blockKey) as Entry[];
+    const stored = new Map<string, Features>();
+    const unstored: string[] = [];
+    for (const [id, , , , rowid, , ownSurface] of entries) {
+      if (ownSurface !== null) continue;
+      const features = this.storedFeatures(rowid, id);
+      if (features) stored.set(id, features); else unstored.push(id);
+    }
     const whole = unstored.length > 0 ? await this.getMany(unstored) : null;
-    return rows.map((row): BlockCandidate => {
-      const id = row[0] as string;
+    return entries.map(([id, dedupKey, changeSeq, enteredAt, rowid, source, ownSurface]): BlockCandidate => {
+      const candidate = { id, dedup_key: dedupKey, change_seq: changeSeq, catalogue_entered_at: enteredAt, block_key: blockKey };
+      if (ownSurface !== null) {
+        // 0: the listing has no surface of its own (rows.ts toRow).
+        return { ...candidate, features: new PartlyStoredFeatures(id, source, ownSurface > 0 ? ownSurface : null, () => this.featuresOfRow(rowid, id)) };
+      }
       const listing = whole?.get(id);
-      return {
-        id, dedup_key: row[1] as string | null, change_seq: row[2] as number, catalogue_entered_at: row[3] as number, block_key: blockKey,
-        features: listing ? featuresOf(listing) : featuresFromValues(id, row, 5), ...(listing ? { listing } : {}),
-      };
+      return listing ? { ...candidate, features: featuresOf(listing), listing } : { ...candidate, features: stored.get(id)! };
     });
+  }
+
+  /** A listing's stored features, null when it has none. */
+  private storedFeatures(rowid: number, id: string): Features | null {
+    const values = this.statement(FEATURES_BY_ROWID_SQL).raw(true).get(rowid) as unknown[] | undefined;
+    return values ? featuresFromValues(id, values, 0) : null;
+  }
+
+  /** A listing's features from its stored ones, or from the whole listing when it has none (synchronously: read on demand). */
+  private featuresOfRow(rowid: number, id: string): Features {
+    const stored = this.storedFeatures(rowid, id);
+    if (stored) return stored;
+    return featuresOf(fromRow(this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(rowid) as ListingRow));
   }
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
@@ -434,6 +458,18 @@ export class SqliteListingStore implements ListingStore {
       this.db.transaction(() => { for (const row of rows) this.featureUpsert.run(row.rowid, ...featureValuesOf(fromRow(row))); })();
       after = rows.at(-1)!.rowid;
     }
+    this.fillOwnSurfaces();
+  }
+
+  /**
+   * Writes `own_surface` (schema.ts addOwnSurfaceColumn) of the rows written before it existed, from
+   * their stored features, in transactions of a few thousand rows so the WAL stays small.
+   */
+  private fillOwnSurfaces(): void {
+    const fill = this.db.prepare(`UPDATE listings SET own_surface = ifnull((SELECT f.surface FROM dedup_features f WHERE f.rowid = listings.rowid), 0)
+      WHERE rowid > ? AND rowid <= ? AND own_surface IS NULL AND active = 1 AND block_key IS NOT NULL`);
+    const last = (this.db.prepare('SELECT ifnull(max(rowid), 0) AS n FROM listings').get() as { n: number }).n;
+    for (let after = 0; after < last; after += 5000) fill.run(after, after + 5000);
   }
 
   /** Writes `public_json` and `map_json` of every row with the current presenters, then marks the texts current. */

@@ -3,6 +3,7 @@ import { foldText } from '../../refdata/text.js';
 import { listingId, type MapPointListing, type StoredListing } from '../../listings/stored.js';
 import { blockKeyOf } from '../../listings/block-key.js';
 import { presentAnnonce, presentMapPoint } from '../../listings/present.js';
+import { featuresOf } from '../../listings/dedup-features.js';
 export { blockKeyOf };
 
 export interface ListingRow {
@@ -16,6 +17,8 @@ export interface ListingRow {
   bedrooms: number | null; year_built: number | null; dpe: string | null; ges: string | null;
   lat: number | null; lon: number | null;
   dedup_key: string | null; sites_ahead: string; block_key: string | null; content_hash: string;
+  /** The own surface the duplicate scorer compares, 0 for none; null outside blocks (schema.ts addOwnSurfaceColumn). */
+  own_surface: number | null;
   title: string | null; description: string | null; doc: string; points: string | null;
   /** JSON text of presentAnnonce(listing) (schema.ts addPresentedColumns). */
   public_json: string | null;
@@ -36,6 +39,7 @@ export function toRow(listing: StoredListing): ListingRow {
   const c = listing.content;
   const active = listing.status === 'active';
   const visible = active && listing.has_photos;
+  const blockKey = blockKeyOf(listing);
   const doc: DocJson = {
     content: c, completed_from: listing.completed_from, group_members: listing.group_members,
     group_sites_ahead: listing.group_sites_ahead, has_photos: listing.has_photos,
@@ -51,7 +55,8 @@ export function toRow(listing: StoredListing): ListingRow {
     year_built: c.year_built, dpe: c.dpe, ges: c.ges, lat: c.latitude, lon: c.longitude,
     dedup_key: listing.dedup_key,
     sites_ahead: listing.group_sites_ahead.length ? `,${listing.group_sites_ahead.join(',')},` : '',
-    block_key: blockKeyOf(listing), content_hash: listing.content_hash,
+    block_key: blockKey, content_hash: listing.content_hash,
+    own_surface: active && blockKey !== null ? featuresOf(listing).surface ?? 0 : null,
     title: c.title, description: c.description, doc: JSON.stringify(doc),
     points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
     public_json: JSON.stringify(presentAnnonce(listing)),

@@ -11,8 +11,11 @@
  */
 import type Database from 'better-sqlite3';
 
-/** 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS); 3: ix_block covers a block's candidates. */
-export const SCHEMA_VERSION = 3;
+/**
+ * 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS); 3: ix_block covers a
+ * block's candidates; 4: ix_block also holds each candidate's site and own surface (`own_surface`).
+ */
+export const SCHEMA_VERSION = 4;
 
 /** Filter columns appended to every search index (see the comment above the indexes). */
 const SEARCH_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, transaction_type';
@@ -53,6 +56,7 @@ CREATE TABLE IF NOT EXISTS listings (
   dedup_key TEXT,
   sites_ahead TEXT NOT NULL DEFAULT '',
   block_key TEXT,
+  own_surface REAL,
   content_hash TEXT NOT NULL,
   title TEXT,
   description TEXT,
@@ -126,9 +130,11 @@ CREATE INDEX IF NOT EXISTS ix_map_points ON listings(lat, lon, entered_at, map_j
 CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHERE active = 0;
 -- A load's block candidates (listing-store.ts findBlockCandidates) from the index entries alone: the
--- listing columns the grouping reads are in the entry, so a candidate costs its dedup_features row and
--- not also the first page of its 5 KB listing row, a random page of the whole file.
-CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key, id, dedup_key, change_seq, entered_at) WHERE active = 1;
+-- listing columns the grouping reads are in the entry, and so are the site and the own surface, which
+-- the clustering compares first (indexer/dedup/cluster.ts): a candidate's dedup_features row (a random
+-- page of a table as big as 1.5 GB at 5M) is read only if it is compared further, and the first page of
+-- its 5 KB listing row never.
+CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key, id, dedup_key, change_seq, entered_at, source, own_surface) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 `;
 
@@ -188,6 +194,18 @@ export function addPresentedColumns(db: Database.Database): void {
   const missing = PRESENTED_COLUMNS.filter((name) => !columns.has(name));
   for (const name of missing) db.exec(`ALTER TABLE listings ADD COLUMN ${name} TEXT`);
   if (missing.length > 0) db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, 'stale');
+}
+
+/**
+ * `own_surface`: the surface of an active listing that has a block key, as the duplicate scorer reads
+ * it (its OWN surface, not one completed from its group: dedup-features.ts), 0 when it has none; NULL
+ * for the other rows, and for rows written before the column existed, whose features are then read
+ * whole with the candidates, as before. A store made by older code gets the column here (it goes last);
+ * `npm run indexer -- reindex` fills it (SqliteListingStore.rebuildIndexes).
+ */
+export function addOwnSurfaceColumn(db: Database.Database): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
+  if (columns.size > 0 && !columns.has('own_surface')) db.exec('ALTER TABLE listings ADD COLUMN own_surface REAL');
 }
 
 /** A new, empty store starts with the texts of the current presenters. */
