@@ -13,9 +13,14 @@ import { writeSample } from '../../indexer/sample/write.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import type { LoadReport } from '../../indexer/load.js';
 import { childEnv, REPO_ROOT, runTs } from './child.js';
-import { formatBytes, log } from './report.js';
+import { formatBytes, integer, log } from './report.js';
+import { sampleMemory, type MemorySample } from './memory-curve.js';
 
 export const CACHE_ROOT = path.join(REPO_ROOT, '.bench-cache');
+
+/** A progress line of a load every 30 s; its memory and listings written sampled every 5 s (memory-curve.ts). */
+const HEARTBEAT_MS = 30_000;
+export const MEMORY_SAMPLE_MS = 5_000;
 
 export interface LoadFigures {
   records: number;
@@ -40,6 +45,8 @@ export interface LoadFigures {
   builtAt: string;
   /** Fingerprint of the code that built it (codeFingerprint()); absent in older caches. */
   code?: string;
+  /** The child's memory and the listings written, sampled during the load (memory-curve.ts); absent in older caches. */
+  memory?: MemorySample[];
 }
 
 export interface Catalogue {
@@ -104,19 +111,29 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
 
 /**
  * One run of the real indexer CLI as a child process on a fresh DATA_DIR: its own report
- * (records/s), the wall time of the process and its peak RSS. A heartbeat line every 30 s shows
- * that a long load is alive.
+ * (records/s), the wall time of the process, its peak RSS, and its memory against the listings
+ * written, sampled as it goes (memory-curve.ts). A heartbeat line every 30 s shows that a long load is
+ * alive and how its memory stands.
  */
-export async function loadWithIndexer(sampleFile: string, dataDir: string, rejectsFile: string, nodeFlags: string[] = []): Promise<LoadFigures> {
+export async function loadWithIndexer(sampleFile: string, dataDir: string, rejectsFile: string, nodeFlags: string[] = [], sampleEveryMs = MEMORY_SAMPLE_MS): Promise<LoadFigures> {
   mkdirSync(dataDir, { recursive: true });
   const storeFile = path.join(dataDir, 'listings.sqlite');
   const code = codeFingerprint();
   const started = Date.now();
+  const memory: MemorySample[] = [];
+  let sampler: NodeJS.Timeout | undefined;
   const heartbeat = setInterval(() => {
-    log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(storeBytes(storeFile))}`);
-  }, 30_000);
+    const last = memory.at(-1);
+    const progress = last ? `, ${integer(last.listings)} listings, RSS ${last.rssMiB?.toFixed(0) ?? '-'} MiB (peak ${last.peakMiB?.toFixed(0) ?? '-'})` : '';
+    log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(storeBytes(storeFile))}${progress}`);
+  }, HEARTBEAT_MS);
   try {
-    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ ...INDEXER_ENV, DATA_DIR: dataDir }), { echoStderr: true, nodeFlags: [...INDEXER_NODE_FLAGS, ...nodeFlags] });
+    const onSpawn = (pid: number) => {
+      sampler = setInterval(() => memory.push(sampleMemory(pid, storeFile, (Date.now() - started) / 1000)), sampleEveryMs);
+    };
+    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ ...INDEXER_ENV, DATA_DIR: dataDir }),
+      { echoStderr: true, nodeFlags: [...INDEXER_NODE_FLAGS, ...nodeFlags], onSpawn });
+    clearInterval(sampler);
     if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
     const reportLine = run.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
     if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);
@@ -127,7 +144,7 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
       wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
       writeSeconds: report.write_seconds, peakRssMiBWriting: report.peak_rss_mib_writing,
-      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code,
+      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code, memory,
     };
     log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
       + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `
@@ -136,6 +153,7 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
     return figures;
   } finally {
     clearInterval(heartbeat);
+    clearInterval(sampler);
   }
 }
 

@@ -28,7 +28,7 @@ export function readPeakRssMiB(pid: number): number | null {
 }
 
 /** A memory line of /proc/<pid>/status in MiB (`VmHWM`, `RssAnon`, ...); null when unreadable. */
-function readStatusMiB(pid: number, field: string): number | null {
+export function readStatusMiB(pid: number, field: string): number | null {
   try {
     const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : null;
@@ -68,10 +68,14 @@ export function watchPeakRss(pid: number, everyMs = 200): PeakRssWatch {
 export interface ChildRun { code: number | null; stdout: string; stderr: string; seconds: number; peakRssMiB: number | null }
 
 /** Runs a TypeScript entry point to completion, passing its stderr through (progress lines). */
-export async function runTs(script: string, args: string[], env: NodeJS.ProcessEnv, options: { echoStderr?: boolean; nodeFlags?: string[] } = {}): Promise<ChildRun> {
+export async function runTs(
+  script: string, args: string[], env: NodeJS.ProcessEnv,
+  options: { echoStderr?: boolean; nodeFlags?: string[]; onSpawn?: (pid: number) => void } = {},
+): Promise<ChildRun> {
   const started = process.hrtime.bigint();
   const child = spawnTs(script, args, env, options.nodeFlags);
   const rss = watchPeakRss(child.pid!);
+  options.onSpawn?.(child.pid!);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });

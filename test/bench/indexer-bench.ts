@@ -8,11 +8,12 @@ import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { BenchOptions } from './options.js';
-import { cacheDir, ensureSample, loadWithIndexer } from './catalogue.js';
+import { cacheDir, ensureSample, loadWithIndexer, MEMORY_SAMPLE_MS } from './catalogue.js';
 import { machine } from './api-bench.js';
 import { formatBytes, integer, log, markdownTable } from './report.js';
 import { latestProfile, summariseProfile } from './profile.js';
 import { measureStages, stagesTable } from './indexer-stages.js';
+import { memoryCurveTable } from './memory-curve.js';
 
 export async function runIndexerBench(options: BenchOptions): Promise<void> {
   const sampleFile = await ensureSample(options.records);
@@ -49,6 +50,11 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
         ['writing the records', writeSeconds.toFixed(1), integer(Math.round(figures.records / Math.max(writeSeconds, 0.001))), writingMB === null ? '-' : `${writingMB.toFixed(0)} MB`],
         ['final index build (bulk mode)', (figures.indexerSeconds - writeSeconds).toFixed(1), '-', peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`],
       ]),
+      '',
+      // The target says memory must not grow with the input: the peak against the listings written.
+      `Memory against the input (sampled every ${MEMORY_SAMPLE_MS / 1000} s; listings as committed):`,
+      '',
+      memoryCurveTable(figures.memory ?? []),
       '',
     ].join('\n');
     const profileFile = options.profile ? latestProfile(profileDir) : null;
