@@ -28,6 +28,11 @@ export function candidateOf(listing: StoredListing): BlockCandidate {
   };
 }
 
+/** The block the store finds a listing in: findBlock and findBlockCandidates return active listings only. */
+export function activeBlockKeyOf(listing: StoredListing): string | null {
+  return listing.status === 'active' ? blockKeyOf(listing) : null;
+}
+
 /** The candidates of one block, from the store's stored features when it keeps them. */
 export async function readBlock(store: Pick<ListingStore, 'findBlock' | 'findBlockCandidates'>, key: string): Promise<BlockCandidate[]> {
   if (store.findBlockCandidates) return store.findBlockCandidates(key);
@@ -68,19 +73,23 @@ export class LoadedBlocks {
 }
 
 export class BlockCache {
-  /** Blocks in least- to most-recently used order (a Map keeps insertion order). */
+  /**
+   * Blocks in least- to most-recently used order (a Map keeps insertion order). No index of the
+   * cached listings: written() is told which block each listing was in. A map of every cached
+   * listing to its block, kept up to date as big blocks came and went, cost more than it saved.
+   */
   private readonly blocks = new Map<string, BlockCandidate[]>();
-  /** Cached block of each cached listing. */
-  private readonly blockOf = new Map<string, string>();
   private held = 0;
 
   constructor(readonly capacity: number) {}
 
   get size(): number { return this.held; }
 
+  /** The cached blocks and their candidates (for tests and diagnostics). */
+  cached(): IterableIterator<[string, readonly BlockCandidate[]]> { return this.blocks.entries(); }
+
   clear(): void {
     this.blocks.clear();
-    this.blockOf.clear();
     this.held = 0;
   }
 
@@ -97,26 +106,20 @@ export class BlockCache {
     if (this.capacity <= 0 || members.length > this.capacity) return;
     this.drop(key);
     this.blocks.set(key, members);
-    for (const member of members) this.blockOf.set(member.id, key);
     this.held += members.length;
     this.trim();
   }
 
   /**
-   * What the stage hands back for writing: cached blocks become what the store holds after the write.
+   * What the stage hands back for writing, each listing with the block the store holds it in before
+   * the write (`before`, null when in none): cached blocks become what the store holds after it.
    * Called at the end of a batch, when no one reads the arrays any more, so they are changed in place.
    */
-  written(listings: readonly StoredListing[]): void {
-    for (const listing of listings) {
-      const before = this.blockOf.get(listing.id);
-      if (before !== undefined) {
-        const members = this.blocks.get(before)!;
-        members.splice(members.findIndex((member) => member.id === listing.id), 1);
-        this.blockOf.delete(listing.id);
-        this.held--;
-      }
-      // findBlock returns active listings only; a block not cached stays not cached (never partial).
-      const key = listing.status === 'active' ? blockKeyOf(listing) : null;
+  written(writes: readonly { listing: StoredListing; before: string | null }[]): void {
+    for (const { listing, before } of writes) {
+      if (before !== null) this.remove(before, listing.id);
+      // A block not cached stays not cached (never partial).
+      const key = activeBlockKeyOf(listing);
       if (key === null) continue;
       const members = this.blocks.get(key);
       if (members === undefined) continue;
@@ -125,10 +128,20 @@ export class BlockCache {
       // shingles, 4 bytes per word pair of the description, are most of it).
       const { listing: _whole, features, ...candidate } = candidateOf(listing);
       members.push({ ...candidate, features: { ...features } });
-      this.blockOf.set(listing.id, key);
       this.held++;
     }
     this.trim();
+  }
+
+  /** Takes a listing out of its block if that block is cached; its last member takes the place (a block's order does not matter: the regrouping sorts by id). */
+  private remove(key: string, id: string): void {
+    const members = this.blocks.get(key);
+    if (members === undefined) return;
+    const at = members.findIndex((member) => member.id === id);
+    if (at < 0) return;
+    const last = members.pop()!;
+    if (at < members.length) members[at] = last;
+    this.held--;
   }
 
   private trim(): void {
@@ -141,7 +154,6 @@ export class BlockCache {
   private drop(key: string): void {
     const members = this.blocks.get(key);
     if (members === undefined) return;
-    for (const member of members) this.blockOf.delete(member.id);
     this.held -= members.length;
     this.blocks.delete(key);
   }

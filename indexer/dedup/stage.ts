@@ -27,7 +27,7 @@ import type { StoredListing } from '../../src/listings/stored.js';
 import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
 import type { GroupingStage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
-import { BlockCache, candidateOf, LoadedBlocks } from './blocks.js';
+import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
@@ -58,6 +58,9 @@ export class DedupGrouping implements GroupingStage {
 
   get groupsFormed(): number { return this.formed; }
 
+  /** The block cache (for tests and diagnostics: it must equal the store's blocks it holds). */
+  get blockCache(): Pick<BlockCache, 'cached' | 'size'> { return this.cache; }
+
   async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]> {
     const dirty = new Map(batch.map((listing) => [listing.id, listing]));
     // The cache is a copy of one store's blocks: another store starts it again.
@@ -73,7 +76,7 @@ export class DedupGrouping implements GroupingStage {
     };
     const joining = new Map<string, BlockCandidate[]>();
     for (const listing of batch) {
-      const key = listing.status === 'active' ? blockKeyOf(listing) : null;
+      const key = activeBlockKeyOf(listing);
       if (key === null) continue;
       const base = baseOfKey(key);
       const list = joining.get(base);
@@ -120,25 +123,26 @@ export class DedupGrouping implements GroupingStage {
       for (const [id, memberFields] of fields) regrouped.set(id, memberFields);
     }
 
-    // 3. The batch with its group fields, and the other members whose group fields changed.
-    const out: StoredListing[] = [];
+    // 3. The batch with its group fields, and the other members whose group fields changed, each
+    // with the block the store holds it in now (for the block cache).
+    const writes: { listing: StoredListing; before: string | null }[] = [];
     for (const listing of batch) {
       const fields = regrouped.get(listing.id) ?? ungrouped(listing);
       const prior = previous.get(listing.id);
       const next: StoredListing = { ...listing, ...fields };
       const alreadyNew = !prior || listing.change_seq !== prior.change_seq;
       if (!alreadyNew && publicGroupOutputDiffers(currentGroupFields(prior), fields)) touch(next, clock);
-      out.push(next);
+      writes.push({ listing: next, before: prior ? activeBlockKeyOf(prior) : null });
     }
     for (const [id, fields] of regrouped) {
       const stored = others.get(id);
       if (!stored || !groupFieldsDiffer(currentGroupFields(stored), fields)) continue;
       const next: StoredListing = { ...stored, ...fields };
       if (publicGroupOutputDiffers(currentGroupFields(stored), fields)) touch(next, clock);
-      out.push(next);
+      writes.push({ listing: next, before: activeBlockKeyOf(stored) });
     }
-    this.cache.written(out);
-    return out;
+    this.cache.written(writes);
+    return writes.map((write) => write.listing);
   }
 
   /**

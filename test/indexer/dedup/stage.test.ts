@@ -232,6 +232,16 @@ describe('DedupGrouping in the load pipeline', function () {
         const withdrawals = await load(records.slice(0, 600).map((r) => ({ ...r, collected_at: '2026-11-20T12:00:00Z', status: 'vendue' })), grouping);
         expect(withdrawals.written).to.be.above(500);
         states.push(snapshot());
+        // The cache is a copy of the store's blocks: each cached block holds what the store returns
+        // for it, once each, with the same group key (a stale copy would be regrouped as it was).
+        let cachedListings = 0;
+        for (const [key, members] of grouping.blockCache.cached()) {
+          const inStore = (await store.findBlockCandidates(key)).map((c) => `${c.id} ${c.dedup_key}`).sort();
+          expect(members.map((c) => `${c.id} ${c.dedup_key}`).sort(), `block ${key}`).to.deep.equal(inStore);
+          cachedListings += members.length;
+        }
+        expect(cachedListings).to.equal(grouping.blockCache.size);
+        if (cacheListings !== 0) expect(cachedListings).to.be.above(0);
       }
       expect(states[1]).to.deep.equal(states[0]);
       expect(states[2]).to.deep.equal(states[0]);
