@@ -14,6 +14,7 @@ import { runListingStoreConformance } from './listing-store.suite.js';
 import { TextSetCache } from '../../src/stores/sqlite/text-sets.js';
 import { chooseTextPlan } from '../../src/stores/sqlite/text-plan.js';
 import { SCHEMA_VERSION } from '../../src/stores/sqlite/schema.js';
+import { toSchema4Layout } from '../support/schema4-layout.js';
 import { blockKeyOf } from '../../src/listings/block-key.js';
 import { featuresOf, PartlyStoredFeatures, type Features } from '../../src/listings/dedup-features.js';
 import type { BlockCandidate } from '../../src/stores/listing-store.js';
@@ -285,7 +286,8 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     const file = await loadedStore();
     const db = new Database(file);
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'public_json_version'").run();
-    db.prepare("UPDATE listings SET public_json = '{\"stale\":true}', map_json = '{\"stale\":true}'").run();
+    db.prepare("UPDATE listing_texts SET public_json = '{\"stale\":true}'").run();
+    db.prepare("UPDATE listings SET map_json = '{\"stale\":true}'").run();
     db.close();
     const store = new SqliteListingStore(file);
     const before = await firstPage(store);
@@ -324,7 +326,9 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
   it('a store made before the column existed gets it, and computes the texts until reindex', async () => {
     const file = await loadedStore();
     const db = new Database(file);
-    db.exec("DROP INDEX ix_map_points; ALTER TABLE listings DROP COLUMN public_json; ALTER TABLE listings DROP COLUMN map_json; DELETE FROM meta WHERE key = 'public_json_version'");
+    // As a store of the time before the precomputed texts: schema 4's layout, without public_json and map_json.
+    toSchema4Layout(db, { withPublicJson: false });
+    db.exec("DROP INDEX ix_map_points; ALTER TABLE listings DROP COLUMN map_json; DELETE FROM meta WHERE key = 'public_json_version'");
     db.close();
     const store = new SqliteListingStore(file);
     // The index added by newer code is not built when a store holding listings is opened (minutes at 1M): reindex builds it.
@@ -337,6 +341,73 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     expect(hasPointsIndex()).to.equal(true);
     await expectServedFromTexts(store);
     await store.close();
+  });
+});
+
+describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () => {
+  const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
+  const listings = makeListings({ count: 150, seed: 41 });
+  const columnsOf = (db: Database.Database, table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+
+  /** What a client sees of the store: pages (texts included), a map, full-text pages, details, the feed. */
+  async function answers(store: SqliteListingStore) {
+    const page = async (filter: object, grouped: boolean) => (await store.search({ filter, scope: ALL, grouped, sort: 'recent', pageSize: 40, page: 1, after: null }))
+      .items.map((item) => String(annonceJson(item)));
+    const word = listings[3].content.title!.split(' ')[1];
+    const world = { south: -90, west: -180, north: 90, east: 180 };
+    const map = await store.map({ filter: {}, scope: ALL, grouped: false, bbox: world, limit: 2000 });
+    return {
+      page: await page({}, false),
+      grouped: await page({}, true),
+      text: await page({ words: [word] }, false),
+      textCount: (await store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 200, page: 1, after: null })).items.length,
+      map: map.points.map((point) => String(mapPointJson(point))),
+      details: await Promise.all(listings.slice(0, 20).map(async (l) => String(annonceJson((await store.get(l.id))!)))),
+      feed: (await store.feed({ filter: {}, scope: ALL, changedUntil: Number.MAX_SAFE_INTEGER, pageSize: 200, after: null })).items.map((item) => item.id),
+    };
+  }
+
+  it('keeps the texts out of the listings table, and full text follows their writes', async () => {
+    const { file, store } = await storeHolding('nr', listings);
+    const db = new Database(file, { readonly: true });
+    expect(columnsOf(db, 'listings')).to.not.include.members(['doc']).and.not.include('title').and.not.include('public_json');
+    expect(columnsOf(db, 'listing_texts')).to.deep.equal(['rowid', 'public_json', 'doc', 'title', 'description']);
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    expect(count('SELECT count(*) AS n FROM listing_texts')).to.equal(listings.length);
+    expect(count('SELECT count(*) AS n FROM listings l JOIN listing_texts t ON t.rowid = l.rowid')).to.equal(listings.length);
+    db.close();
+    // A new title is found by its words, the old one no longer.
+    const [first] = listings;
+    await store.upsertMany([{ ...first, content: { ...first.content, title: 'Zanzibarite lumineuse' } }]);
+    const find = async (word: string) => (await store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 10, page: 1, after: null })).items.map((l) => l.id);
+    expect(await find('zanzibarite')).to.deep.equal([first.id]);
+    expect(await find(first.content.title!.split(' ')[1])).to.not.include(first.id);
+    await store.close();
+  });
+
+  it('converts a store of schema 4 (texts in listings) when it is opened, and answers as before', async () => {
+    const { file, store } = await storeHolding('nr', listings);
+    const before = await answers(store);
+    expect(before.textCount).to.be.greaterThan(0);
+    await store.close();
+    const db = new Database(file);
+    toSchema4Layout(db);
+    expect(columnsOf(db, 'listings')).to.include.members(['title', 'description', 'doc', 'public_json']);
+    db.close();
+
+    const converted = new SqliteListingStore(file);
+    expect(await answers(converted)).to.deep.equal(before);
+    await converted.close();
+    const check = new Database(file);
+    expect(columnsOf(check, 'listings')).to.not.include.members(['doc']).and.not.include('title').and.not.include('description').and.not.include('public_json');
+    expect((check.prepare('SELECT count(*) AS n FROM listing_texts').get() as { n: number }).n).to.equal(listings.length);
+    expect((check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).to.equal(String(SCHEMA_VERSION));
+    check.exec("INSERT INTO listings_fts(listings_fts, rank) VALUES ('integrity-check', 1)");
+    check.close();
+    // Opened again: nothing left to convert, the same answers.
+    const reopened = new SqliteListingStore(file);
+    expect(await answers(reopened)).to.deep.equal(before);
+    await reopened.close();
   });
 });
 

@@ -10,7 +10,10 @@ import type {
 } from '../../listings/query.js';
 import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
 import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf, PartlyStoredFeatures, type Features } from '../../listings/dedup-features.js';
-import { addOwnSurfaceColumn, addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION } from './schema.js';
+import {
+  addOwnSurfaceColumn, addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, moveTextsToTheirTable,
+  rebuildFullText, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION,
+} from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
@@ -23,12 +26,22 @@ import { MapPointsCache } from './map-counts.js';
 
 type Param = string | number;
 
+/** The columns of a `listings` row (narrow: the texts are in listing_texts, TEXT_COLUMNS). */
 const ROW_COLUMNS = [
   'id', 'source', 'status', 'active', 'vis', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq',
   'left_market_at', 'transaction_type', 'type_norm', 'city_norm', 'postal_code', 'department', 'region_norm', 'price',
   'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
-  'block_key', 'own_surface', 'content_hash', 'title', 'description', 'doc', 'points', 'public_json', 'map_json',
+  'block_key', 'own_surface', 'content_hash', 'points', 'map_json',
 ] as const;
+/** The columns of a `listing_texts` row (schema.ts), after its rowid. */
+const TEXT_COLUMNS = ['public_json', 'doc', 'title', 'description'] as const;
+
+/**
+ * One text of the listing row `l`, read from listing_texts by rowid. A subquery in the result
+ * columns rather than a join, so that the plans of the queries (which index, FTS5 first or not) stay
+ * those of the narrow table, and the text is read only for the rows a query returns.
+ */
+const textOf = (column: typeof TEXT_COLUMNS[number], cast = '') => `(SELECT ${cast ? `CAST(t.${column} AS ${cast})` : `t.${column}`} FROM listing_texts t WHERE t.rowid = l.rowid)`;
 
 const DOC_FREQUENCY_TTL_MS = 60_000;
 
@@ -39,15 +52,15 @@ const DOC_FREQUENCY_TTL_MS = 60_000;
  * than the B-tree lookups (measured with npm run bench); `public_json` (the last column, about a
  * third of a row) would be read from its overflow pages for nothing.
  */
-const PAGE_COLUMNS = ['id', 'doc', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
-  'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ');
+const PAGE_COLUMNS = ['id', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
+  'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ') + `, ${textOf('doc')} AS doc`;
 /**
  * The same with the precomputed Annonce text instead of `doc` (fromPageRow), while that text is
  * current. Read as a BLOB: better-sqlite3 then copies the UTF-8 bytes into a Buffer instead of
  * decoding them into a JS string (measured: a page of 26 rows 0.18 ms instead of 0.38 ms), and the
  * bytes go to the socket as they are.
  */
-const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace('l.doc', 'CAST(l.public_json AS BLOB) AS public_json');
+const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace(`${textOf('doc')} AS doc`, `${textOf('public_json', 'BLOB')} AS public_json`);
 /** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
 const PUBLIC_JSON_CHECK_MS = 10_000;
 
@@ -65,8 +78,8 @@ const FEATURES_BY_ROWID_SQL = `SELECT ${FEATURE_COLUMNS.join(', ')} FROM dedup_f
  * `doc` by SQLite (one JSON parse per row in C) instead of building every point's whole document in
  * JS; for 2 000 points that is most of the time of /annonces/map.
  */
-const MAP_POINT_COLUMNS = `l.id, l.source, l.lat, l.lon, l.price, l.price_per_m2, l.surface, l.rooms, l.title, l.postal_code,
-  json_extract(l.doc, '$.content.reference', '$.content.price_per_m2_color', '$.content.type', '$.content.city', '$.content.images[0]', '$.content.is_internal') AS extra`;
+const MAP_POINT_COLUMNS = `l.id, l.source, l.lat, l.lon, l.price, l.price_per_m2, l.surface, l.rooms, ${textOf('title')} AS title, l.postal_code,
+  json_extract(${textOf('doc')}, '$.content.reference', '$.content.price_per_m2_color', '$.content.type', '$.content.city', '$.content.images[0]', '$.content.is_internal') AS extra`;
 
 export interface SqliteListingStoreOptions {
   /** Page cache of SQLite in MiB. */
@@ -105,6 +118,7 @@ export class SqliteListingStore implements ListingStore {
   private readonly upsertStatement: Database.Statement;
   private readonly featureUpsert: Database.Statement;
   private readonly featureDelete: Database.Statement;
+  private readonly textsUpsert: Database.Statement;
   /** Set while a first build runs in bulk mode (duringBulkLoad). */
   private bulk: BulkLoad | null = null;
   private publicJson: { current: boolean; at: number } | null = null;
@@ -124,7 +138,9 @@ export class SqliteListingStore implements ListingStore {
     addOwnSurfaceColumn(this.db);
     // A bulk load that died before building its indexes is finished first (bulk-load.ts).
     recoverBulkLoad(this.db);
+    const converted = moveTextsToTheirTable(this.db);
     this.db.exec(schemaForOpen(this.db));
+    if (converted) rebuildFullText(this.db);
     ensureListingCount(this.db);
     markPresentedTextsOfEmptyStore(this.db, PUBLIC_JSON_VERSION);
     this.statements = new StatementCache(this.db);
@@ -140,6 +156,8 @@ export class SqliteListingStore implements ListingStore {
     this.featureUpsert = this.db.prepare(`INSERT OR REPLACE INTO dedup_features (rowid, ${FEATURE_COLUMNS.join(', ')})
       VALUES (?, ${FEATURE_COLUMNS.map(() => '?').join(', ')})`);
     this.featureDelete = this.db.prepare('DELETE FROM dedup_features WHERE rowid = ?');
+    this.textsUpsert = this.db.prepare(`INSERT INTO listing_texts (rowid, ${TEXT_COLUMNS.join(', ')}) VALUES (@rowid, ${TEXT_COLUMNS.map((c) => '@' + c).join(', ')})
+      ON CONFLICT(rowid) DO UPDATE SET ${TEXT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`);
   }
 
   /** The underlying handle, for the indexer's maintenance commands and the benchmarks. */
@@ -377,6 +395,7 @@ export class SqliteListingStore implements ListingStore {
       for (const listing of listings) {
         const row = toRow(listing);
         const { rowid } = this.upsertStatement.get(row) as { rowid: number };
+        this.textsUpsert.run({ rowid, public_json: row.public_json, doc: row.doc, title: row.title, description: row.description });
         // Features are kept for exactly the listings findBlockCandidates can return.
         if (row.active === 1 && row.block_key !== null) this.featureUpsert.run(rowid, ...featureValuesOf(listing));
         else this.featureDelete.run(rowid);
@@ -444,7 +463,8 @@ export class SqliteListingStore implements ListingStore {
     // Builds the indexes that the store lacked when opened (schemaForOpen).
     this.db.exec(LISTINGS_SCHEMA);
     this.indexes.clear();
-    this.db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild'); REINDEX; ANALYZE;");
+    rebuildFullText(this.db);
+    this.db.exec('REINDEX; ANALYZE;');
   }
 
   /** Stores the features of every active listing with a block key that has none (a store from before dedup_features). */
@@ -474,15 +494,17 @@ export class SqliteListingStore implements ListingStore {
 
   /** Writes `public_json` and `map_json` of every row with the current presenters, then marks the texts current. */
   private rewritePublicJson(): void {
-    const read = this.db.prepare('SELECT rowid, * FROM listings WHERE rowid > ? ORDER BY rowid LIMIT 2000');
-    const write = this.db.prepare('UPDATE listings SET public_json = ?, map_json = ? WHERE rowid = ?');
+    const read = this.db.prepare(`SELECT l.rowid AS rowid, l.*, ${textOf('doc')} AS doc FROM listings l WHERE l.rowid > ? ORDER BY l.rowid LIMIT 2000`);
+    const writeAnnonce = this.db.prepare('UPDATE listing_texts SET public_json = ? WHERE rowid = ?');
+    const writePoint = this.db.prepare('UPDATE listings SET map_json = ? WHERE rowid = ?');
     for (let after = 0; ;) {
       const rows = read.all(after) as (ListingRow & { rowid: number })[];
       if (rows.length === 0) break;
       this.db.transaction(() => {
         for (const row of rows) {
           const texts = toRow(fromRow(row));
-          write.run(texts.public_json, texts.map_json, row.rowid);
+          writeAnnonce.run(texts.public_json, row.rowid);
+          writePoint.run(texts.map_json, row.rowid);
         }
       })();
       after = rows.at(-1)!.rowid;
@@ -514,7 +536,7 @@ export class SqliteListingStore implements ListingStore {
   /** Listings of a result page: from the precomputed texts when current, else from the documents. */
   private pageListings(rows: (ListingRow | PageRow)[], presented: boolean): StoredListing[] {
     if (!presented) return (rows as ListingRow[]).map(fromRow);
-    const readDoc = (id: string) => (this.statement('SELECT doc FROM listings WHERE id = ?').get(id) as { doc: string }).doc;
+    const readDoc = (id: string) => (this.statement(`SELECT ${textOf('doc')} AS doc FROM listings l WHERE l.id = ?`).get(id) as { doc: string }).doc;
     return (rows as PageRow[]).map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : fromPageRow(row, row.public_json, readDoc)));
   }
 

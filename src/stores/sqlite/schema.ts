@@ -1,6 +1,15 @@
 /**
- * Schema of the embedded listings store. Typed columns carry every filter and sort key; `doc`
- * holds the public content as JSON and is only read to present the rows of a page.
+ * Schema of the embedded listings store. Typed columns carry every filter and sort key; the texts
+ * (`doc`: the listing as JSON, `public_json`: its Annonce, `title` and `description` for FTS5) are
+ * in `listing_texts`, keyed by the same rowid, and only read to present the rows of a page.
+ *
+ * Narrow rows (schema 5): with the texts in the same table a row was about 5 KB, a leaf page held
+ * 1.9 rows and each row had an overflow page, so every scan of the table (each of the 18 indexes a
+ * first load builds at its end, the API's filters on columns no index holds) read the texts too; at
+ * 5M the 30 GB table did not fit in the page cache and the final build read 558 GB from the disk.
+ * Measured on the 1M store: the narrow table is 646 MiB instead of 5 780, one search index builds in
+ * 1.5 s instead of 2.3-2.5 s (warm) and 4.1 s (page cache dropped), and writing a listing as two rows
+ * costs the same as one wide row within the noise (71-83 against 76-79 µs a listing).
  *
  * `vis` folds the implicit search rules into one indexed integer:
  *   2 = active, has a photo, reference listing of its group (no better-ranked active site ahead)
@@ -13,9 +22,11 @@ import type Database from 'better-sqlite3';
 
 /**
  * 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS); 3: ix_block covers a
- * block's candidates; 4: ix_block also holds each candidate's site and own surface (`own_surface`).
+ * block's candidates; 4: ix_block also holds each candidate's site and own surface (`own_surface`);
+ * 5: the texts in `listing_texts` (narrow rows; a store of schema 4 or older is converted on open,
+ * moveTextsToTheirTable).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Filter columns appended to every search index (see the comment above the indexes). */
 const SEARCH_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, transaction_type';
@@ -58,15 +69,21 @@ CREATE TABLE IF NOT EXISTS listings (
   block_key TEXT,
   own_surface REAL,
   content_hash TEXT NOT NULL,
-  title TEXT,
-  description TEXT,
+  points TEXT
+);
+
+-- The texts of each listing (schema 5), one row per listing with the rowid of its listings row.
+-- public_json first: a result page reads it, and SQLite reads a record's columns in order.
+CREATE TABLE IF NOT EXISTS listing_texts (
+  rowid INTEGER PRIMARY KEY,
+  public_json TEXT,
   doc TEXT NOT NULL,
-  points TEXT,
-  public_json TEXT
+  title TEXT,
+  description TEXT
 );
 
 CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
-  title, description, content='listings', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+  title, description, content='listing_texts', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts_vocab USING fts5vocab(listings_fts, row);
 CREATE VIRTUAL TABLE IF NOT EXISTS listings_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
@@ -81,18 +98,23 @@ CREATE TABLE IF NOT EXISTS dedup_features (
   has_text INTEGER NOT NULL, shingles BLOB NOT NULL
 );
 
--- Keep the full-text and box indexes in step with the table (external-content FTS5 needs this).
+-- Keep the full-text and box indexes in step with the tables (external-content FTS5 needs this).
 CREATE TRIGGER IF NOT EXISTS listings_ai AFTER INSERT ON listings BEGIN
-  INSERT INTO listings_fts(rowid, title, description) VALUES (new.rowid, new.title, new.description);
   INSERT INTO listings_rtree(id, min_lat, max_lat, min_lon, max_lon)
     SELECT new.rowid, new.lat, new.lat, new.lon, new.lon WHERE new.lat IS NOT NULL AND new.lon IS NOT NULL;
 END;
 CREATE TRIGGER IF NOT EXISTS listings_ad AFTER DELETE ON listings BEGIN
-  INSERT INTO listings_fts(listings_fts, rowid, title, description) VALUES ('delete', old.rowid, old.title, old.description);
+  DELETE FROM listing_texts WHERE rowid = old.rowid;
   DELETE FROM listings_rtree WHERE id = old.rowid;
   DELETE FROM dedup_features WHERE rowid = old.rowid;
 END;
-CREATE TRIGGER IF NOT EXISTS listings_au_text AFTER UPDATE OF title, description ON listings BEGIN
+CREATE TRIGGER IF NOT EXISTS listing_texts_ai AFTER INSERT ON listing_texts BEGIN
+  INSERT INTO listings_fts(rowid, title, description) VALUES (new.rowid, new.title, new.description);
+END;
+CREATE TRIGGER IF NOT EXISTS listing_texts_ad AFTER DELETE ON listing_texts BEGIN
+  INSERT INTO listings_fts(listings_fts, rowid, title, description) VALUES ('delete', old.rowid, old.title, old.description);
+END;
+CREATE TRIGGER IF NOT EXISTS listing_texts_au AFTER UPDATE OF title, description ON listing_texts BEGIN
   INSERT INTO listings_fts(listings_fts, rowid, title, description) VALUES ('delete', old.rowid, old.title, old.description);
   INSERT INTO listings_fts(rowid, title, description) VALUES (new.rowid, new.title, new.description);
 END;
@@ -168,32 +190,60 @@ export function ensureListingCount(db: Database.Database): void {
 }
 
 /**
- * `public_json`: the JSON text of the listing's Annonce (presentAnnonce with default options), and
- * `map_json`: the JSON text of its map point (presentMapPoint), written at index time so result
- * pages and maps are served without parsing and presenting each document. They are used only while
- * meta `public_json_version` equals PUBLIC_JSON_VERSION (src/listings/present.ts); a store created
- * before a column existed gets it here, marked stale until `npm run indexer -- reindex` has written
- * every row's texts.
+ * `public_json` (in listing_texts): the JSON text of the listing's Annonce (presentAnnonce with
+ * default options), and `map_json` (in listings): the JSON text of its map point (presentMapPoint),
+ * written at index time so result pages and maps are served without parsing and presenting each
+ * document. They are used only while meta `public_json_version` equals PUBLIC_JSON_VERSION
+ * (src/listings/present.ts); a store created before a column existed gets it here, marked stale
+ * until `npm run indexer -- reindex` has written every row's texts.
  *
- * The default map reads `map_json` from the covering index ix_map_points. The maps that read rows
- * (filters the index does not hold, the R*Tree plans) find it on the row's own page in a new store:
- * it sits before `title`, and SQLite keeps only the first ~900 bytes of a 5 KB record there, the rest
- * on overflow pages. A column added to an older store goes last (ALTER TABLE): those maps then read it
- * through the overflow chain until the store is built again.
+ * The default map reads `map_json` from the covering index ix_map_points; the maps that read rows
+ * (filters the index does not hold, the R*Tree plans) find it in the narrow row.
  */
 export const PUBLIC_JSON_META = 'public_json_version';
-const PRESENTED_COLUMNS = ['public_json', 'map_json'];
 
 /**
  * Adds the text columns a store made by older code lacks, marking its texts stale. Runs before
- * LISTINGS_SCHEMA, whose indexes name them; a new file (no table yet) gets them from the schema.
+ * moveTextsToTheirTable and LISTINGS_SCHEMA, whose indexes name them; a new file (no table yet) gets
+ * them from the schema. A store of schema 4 or older keeps its texts in `listings` until it is
+ * converted, so `public_json` is added there.
  */
 export function addPresentedColumns(db: Database.Database): void {
   const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
   if (columns.size === 0) return;
-  const missing = PRESENTED_COLUMNS.filter((name) => !columns.has(name));
+  const presented = columns.has('doc') ? ['public_json', 'map_json'] : ['map_json'];
+  const missing = presented.filter((name) => !columns.has(name));
   for (const name of missing) db.exec(`ALTER TABLE listings ADD COLUMN ${name} TEXT`);
   if (missing.length > 0) db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, 'stale');
+}
+
+/** The columns of a store of schema 4 or older that schema 5 keeps in listing_texts. */
+const MOVED_TEXT_COLUMNS = ['public_json', 'doc', 'title', 'description'];
+
+/**
+ * Converts a store of schema 4 or older (texts in `listings`) to narrow rows, in one transaction:
+ * copies the texts into listing_texts, drops the triggers and the full-text table that named the
+ * old columns, then the columns. The caller then runs the schema (new table, triggers, full-text
+ * table over listing_texts) and rebuilds the full-text index (rebuildFullText). Rewrites every row
+ * once: minutes at 1M, once per store. True when it converted the store.
+ */
+export function moveTextsToTheirTable(db: Database.Database): boolean {
+  const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
+  if (!columns.has('doc')) return false;
+  db.transaction(() => {
+    db.exec('CREATE TABLE listing_texts (rowid INTEGER PRIMARY KEY, public_json TEXT, doc TEXT NOT NULL, title TEXT, description TEXT)');
+    db.exec(`INSERT INTO listing_texts (rowid, ${MOVED_TEXT_COLUMNS.join(', ')}) SELECT rowid, ${MOVED_TEXT_COLUMNS.join(', ')} FROM listings`);
+    for (const trigger of ['listings_ai', 'listings_ad', 'listings_au_text']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+    db.exec('DROP TABLE IF EXISTS listings_fts_vocab; DROP TABLE IF EXISTS listings_fts');
+    for (const column of MOVED_TEXT_COLUMNS) db.exec(`ALTER TABLE listings DROP COLUMN ${column}`);
+    db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
+  }).immediate();
+  return true;
+}
+
+/** Builds the full-text index again from listing_texts (after moveTextsToTheirTable, and by reindex). */
+export function rebuildFullText(db: Database.Database): void {
+  db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild')");
 }
 
 /**

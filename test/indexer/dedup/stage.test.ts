@@ -219,7 +219,7 @@ describe('DedupGrouping in the load pipeline', function () {
 
     it('writes the same store whatever the block cache holds (none, a few blocks, the default)', async () => {
       const records = sample(3000, 23);
-      const snapshot = () => store.database.prepare('SELECT id, dedup_key, sites_ahead, change_seq, doc FROM listings ORDER BY id').all();
+      const snapshot = () => store.database.prepare('SELECT l.id, l.dedup_key, l.sites_ahead, l.change_seq, t.doc FROM listings l JOIN listing_texts t ON t.rowid = l.rowid ORDER BY l.id').all();
       const states = [];
       for (const cacheListings of [0, 40, undefined]) {
         await store.close();
