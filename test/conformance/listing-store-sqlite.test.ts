@@ -286,7 +286,7 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     const file = await loadedStore();
     const db = new Database(file);
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'public_json_version'").run();
-    db.prepare("UPDATE listing_texts SET public_json = '{\"stale\":true}'").run();
+    db.prepare("UPDATE listing_annonces SET public_json = '{\"stale\":true}'").run();
     db.prepare("UPDATE listings SET map_json = '{\"stale\":true}'").run();
     db.close();
     const store = new SqliteListingStore(file);
@@ -371,10 +371,11 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     const { file, store } = await storeHolding('nr', listings);
     const db = new Database(file, { readonly: true });
     expect(columnsOf(db, 'listings')).to.not.include.members(['doc']).and.not.include('title').and.not.include('public_json');
-    expect(columnsOf(db, 'listing_texts')).to.deep.equal(['rowid', 'public_json', 'doc', 'title', 'description']);
+    expect(columnsOf(db, 'listing_texts')).to.deep.equal(['rowid', 'doc', 'title', 'description']);
+    expect(columnsOf(db, 'listing_annonces')).to.deep.equal(['rowid', 'public_json']);
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     expect(count('SELECT count(*) AS n FROM listing_texts')).to.equal(listings.length);
-    expect(count('SELECT count(*) AS n FROM listings l JOIN listing_texts t ON t.rowid = l.rowid')).to.equal(listings.length);
+    expect(count('SELECT count(*) AS n FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid')).to.equal(listings.length);
     db.close();
     // A new title is found by its words, the old one no longer.
     const [first] = listings;
@@ -400,7 +401,7 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     await converted.close();
     const check = new Database(file);
     expect(columnsOf(check, 'listings')).to.not.include.members(['doc']).and.not.include('title').and.not.include('description').and.not.include('public_json');
-    expect((check.prepare('SELECT count(*) AS n FROM listing_texts').get() as { n: number }).n).to.equal(listings.length);
+    for (const table of ['listing_texts', 'listing_annonces']) expect((check.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n).to.equal(listings.length);
     expect((check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).to.equal(String(SCHEMA_VERSION));
     check.exec("INSERT INTO listings_fts(listings_fts, rank) VALUES ('integrity-check', 1)");
     check.close();

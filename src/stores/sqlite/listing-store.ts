@@ -33,15 +33,18 @@ const ROW_COLUMNS = [
   'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
   'block_key', 'own_surface', 'content_hash', 'points', 'map_json',
 ] as const;
-/** The columns of a `listing_texts` row (schema.ts), after its rowid. */
-const TEXT_COLUMNS = ['public_json', 'doc', 'title', 'description'] as const;
+/** The columns of a `listing_texts` row (schema.ts), after its rowid; `listing_annonces` holds `public_json`. */
+const TEXT_COLUMNS = ['doc', 'title', 'description'] as const;
 
 /**
- * One text of the listing row `l`, read from listing_texts by rowid. A subquery in the result
- * columns rather than a join, so that the plans of the queries (which index, FTS5 first or not) stay
- * those of the narrow table, and the text is read only for the rows a query returns.
+ * One text of the listing row `l`, read by rowid from listing_texts, or listing_annonces for
+ * `public_json` (as a BLOB: see PAGE_COLUMNS_PRESENTED). A subquery in the result columns rather
+ * than a join, so that the plans of the queries (which index, FTS5 first or not) stay those of the
+ * narrow table, and the text is read only for the rows a query returns.
  */
-const textOf = (column: typeof TEXT_COLUMNS[number], cast = '') => `(SELECT ${cast ? `CAST(t.${column} AS ${cast})` : `t.${column}`} FROM listing_texts t WHERE t.rowid = l.rowid)`;
+const textOf = (column: typeof TEXT_COLUMNS[number] | 'public_json') => (column === 'public_json'
+  ? '(SELECT CAST(a.public_json AS BLOB) FROM listing_annonces a WHERE a.rowid = l.rowid)'
+  : `(SELECT t.${column} FROM listing_texts t WHERE t.rowid = l.rowid)`);
 
 const DOC_FREQUENCY_TTL_MS = 60_000;
 
@@ -60,7 +63,7 @@ const PAGE_COLUMNS = ['id', 'status', 'entered_at', 'updated_at', 'published_at'
  * decoding them into a JS string (measured: a page of 26 rows 0.18 ms instead of 0.38 ms), and the
  * bytes go to the socket as they are.
  */
-const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace(`${textOf('doc')} AS doc`, `${textOf('public_json', 'BLOB')} AS public_json`);
+const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace(`${textOf('doc')} AS doc`, `${textOf('public_json')} AS public_json`);
 /** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
 const PUBLIC_JSON_CHECK_MS = 10_000;
 
@@ -119,6 +122,7 @@ export class SqliteListingStore implements ListingStore {
   private readonly featureUpsert: Database.Statement;
   private readonly featureDelete: Database.Statement;
   private readonly textsUpsert: Database.Statement;
+  private readonly annonceUpsert: Database.Statement;
   /** Set while a first build runs in bulk mode (duringBulkLoad). */
   private bulk: BulkLoad | null = null;
   private publicJson: { current: boolean; at: number } | null = null;
@@ -158,6 +162,7 @@ export class SqliteListingStore implements ListingStore {
     this.featureDelete = this.db.prepare('DELETE FROM dedup_features WHERE rowid = ?');
     this.textsUpsert = this.db.prepare(`INSERT INTO listing_texts (rowid, ${TEXT_COLUMNS.join(', ')}) VALUES (@rowid, ${TEXT_COLUMNS.map((c) => '@' + c).join(', ')})
       ON CONFLICT(rowid) DO UPDATE SET ${TEXT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`);
+    this.annonceUpsert = this.db.prepare('INSERT INTO listing_annonces (rowid, public_json) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET public_json = excluded.public_json');
   }
 
   /** The underlying handle, for the indexer's maintenance commands and the benchmarks. */
@@ -395,7 +400,8 @@ export class SqliteListingStore implements ListingStore {
       for (const listing of listings) {
         const row = toRow(listing);
         const { rowid } = this.upsertStatement.get(row) as { rowid: number };
-        this.textsUpsert.run({ rowid, public_json: row.public_json, doc: row.doc, title: row.title, description: row.description });
+        this.textsUpsert.run({ rowid, doc: row.doc, title: row.title, description: row.description });
+        this.annonceUpsert.run(rowid, row.public_json);
         // Features are kept for exactly the listings findBlockCandidates can return.
         if (row.active === 1 && row.block_key !== null) this.featureUpsert.run(rowid, ...featureValuesOf(listing));
         else this.featureDelete.run(rowid);
@@ -495,7 +501,7 @@ export class SqliteListingStore implements ListingStore {
   /** Writes `public_json` and `map_json` of every row with the current presenters, then marks the texts current. */
   private rewritePublicJson(): void {
     const read = this.db.prepare(`SELECT l.rowid AS rowid, l.*, ${textOf('doc')} AS doc FROM listings l WHERE l.rowid > ? ORDER BY l.rowid LIMIT 2000`);
-    const writeAnnonce = this.db.prepare('UPDATE listing_texts SET public_json = ? WHERE rowid = ?');
+    const writeAnnonce = this.db.prepare('UPDATE listing_annonces SET public_json = ? WHERE rowid = ?');
     const writePoint = this.db.prepare('UPDATE listings SET map_json = ? WHERE rowid = ?');
     for (let after = 0; ;) {
       const rows = read.all(after) as (ListingRow & { rowid: number })[];
