@@ -392,6 +392,9 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     expect(before.textCount).to.be.greaterThan(0);
     await store.close();
     const db = new Database(file);
+    const indexesOf = (handle: Database.Database) => handle.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listings' ORDER BY name").all();
+    const indexesBefore = indexesOf(db);
+    expect(indexesBefore.length).to.be.greaterThan(15);
     toSchema4Layout(db);
     expect(columnsOf(db, 'listings')).to.include.members(['title', 'description', 'doc', 'public_json']);
     db.close();
@@ -404,6 +407,9 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     for (const table of ['listing_texts', 'listing_annonces']) expect((check.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n).to.equal(listings.length);
     expect((check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).to.equal(String(SCHEMA_VERSION));
     check.exec("INSERT INTO listings_fts(listings_fts, rank) VALUES ('integrity-check', 1)");
+    // The table was rebuilt: every index it had is there again, and the count's triggers follow it.
+    expect(indexesOf(check)).to.deep.equal(indexesBefore);
+    expect((check.prepare('SELECT n FROM listing_count').get() as { n: number }).n).to.equal(listings.length);
     check.close();
     // Opened again: nothing left to convert, the same answers.
     const reopened = new SqliteListingStore(file);
