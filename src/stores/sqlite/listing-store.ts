@@ -50,10 +50,10 @@ const DOC_FREQUENCY_TTL_MS = 60_000;
 
 /**
  * Columns a result page reads (fromRow, the sort keys, the change position), and every other read of
- * whole listings (detail, the indexer's getMany and findBlock). Not `l.*`: `title` and `description`
- * are copies of what `doc` holds, and turning them into JS strings for every row of a page costs more
- * than the B-tree lookups (measured with npm run bench); `public_json` (the last column, about a
- * third of a row) would be read from its overflow pages for nothing.
+ * whole listings (detail, the indexer's getMany and findBlock). Not `l.*`: turning columns nobody
+ * reads into JS values for every row of a page costs more than the B-tree lookups (measured with npm
+ * run bench, when `title` and `description` were in this table). The document is read from
+ * listing_texts (textOf), one lookup by rowid per row returned.
  */
 const PAGE_COLUMNS = ['id', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
   'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ') + `, ${textOf('doc')} AS doc`;

@@ -1,7 +1,8 @@
 /**
  * Schema of the embedded listings store. Typed columns carry every filter and sort key; the texts
- * (`doc`: the listing as JSON, `public_json`: its Annonce, `title` and `description` for FTS5) are
- * in `listing_texts`, keyed by the same rowid, and only read to present the rows of a page.
+ * (`doc`: the listing as JSON, `title` and `description` for FTS5) are in `listing_texts` and the
+ * Annonce (`public_json`) in `listing_annonces`, keyed by the same rowid, and only read to present
+ * the rows of a page.
  *
  * Narrow rows (schema 5): with the texts in the same table a row was about 5 KB, a leaf page held
  * 1.9 rows and each row had an overflow page, so every scan of the table (each of the 18 indexes a
@@ -23,8 +24,8 @@ import type Database from 'better-sqlite3';
 /**
  * 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS); 3: ix_block covers a
  * block's candidates; 4: ix_block also holds each candidate's site and own surface (`own_surface`);
- * 5: the texts in `listing_texts` (narrow rows; a store of schema 4 or older is converted on open,
- * moveTextsToTheirTable).
+ * 5: the texts in `listing_texts` and `listing_annonces` (narrow rows; a store of schema 4 or older
+ * is converted on open, moveTextsToTheirTable).
  */
 export const SCHEMA_VERSION = 5;
 
