@@ -160,7 +160,7 @@ export class SqliteListingStore implements ListingStore {
     this.featureUpsert = this.db.prepare(`INSERT OR REPLACE INTO dedup_features (rowid, ${FEATURE_COLUMNS.join(', ')})
       VALUES (?, ${FEATURE_COLUMNS.map(() => '?').join(', ')})`);
     this.featureDelete = this.db.prepare('DELETE FROM dedup_features WHERE rowid = ?');
-    this.textsUpsert = this.db.prepare(`INSERT INTO listing_texts (rowid, ${TEXT_COLUMNS.join(', ')}) VALUES (@rowid, ${TEXT_COLUMNS.map((c) => '@' + c).join(', ')})
+    this.textsUpsert = this.db.prepare(`INSERT INTO listing_texts (rowid, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ${TEXT_COLUMNS.map(() => '?').join(', ')})
       ON CONFLICT(rowid) DO UPDATE SET ${TEXT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`);
     this.annonceUpsert = this.db.prepare('INSERT INTO listing_annonces (rowid, public_json) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET public_json = excluded.public_json');
   }
@@ -400,7 +400,7 @@ export class SqliteListingStore implements ListingStore {
       for (const listing of listings) {
         const row = toRow(listing);
         const { rowid } = this.upsertStatement.get(row) as { rowid: number };
-        this.textsUpsert.run({ rowid, doc: row.doc, title: row.title, description: row.description });
+        this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
         this.annonceUpsert.run(rowid, row.public_json);
         // Features are kept for exactly the listings findBlockCandidates can return.
         if (row.active === 1 && row.block_key !== null) this.featureUpsert.run(rowid, ...featureValuesOf(listing));
