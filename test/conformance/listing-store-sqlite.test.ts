@@ -386,6 +386,28 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     await store.close();
   });
 
+  it('reads the Annonce texts of the rows a sorted page returns, not of every row it sorted or skipped', async () => {
+    const titled = listings.map((l, i) => ({ ...l, content: { ...l.content, title: `Grenier ${i}` } }));
+    const wide = await storeHolding('nr', titled);
+    const sorted = await storeHolding('nr', titled, { textPlan: 'text-first' });
+    const query = { filter: { words: ['grenier'] }, scope: ALL, grouped: false, sort: 'price_asc' as const, pageSize: 10, page: 4, after: null };
+    // Every read of listing_annonces goes through a counting function: the table behind a view of
+    // the same name (a TEMP view: this connection only), so the store's own SQL is what is counted.
+    let reads = 0;
+    const db = sorted.store.database;
+    db.function('counted_read', (text: unknown) => { reads++; return text; });
+    db.exec(`ALTER TABLE listing_annonces RENAME TO listing_annonces_kept;
+      CREATE TEMP VIEW listing_annonces AS SELECT rowid AS rowid, counted_read(public_json) AS public_json FROM listing_annonces_kept`);
+    const page = await sorted.store.search(query);
+    // The same page as a store that reads its texts the ordinary way: nothing but the reads changed.
+    expect(page.items.map((item) => String(annonceJson(item)))).to.deep.equal((await wide.store.search(query)).items.map((item) => String(annonceJson(item))));
+    expect(page.items).to.have.length(10);
+    // FTS5 first, then a sort of its 150 matches: the page's rows and the one that tells hasMore.
+    expect(reads).to.equal(11);
+    await sorted.store.close();
+    await wide.store.close();
+  });
+
   it('converts a store of schema 4 (texts in listings) when it is opened, and answers as before', async () => {
     const { file, store } = await storeHolding('nr', listings);
     const before = await answers(store);
