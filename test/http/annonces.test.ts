@@ -7,6 +7,8 @@ import { expectedSearch } from '../support/oracle.js';
 import type { ListingFilter, Scope, SortName } from '../../src/listings/query.js';
 import { ANNONCE_FIELDS } from '../../src/listings/annonce.js';
 import { setKeyStatus } from '../../src/admin/commands.js';
+import path from 'node:path';
+import { SqliteAccessStore } from '../../src/stores/sqlite/access-store.js';
 
 describe('GET /annonces', function () {
   const listings = makeListings({ count: 400, seed: 3 });
@@ -115,6 +117,26 @@ describe('GET /annonces', function () {
         await setKeyStatus(app.service.deps.access, doomed, status);
         const { status: http, body } = await app.get('/annonces?page_size=1', doomed);
         expect([http, body.code]).to.deep.equal([401, 'API_KEY_INVALID']);
+      }
+    });
+    it('a key revoked or an offer changed by the admin commands (another connection) applies at the next request', async function () {
+      if (app.service.deps.access.backend !== 'sqlite') this.skip();
+      const account = `admin-${process.pid}`;
+      const doomed = await app.newKey('national', { account });
+      const first = await app.get('/annonces?page_size=1', doomed);
+      expect([first.status, first.headers.get('x-ratelimit-limit')]).to.deep.equal([200, String(app.service.deps.offers.get('national')!.perMinute)]);
+      // What `npm run admin` does: its own connection to the access file.
+      const admin = SqliteAccessStore.open(path.join(app.dataDir, 'access.sqlite'));
+      try {
+        const existing = (await admin.getAccount(account))!;
+        await admin.ensureAccount({ ...existing, offer: 'plateforme' });
+        const changed = await app.get('/annonces?page_size=1', doomed);
+        expect([changed.status, changed.headers.get('x-ratelimit-limit')]).to.deep.equal([200, String(app.service.deps.offers.get('plateforme')!.perMinute)]);
+        await setKeyStatus(admin, doomed, 'revoked');
+        const { status, body } = await app.get('/annonces?page_size=1', doomed);
+        expect([status, body.code]).to.deep.equal([401, 'API_KEY_INVALID']);
+      } finally {
+        await admin.close();
       }
     });
     it('accepts Authorization: Bearer', async () => {
