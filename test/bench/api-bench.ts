@@ -20,6 +20,7 @@ import { measureTextPlans, type PlanRow } from './text-plans.js';
 import { formatBytes, integer, log, markdownTable, ms, resultsTable, verdict, type ResultRow } from './report.js';
 import { seededRandom } from './stats.js';
 import { latestProfile, summariseProfile } from './profile.js';
+import { calibrate, type Calibration } from './calibration.js';
 
 export async function runApiBench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenario);
@@ -194,11 +195,15 @@ function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeo
   return lines.join('\n') + '\n';
 }
 
-export function machine(): string {
+export function machine(calibration: Calibration = calibrate()): string {
   const cpu = /model name\s*:\s*(.*)/.exec(safeRead('/proc/cpuinfo'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
   return `- machine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, node ${process.version}, `
-    + `load average (1, 5, 15 min) when printed: ${load}`;
+    + `load average (1, 5, 15 min) when printed: ${load}; reference work (calibration.ts, lower is faster): ${referenceWork(calibration)}`;
+}
+
+export function referenceWork(calibration: Calibration): string {
+  return `JS loop ${calibration.jsMs.toFixed(0)} ms, SQLite ${calibration.sqliteMs.toFixed(0)} ms`;
 }
 
 function safeRead(file: string): string {
