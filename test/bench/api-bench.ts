@@ -20,7 +20,7 @@ import { measureTextPlans, type PlanRow } from './text-plans.js';
 import { formatBytes, integer, log, markdownTable, ms, resultsTable, verdict, type ResultRow } from './report.js';
 import { seededRandom } from './stats.js';
 import { latestProfile, summariseProfile } from './profile.js';
-import { calibrate, type Calibration } from './calibration.js';
+import { calibrate, residentBytes, type Calibration } from './calibration.js';
 
 export async function runApiBench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenario);
@@ -167,7 +167,7 @@ function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeo
     `- catalogue: ${integer(b.records)} raw records loaded by the indexer: ${integer(b.recordsPerSecond)} records/s (indexer report), `
       + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB; built ${b.builtAt}`
       + (b.code === codeFingerprint() ? '' : ' by OLDER indexer/schema code than the current one (--rebuild)'),
-    `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})`,
+    `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})${inPageCache(catalogue.storeFile)}`,
     `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''}, listings in SQLite, access state (keys, quota counters, rate windows) `
       + (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
     `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that`,
@@ -200,6 +200,11 @@ export function machine(calibration: Calibration = calibrate()): string {
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
   return `- machine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, node ${process.version}, `
     + `load average (1, 5, 15 min) when printed: ${load}; reference work (calibration.ts, lower is faster): ${referenceWork(calibration)}`;
+}
+
+function inPageCache(file: string): string {
+  const resident = residentBytes(file);
+  return resident === null ? '' : `, of which ${formatBytes(resident)} in the page cache when printed (fincore)`;
 }
 
 export function referenceWork(calibration: Calibration): string {

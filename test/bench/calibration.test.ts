@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { calibrate, integerLoop, sqliteWork } from './calibration.js';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { calibrate, integerLoop, residentBytes, sqliteWork } from './calibration.js';
 import { machine } from './api-bench.js';
 
 describe('bench: the reference work printed beside the figures (calibration.ts)', () => {
@@ -13,5 +16,15 @@ describe('bench: the reference work printed beside the figures (calibration.ts)'
     expect(calibration.jsMs).to.be.a('number').greaterThan(0);
     expect(calibration.sqliteMs).to.be.a('number').greaterThan(0);
     expect(machine({ jsMs: 1234.4, sqliteMs: 56.6 })).to.match(/^- machine: \d+ cores .*reference work \(calibration\.ts, lower is faster\): JS loop 1234 ms, SQLite 57 ms$/);
+  });
+
+  it('reads how much of a file is in the page cache (fincore), or says it cannot', function () {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'resident-')), 'written');
+    writeFileSync(file, Buffer.alloc(1 << 20, 7));
+    const resident = residentBytes(file);
+    if (resident === null) this.skip(); // no fincore on this machine
+    // Just written: its pages are in the cache, and it has no more than its own size.
+    expect(resident).to.be.greaterThan(0).and.at.most(1 << 20);
+    expect(residentBytes(path.join(file, 'missing'))).to.equal(null);
   });
 });
