@@ -408,6 +408,25 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     await wide.store.close();
   });
 
+  it('gives a search page\'s listings whole: the fields the page did not read come from their rows when asked', async () => {
+    const { store } = await storeHolding('nr', listings);
+    const fields = (l: StoredListing) => ({
+      id: l.id, content: l.content, completed_from: l.completed_from, status: l.status, catalogue_entered_at: l.catalogue_entered_at,
+      updated_at: l.updated_at, published_at: l.published_at, changed_at: l.changed_at, change_seq: l.change_seq, left_market_at: l.left_market_at,
+      has_photos: l.has_photos, dedup_key: l.dedup_key, group_sites_ahead: l.group_sites_ahead, group_members: l.group_members,
+      price_points: l.price_points, content_hash: l.content_hash,
+    });
+    for (const sort of ['recent', 'price_asc', 'surface_desc'] as const) {
+      const page = await store.search({ filter: {}, scope: ALL, grouped: false, sort, pageSize: 30, page: 2, after: null });
+      expect(page.items).to.have.length(30);
+      for (const item of page.items) {
+        expect(item.public_json, 'served from its precomputed text').to.be.instanceOf(Buffer);
+        expect(fields(item)).to.deep.equal(fields((await store.get(item.id))!));
+      }
+    }
+    await store.close();
+  });
+
   it('converts a store of schema 4 (texts in listings) when it is opened, and answers as before', async () => {
     const { file, store } = await storeHolding('nr', listings);
     const before = await answers(store);

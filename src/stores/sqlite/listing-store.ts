@@ -17,7 +17,7 @@ import {
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
-import { fromPageRow, fromRow, MapTextListing, toRow, type ListingRow, type PageRow } from './rows.js';
+import { fromPageRow, fromRow, IndexedPageListing, MapTextListing, toRow, type ListingRow, type PageRow } from './rows.js';
 import { PUBLIC_JSON_VERSION } from '../../listings/present.js';
 import { StatementCache } from './statements.js';
 import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
@@ -65,6 +65,9 @@ const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
  * bytes go to the socket as they are.
  */
 const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace(`${textOf('doc')} AS doc`, `${textOf('public_json')} AS public_json`);
+/** A row of a search page while the texts are current: its index entry's rowid, id and sort key, and its text. */
+interface IndexedPageRow { rowid: number; id: string; sort_key: number; public_json: Buffer | null }
+
 /** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
 const PUBLIC_JSON_CHECK_MS = 10_000;
 
@@ -191,18 +194,42 @@ export class SqliteListingStore implements ListingStore {
     // that no index orders), it computes the result columns of every row that enters its top-N heap,
     // so a text in the result columns was read for rows the page then dropped (about 5 times the page
     // for 1 000 matches; offset + limit of them in page mode).
+    if (presented) {
+      // With the texts current, a page needs only what the sort index holds (rowid, id, the sort
+      // key: no read of the listing rows when the filters are on the index too) and each text.
+      const sql = this.withText(query.filter, parts, offset + limit, (from, where) =>
+        `SELECT l.rowid, l.id, l.sort_key, ${textOf('public_json')} AS public_json
+          FROM (SELECT l.rowid AS rowid, l.id AS id, ${sort.expression} AS sort_key FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l
+          ORDER BY l.sort_key ${direction}, l.id ${direction}`);
+      const rows = this.statement(sql.text).all(...sql.params) as IndexedPageRow[];
+      const page = rows.slice(0, query.pageSize);
+      const lastRow = page.at(-1);
+      return {
+        items: page.map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : this.indexedListing(row, row.public_json))),
+        hasMore: rows.length > query.pageSize,
+        last: lastRow ? [lastRow.sort_key, lastRow.id] : null,
+      };
+    }
     const sql = this.withText(query.filter, parts, offset + limit, (from, where) =>
-      `SELECT l.*, ${presented ? `${textOf('public_json')} AS public_json` : `${textOf('doc')} AS doc`}
+      `SELECT l.*, ${textOf('doc')} AS doc
         FROM (SELECT l.rowid AS rowid, ${PAGE_ROW_COLUMNS} FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l ${order}`);
-    const rows = this.statement(sql.text).all(...sql.params) as (ListingRow | PageRow)[];
-    const hasMore = rows.length > query.pageSize;
-    const page = hasMore ? rows.slice(0, query.pageSize) : rows;
+    const rows = this.statement(sql.text).all(...sql.params) as ListingRow[];
+    const page = rows.slice(0, query.pageSize);
     const lastRow = page.at(-1);
     return {
-      items: this.pageListings(page, presented),
-      hasMore,
+      items: page.map(fromRow),
+      hasMore: rows.length > query.pageSize,
       last: lastRow ? [sort.keyOf(lastRow), lastRow.id] : null,
     };
+  }
+
+  /** A search page's listing from its index entry and text; the rest of it read from its row if asked. */
+  private indexedListing(row: IndexedPageRow, publicJson: Buffer): StoredListing {
+    return new IndexedPageListing(row.id, publicJson, () => {
+      const full = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(row.rowid) as ListingRow | undefined;
+      if (!full) throw new Error(`listing ${row.id} left the store after its page was read`);
+      return fromRow(full);
+    });
   }
 
   async map(query: MapQuery): Promise<MapResult> {

@@ -140,6 +140,39 @@ export class PageListing {
   }
 }
 
+/**
+ * A listing of a search page read from the sort index and its precomputed text alone: the search
+ * route reads `id` and `public_json`, and the cursor the sort key, all three in the index entry or
+ * the text. Every other field is read from the listing's row on first use (`load`), which the route
+ * never does: reading the 26 narrow rows of a page was as much CPU as reading their texts (0.19 and
+ * 0.21 ms, against 0.04 ms to find the rows in the index, at 1M in a script).
+ */
+export class IndexedPageListing implements StoredListing {
+  private listing: StoredListing | undefined;
+
+  constructor(readonly id: string, readonly public_json: Buffer, private readonly load: () => StoredListing) {}
+
+  get content(): StoredListing['content'] { return this.full().content; }
+  get completed_from(): StoredListing['completed_from'] { return this.full().completed_from; }
+  get status(): StoredListing['status'] { return this.full().status; }
+  get catalogue_entered_at(): number { return this.full().catalogue_entered_at; }
+  get updated_at(): number { return this.full().updated_at; }
+  get published_at(): number | null { return this.full().published_at; }
+  get changed_at(): number { return this.full().changed_at; }
+  get change_seq(): number { return this.full().change_seq; }
+  get left_market_at(): number | null { return this.full().left_market_at; }
+  get has_photos(): boolean { return this.full().has_photos; }
+  get dedup_key(): string | null { return this.full().dedup_key; }
+  get group_sites_ahead(): string[] { return this.full().group_sites_ahead; }
+  get group_members(): StoredListing['group_members'] { return this.full().group_members; }
+  get price_points(): StoredListing['price_points'] { return this.full().price_points; }
+  get content_hash(): string { return this.full().content_hash; }
+
+  private full(): StoredListing {
+    return (this.listing ??= this.load());
+  }
+}
+
 /** A page row as a StoredListing (PageListing) when its precomputed text is present. */
 export function fromPageRow(row: PageRow, public_json: Buffer, readDoc: (id: string) => string): StoredListing {
   return new PageListing(row, public_json, readDoc) satisfies StoredListing;
