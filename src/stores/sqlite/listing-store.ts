@@ -67,6 +67,8 @@ const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
 const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace(`${textOf('doc')} AS doc`, `${textOf('public_json')} AS public_json`);
 /** A row of a search page while the texts are current: its index entry's rowid, id and sort key, and its text. */
 interface IndexedPageRow { rowid: number; id: string; sort_key: number; public_json: Buffer | null }
+/** The same for a feed page: the change position instead of a sort key (ix_feed's entries). */
+interface IndexedFeedRow { rowid: number; id: string; changed_at: number; change_seq: number; public_json: Buffer | null }
 
 /** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
 const PUBLIC_JSON_CHECK_MS = 10_000;
@@ -224,7 +226,7 @@ export class SqliteListingStore implements ListingStore {
   }
 
   /** A search page's listing from its index entry and text; the rest of it read from its row if asked. */
-  private indexedListing(row: IndexedPageRow, publicJson: Buffer): StoredListing {
+  private indexedListing(row: { rowid: number; id: string }, publicJson: Buffer): StoredListing {
     return new IndexedPageListing(row.id, publicJson, () => {
       const full = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(row.rowid) as ListingRow | undefined;
       if (!full) throw new Error(`listing ${row.id} left the store after its page was read`);
@@ -344,16 +346,34 @@ export class SqliteListingStore implements ListingStore {
       parts.where.push('l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)');
       parts.params.push(ftsMatchExpression(query.filter.words));
     }
-    return this.changeOrdered(parts, query.pageSize, query.after);
+    return this.changeOrdered(parts, query.pageSize, query.after, true);
   }
 
-  /** Feed and withdrawn flow: keyset on (changed_at, change_seq), the order of the indexer's writes. */
-  private changeOrdered(parts: SqlPart, pageSize: number, after: SortPosition | null): SearchResult<StoredListing> {
+  /**
+   * Feed and withdrawn flow: keyset on (changed_at, change_seq), the order of the indexer's writes.
+   * `fromIndex` (the feed): while the texts are current, a page is read like a search page, from
+   * ix_feed's entries (changed_at, change_seq, id) and the texts, without the listing rows.
+   */
+  private changeOrdered(parts: SqlPart, pageSize: number, after: SortPosition | null, fromIndex = false): SearchResult<StoredListing> {
     if (after) {
       parts.where.push('(l.changed_at, l.change_seq) > (?, ?)');
       parts.params.push(...(after as Param[]));
     }
     const presented = this.publicJsonCurrent();
+    if (presented && fromIndex) {
+      const order = 'ORDER BY l.changed_at, l.change_seq';
+      const rows = this.statement(`SELECT l.rowid, l.id, l.changed_at, l.change_seq, ${textOf('public_json')} AS public_json
+        FROM (SELECT l.rowid AS rowid, l.id AS id, l.changed_at AS changed_at, l.change_seq AS change_seq
+          FROM listings l WHERE ${parts.where.join(' AND ')} ${order} LIMIT ${pageSize + 1}) l ${order}`)
+        .all(...parts.params) as IndexedFeedRow[];
+      const page = rows.slice(0, pageSize);
+      const lastRow = page.at(-1);
+      return {
+        items: page.map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : this.indexedListing(row, row.public_json))),
+        hasMore: rows.length > pageSize,
+        last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null,
+      };
+    }
     const rows = this.statement(`SELECT ${presented ? PAGE_COLUMNS_PRESENTED : PAGE_COLUMNS} FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.changed_at, l.change_seq LIMIT ${pageSize + 1}`)
       .all(...parts.params) as (ListingRow | PageRow)[];
     const page = rows.slice(0, pageSize);

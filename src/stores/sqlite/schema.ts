@@ -149,7 +149,8 @@ CREATE INDEX IF NOT EXISTS ix_map ON listings(lat, lon, entered_at) WHERE vis = 
 -- The points of the default map, from the index alone (about 250 bytes an entry; ix_map stays for the
 -- exact counts, which read 7 times fewer pages from the narrow entries).
 CREATE INDEX IF NOT EXISTS ix_map_points ON listings(lat, lon, entered_at, map_json) WHERE vis = 2;
-CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq) WHERE active = 1;
+-- The feed's pages from the index alone with the texts (id: what a page counts for the quotas).
+CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq, id) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHERE active = 0;
 -- A load's block candidates (listing-store.ts findBlockCandidates) from the index entries alone: the
 -- listing columns the grouping reads are in the entry, and so are the site and the own surface, which
