@@ -78,12 +78,14 @@ export class SqliteAccountStore implements AccountStore {
     const version = this.dataVersion.get();
     if (version !== this.foundKeysVersion) this.forgetFoundKeys(version);
     const memo = this.foundKeys.get(hash);
-    if (memo) return { key: { ...memo.key }, account: memo.account && { ...memo.account } };
+    if (memo) return memo;
     const key = await this.findKey(hash);
     if (!key) return null;
-    const found = { key, account: await this.getAccount(key.account_id) };
+    const account = await this.getAccount(key.account_id);
+    // Frozen: every request of the key gets these same objects.
+    const found = Object.freeze({ key: Object.freeze(key), account: account && Object.freeze(account) });
     if (this.foundKeys.size >= FOUND_KEYS_LIMIT) this.foundKeys.clear();
-    this.foundKeys.set(hash, { key: { ...key }, account: found.account && { ...found.account } });
+    this.foundKeys.set(hash, found);
     return found;
   }
 

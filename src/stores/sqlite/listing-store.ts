@@ -207,7 +207,7 @@ export class SqliteListingStore implements ListingStore {
       const page = rows.slice(0, query.pageSize);
       const lastRow = page.at(-1);
       return {
-        items: page.map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : this.indexedListing(row, row.public_json))),
+        items: this.indexedItems(page),
         hasMore: rows.length > query.pageSize,
         last: lastRow ? [lastRow.sort_key, lastRow.id] : null,
       };
@@ -225,13 +225,21 @@ export class SqliteListingStore implements ListingStore {
     };
   }
 
-  /** A search page's listing from its index entry and text; the rest of it read from its row if asked. */
-  private indexedListing(row: { rowid: number; id: string }, publicJson: Buffer): StoredListing {
-    return new IndexedPageListing(row.id, publicJson, () => {
-      const full = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(row.rowid) as ListingRow | undefined;
+  /**
+   * The listings of a search or feed page from their index entries and texts; the rest of each read
+   * from its row if asked. A row without its text (written while the texts were stale) is read whole.
+   */
+  private indexedItems(page: { rowid: number; id: string; public_json: Buffer | null }[]): StoredListing[] {
+    const whole = (row: { rowid: number; id: string }) => {
+      const full = this.rowOf(row.rowid);
       if (!full) throw new Error(`listing ${row.id} left the store after its page was read`);
       return fromRow(full);
-    });
+    };
+    return page.map((row) => (row.public_json === null ? whole(row) : new IndexedPageListing(row.id, row.public_json, () => whole(row))));
+  }
+
+  private rowOf(rowid: number): ListingRow | undefined {
+    return this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(rowid) as ListingRow | undefined;
   }
 
   async map(query: MapQuery): Promise<MapResult> {
@@ -369,7 +377,7 @@ export class SqliteListingStore implements ListingStore {
       const page = rows.slice(0, pageSize);
       const lastRow = page.at(-1);
       return {
-        items: page.map((row) => (row.public_json === null ? fromRow(this.fullRow(row.id)) : this.indexedListing(row, row.public_json))),
+        items: this.indexedItems(page),
         hasMore: rows.length > pageSize,
         last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null,
       };
@@ -446,7 +454,7 @@ export class SqliteListingStore implements ListingStore {
   private featuresOfRow(rowid: number, id: string): Features {
     const stored = this.storedFeatures(rowid, id);
     if (stored) return stored;
-    return featuresOf(fromRow(this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(rowid) as ListingRow));
+    return featuresOf(fromRow(this.rowOf(rowid)!));
   }
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
