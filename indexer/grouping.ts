@@ -7,8 +7,15 @@ import type { ListingStore } from '../src/stores/listing-store.js';
 import type { MergeClock } from './merge.js';
 
 export interface GroupingStage {
+  /** Called once before a load's first batch, with the store it writes to. */
+  begin?(store: ListingStore): Promise<void>;
   /** `before`: the stored state of the batch's listings, when the caller has read it (absent ids: new listings). */
   apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]>;
+  /**
+   * Called once after a load's last batch: what the stage still has to write, a page at a time (a
+   * stage that left its work to the end of the load). `clock` gives each page its change_seqs.
+   */
+  finish?(store: ListingStore, clock: () => MergeClock): AsyncIterable<StoredListing[]>;
   /** Groups formed so far in this load (for the report). */
   readonly groupsFormed: number;
 }

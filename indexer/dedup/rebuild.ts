@@ -17,10 +17,10 @@ import type { SiteCatalog } from '../../src/listings/sites.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { ListingStore } from '../../src/stores/listing-store.js';
 import type { MergeClock } from '../merge.js';
-import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
+import type { GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
-import { currentGroupFields, regroupBlock } from './regroup.js';
 import { scanListings } from './scan.js';
+import { readBase, regroupCandidates, withGroupFields } from './whole-base.js';
 
 export interface RebuildOptions {
   store: ListingStore;
@@ -82,21 +82,18 @@ export async function rebuildGroups(options: RebuildOptions): Promise<RebuildRep
   // 2. Each base regrouped from scratch; only members whose group fields changed are written.
   const stale = new Set<string>();
   const regroup = async (base: string) => {
-    const members: StoredListing[] = [];
-    for (const key of [...keysByBase.get(base)!].sort()) members.push(...(await options.store.findBlock(key)));
+    const members = await readBase(options.store, [...keysByBase.get(base)!].sort());
     if (members.length < expected.get(base)!) {
       // The store indexed some of these listings under another block key (written before the key
       // changed): they are rewritten first (step 3), which re-indexes them, then the base is regrouped.
       stale.add(base);
       return;
     }
-    const result = regroupBlock(members, new Set(members.map((m) => m.id)), {
-      sites: options.sites, threshold: options.threshold, previousKeyOf: (m) => m.dedup_key,
-    });
+    const result = await regroupCandidates(options.store, members, { sites: options.sites, threshold: options.threshold, clock: clock() });
     report.bases++;
     report.groups_formed += result.minted;
-    const writeClock = clock();
-    for (const member of members) queue(member, result.fields.get(member.id)!, writeClock);
+    pending.push(...result.writes);
+    report.rewritten += result.writes.length;
     await flush();
     if (report.bases % 1000 === 0) options.onProgress?.(withSeconds(report, started));
   };
@@ -121,13 +118,8 @@ export async function rebuildGroups(options: RebuildOptions): Promise<RebuildRep
   return withSeconds(report, started);
 
   function queue(listing: StoredListing, fields: GroupFields, writeClock: MergeClock): void {
-    const before = currentGroupFields(listing);
-    if (!groupFieldsDiffer(before, fields)) return;
-    const next: StoredListing = { ...listing, ...fields };
-    if (publicGroupOutputDiffers(before, fields)) {
-      next.change_seq = writeClock.nextChangeSeq();
-      next.changed_at = writeClock.now;
-    }
+    const next = withGroupFields(listing, fields, writeClock);
+    if (!next) return;
     pending.push(next);
     report.rewritten++;
   }

@@ -1,6 +1,6 @@
 /**
- * Regrouping of one block, shared by the load stage (stage.ts) and the rebuild (rebuild.ts), in two
- * steps so that the stage needs whole listings only for the groups it changes:
+ * Regrouping of one block, shared by the load stage (stage.ts) and the regrouping of whole bases
+ * (whole-base.ts), in two steps so that whole listings are needed only for the groups that change:
  * 1. clusterRegroup: cluster the parts of the block reachable from the seeds (from the members'
  *    features alone) and give each group its stable key;
  * 2. regroupedFields: the group fields of the members of some of those groups, computed from the
@@ -14,7 +14,6 @@ import { groupFields, rankMembers, type GroupFields } from './group-output.js';
 import { assignKeys, type KeyHolder } from './keys.js';
 import { withOwnContent } from './own-content.js';
 import { MATCH_THRESHOLD } from './score.js';
-import { candidateOf } from './blocks.js';
 
 /** What clustering and the key rules read of a member (a BlockCandidate, or one made of a whole listing). */
 export type RegroupMember = Pick<BlockCandidate, 'id' | 'dedup_key' | 'change_seq' | 'catalogue_entered_at' | 'features'>;
@@ -68,16 +67,6 @@ export function regroupedFields(groups: Regrouping['groups'], wholeOf: (id: stri
     groupFields(ranked, group.key).forEach((f, rank) => fields.set(ranked[rank].id, f));
   }
   return fields;
-}
-
-/** Both steps on whole listings (the rebuild): the new group fields of every regrouped member. */
-export function regroupBlock(
-  members: readonly StoredListing[], seedIds: ReadonlySet<string>,
-  options: { sites: SiteCatalog; threshold?: number; previousKeyOf(member: RegroupMember): string | null },
-): { fields: Map<string, GroupFields>; minted: number } {
-  const byId = new Map(members.map((m) => [m.id, m]));
-  const regrouping = clusterRegroup(members.map(candidateOf), seedIds, options);
-  return { fields: regroupedFields(regrouping.groups, (id) => byId.get(id)!, options.sites), minted: regrouping.minted };
 }
 
 /** The group fields a listing has now (to compare with the regrouped ones). */

@@ -17,6 +17,15 @@
  * listing carries no group fields (dedup_key null, no sources[], no completion): the withdrawn flow
  * delivers it as its own site wrote it.
  *
+ * A first build (a load into an empty store whose backend lists its block keys, blockKeysAfter) groups
+ * once at its end instead: its batches are written ungrouped, then `finish` regroups every base
+ * from scratch, in the order of the block keys, and hands back the members whose group fields are
+ * not those of a listing alone. The groups are the same (the clustering does not depend on the order
+ * of the loads, cluster.ts); the keys are minted from the final groups' oldest members, so a group
+ * that formed by merges batch by batch may carry another (equally new) key. Batch by batch, a first
+ * build of 1M records read about 36 candidates per record in random order from a store growing
+ * under it; at the end each block is read once, in order.
+ *
  * Feed redelivery: a listing whose public output changed (dedup_key, sources[], completed fields)
  * gets a new change_seq/changed_at, unless the merge already gave it one in this batch; a listing
  * whose group fields did not change is not rewritten.
@@ -31,6 +40,7 @@ import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks } from './block
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
+import { readBase, regroupCandidates } from './whole-base.js';
 
 export interface DedupOptions {
   sites: SiteCatalog;
@@ -38,7 +48,14 @@ export interface DedupOptions {
   threshold?: number;
   /** Candidates kept by the block cache between batches (blocks.ts); 0 reads every block from the store. */
   cacheListings?: number;
+  /** A first build groups once at its end (default true); false groups it batch by batch like any load. */
+  groupFirstBuildAtEnd?: boolean;
+  /** Block keys read per page by the grouping at the end of a first build (default FINISH_PAGE; tests use small pages). */
+  blockKeysPerPage?: number;
 }
+
+/** Block keys read per page, and listings handed back per page, by the grouping at the end of a first build. */
+const FINISH_PAGE = 1000;
 
 /**
  * Roughly 1 KB of heap per cached candidate (estimated: its features, mostly the description's shingles).
@@ -51,6 +68,8 @@ export class DedupGrouping implements GroupingStage {
   private formed = 0;
   private readonly cache: BlockCache;
   private cacheStore: ListingStore | null = null;
+  /** This load is a first build: its batches are written ungrouped and `finish` groups them (begin()). */
+  private atEnd = false;
 
   constructor(private readonly options: DedupOptions) {
     this.cache = new BlockCache(options.cacheListings ?? DEFAULT_CACHE_LISTINGS);
@@ -61,7 +80,12 @@ export class DedupGrouping implements GroupingStage {
   /** The block cache (for tests and diagnostics: it must equal the store's blocks it holds). */
   get blockCache(): Pick<BlockCache, 'cached' | 'size'> { return this.cache; }
 
+  async begin(store: ListingStore): Promise<void> {
+    this.atEnd = this.options.groupFirstBuildAtEnd !== false && store.blockKeysAfter !== undefined && (await store.count()) === 0;
+  }
+
   async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]> {
+    if (this.atEnd) return batch.map((listing) => ({ ...listing, ...ungrouped(listing) }));
     const dirty = new Map(batch.map((listing) => [listing.id, listing]));
     // The cache is a copy of one store's blocks: another store starts it again.
     if (this.cacheStore !== store) this.cache.clear();
@@ -143,6 +167,36 @@ export class DedupGrouping implements GroupingStage {
     }
     this.cache.written(writes);
     return writes.map((write) => write.listing);
+  }
+
+  /** The first build's grouping: every base regrouped from scratch, its keys read from the store page by page. */
+  async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<StoredListing[]> {
+    if (!this.atEnd) return;
+    this.atEnd = false;
+    const pending: StoredListing[] = [];
+    const regroup = async (keys: string[]) => {
+      const result = await regroupCandidates(store, await readBase(store, keys), { sites: this.options.sites, threshold: this.options.threshold, clock: clock() });
+      this.formed += result.minted;
+      pending.push(...result.writes);
+    };
+    // The keys of one base are consecutive in key order: a base is regrouped when the next one starts.
+    const pageSize = this.options.blockKeysPerPage ?? FINISH_PAGE;
+    let keys: string[] = [];
+    for (let after: string | null = null; ;) {
+      const page = await store.blockKeysAfter!(after, pageSize);
+      for (const key of page) {
+        if (keys.length > 0 && baseOfKey(keys[0]) !== baseOfKey(key)) {
+          await regroup(keys);
+          keys = [];
+          if (pending.length >= FINISH_PAGE) yield pending.splice(0);
+        }
+        keys.push(key);
+      }
+      if (page.length < pageSize) break;
+      after = page[page.length - 1];
+    }
+    if (keys.length > 0) await regroup(keys);
+    if (pending.length > 0) yield pending;
   }
 
   /**

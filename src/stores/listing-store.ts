@@ -63,6 +63,12 @@ export interface ListingStore {
    */
   findBlockCandidates?(blockKey: string): Promise<BlockCandidate[]>;
   /**
+   * Optional: the distinct block keys of the active listings after `after` (null: from the first), in
+   * ascending order, at most `limit`. The keys of one base are consecutive in that order. With it a
+   * first build groups the whole catalogue once at its end instead of batch by batch (indexer/dedup/stage.ts).
+   */
+  blockKeysAfter?(after: string | null, limit: number): Promise<string[]>;
+  /**
    * Indexer writes. `change_seq` values are assigned by the caller. Returns the documents the backend
    * refused one by one (SQLite writes a batch in one transaction and refuses none; Elasticsearch may
    * refuse a document, e.g. a mapping error), so the indexer sends them to its rejects file.

@@ -40,6 +40,8 @@ export interface LoadFigures {
    * written (the rest is the bulk mode's final build), and its peak RSS (MiB) then. Absent in older caches.
    */
   writeSeconds?: number;
+  /** The part of writeSeconds a first build spent grouping once its records were written (LoadReport grouping_seconds). Absent in older caches. */
+  groupingSeconds?: number;
   peakRssMiBWriting?: number;
   storeBytes: number;
   builtAt: string;
@@ -137,18 +139,18 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
     if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
     const reportLine = run.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
     if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);
-    const report = JSON.parse(reportLine) as Pick<LoadReport, 'read' | 'written' | 'rejected' | 'seconds' | 'records_per_second' | 'write_seconds' | 'peak_rss_mib_writing'>;
+    const report = JSON.parse(reportLine) as Pick<LoadReport, 'read' | 'written' | 'rejected' | 'seconds' | 'records_per_second' | 'write_seconds' | 'grouping_seconds' | 'peak_rss_mib_writing'>;
     const figures: LoadFigures = {
       records: report.read, written: report.written, rejected: report.rejected,
       indexerSeconds: report.seconds, recordsPerSecond: report.records_per_second,
       wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
-      writeSeconds: report.write_seconds, peakRssMiBWriting: report.peak_rss_mib_writing,
+      writeSeconds: report.write_seconds, groupingSeconds: report.grouping_seconds, peakRssMiBWriting: report.peak_rss_mib_writing,
       storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code, memory,
     };
     log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
       + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `
-      + `store ${formatBytes(figures.storeBytes)}; the records written in ${figures.writeSeconds} s (peak RSS then ${figures.peakRssMiBWriting} MiB), `
+      + `store ${formatBytes(figures.storeBytes)}; the records written in ${figures.writeSeconds} s, of which ${figures.groupingSeconds ?? 0} s grouping them at the end (peak RSS then ${figures.peakRssMiBWriting} MiB), `
       + `then ${round(figures.indexerSeconds - (figures.writeSeconds ?? 0), 2)} s of final index build`);
     return figures;
   } finally {

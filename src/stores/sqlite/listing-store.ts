@@ -415,6 +415,12 @@ export class SqliteListingStore implements ListingStore {
     return rows.map(fromRow);
   }
 
+  /** From the entries of ix_block (its leading column), in the index's order. */
+  async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
+    return this.statement('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key > ? ORDER BY block_key LIMIT ?')
+      .pluck().all(after ?? '', limit) as string[];
+  }
+
   /**
    * The active listings of a block as candidates, without reading their documents: each one's site
    * and own surface come with it, its other stored features (dedup_features) are read the first time

@@ -17,6 +17,7 @@ import { loadCommunes } from '../../../src/refdata/communes.js';
 import { SqliteListingStore } from '../../../src/stores/sqlite/listing-store.js';
 import { writeNdjson } from '../../support/raw.js';
 import { baseOfKey } from '../../../src/listings/block-key.js';
+import type { StoredListing } from '../../../src/listings/stored.js';
 import { flat, neighbour, onLeboncoin, onPap, onSeloger, type Raw } from './raw-flats.js';
 
 const sites = loadSites();
@@ -245,6 +246,59 @@ describe('DedupGrouping in the load pipeline', function () {
       }
       expect(states[1]).to.deep.equal(states[0]);
       expect(states[2]).to.deep.equal(states[0]);
+    });
+
+    it('a first build groups once at its end: every block read once, the groups and listings of grouping it batch by batch', async () => {
+      const records = sample(3000, 31);
+      const blockReads: string[] = [];
+      const countReads = () => {
+        const readBlock = store.findBlockCandidates.bind(store);
+        store.findBlockCandidates = async (key: string) => { blockReads.push(key); return readBlock(key); };
+      };
+      countReads();
+      // Pages of 3 block keys: many bases straddle two pages or more.
+      const atEnd = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3 }));
+      const keys = (store.database.prepare('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key IS NOT NULL').pluck().all() as string[]).sort();
+      expect([...blockReads].sort()).to.deep.equal(keys);
+      expect(atEnd.grouping_seconds).to.be.above(0);
+      const groups = await partition();
+      expect(groups.length).to.be.above(200);
+      const firstBuild = store;
+      const listings = async () => Promise.all((await all()).map(get));
+      const grouped = await listings();
+
+      store = new SqliteListingStore(path.join(dir, 'batch-by-batch.sqlite'));
+      wallClock = AFTER_SAMPLE;
+      blockReads.length = 0;
+      countReads();
+      const batchByBatch = await load(records, new DedupGrouping({ sites, groupFirstBuildAtEnd: false }));
+      expect(batchByBatch.grouping_seconds).to.equal(0);
+      expect(blockReads.length).to.be.above(2 * keys.length);
+      expect(await partition()).to.deep.equal(groups);
+      expect({ ...atEnd, seconds: 0, records_per_second: 0, write_seconds: 0, grouping_seconds: 0, peak_rss_mib_writing: 0, peak_rss_mib: 0 })
+        .to.deep.equal({ ...batchByBatch, seconds: 0, records_per_second: 0, write_seconds: 0, grouping_seconds: 0, peak_rss_mib_writing: 0, peak_rss_mib: 0 });
+
+      // Listing by listing, the same but for the keys (minted from the final groups, not from the
+      // groups as they formed) and the change positions (the group fields are written last).
+      const keyOf = new Map<string, string>();
+      for (const listing of await listings()) if (listing.dedup_key !== null) keyOf.set(listing.id, listing.dedup_key);
+      const comparable = (listing: StoredListing) => ({ ...listing, dedup_key: listing.dedup_key === null ? null : keyOf.get(listing.id), change_seq: 0, changed_at: 0 });
+      const expected = await listings();
+      expect(grouped.map(comparable)).to.deep.equal(expected.map(comparable));
+      // Every listing keeps its own change position, and a regrouping of the first build changes nothing.
+      expect(new Set(grouped.map((l) => l.change_seq)).size).to.equal(grouped.length);
+      await store.close();
+      store = firstBuild;
+      expect((await rebuildGroups({ store, sites, now: () => wallClock })).rewritten).to.equal(0);
+    });
+
+    it('a load into a store that holds listings groups batch by batch', async () => {
+      const records = sample(1500, 37);
+      expect((await load(records.slice(0, 700))).grouping_seconds).to.be.above(0);
+      const later = await load(records.slice(700));
+      expect(later.grouping_seconds).to.equal(0);
+      expect(later.groups_formed).to.be.above(0);
+      expect((await rebuildGroups({ store, sites, now: () => wallClock })).rewritten).to.equal(0);
     });
 
     it('repairs a store whose rows were indexed under an older block key, then regroups it', async () => {
