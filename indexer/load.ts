@@ -141,7 +141,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   const writeGroupedAtEnd = async (pages: AsyncIterable<StoredListing[]>) => {
     const from = process.hrtime.bigint();
     for await (const page of pages) {
-      const refused = await options.store.upsertMany(page);
+      const refused = await (options.store.upsertGroupFields ?? options.store.upsertMany).call(options.store, page);
       // The same listings were accepted moments before with other group fields: a refusal is a bug of the backend's mapping, not bad input.
       if (refused.length > 0) throw new Error(`the store refused the group fields of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
     }

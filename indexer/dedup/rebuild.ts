@@ -49,7 +49,8 @@ export async function rebuildGroups(options: RebuildOptions): Promise<RebuildRep
   const pending: StoredListing[] = [];
   const flush = async (force = false) => {
     if (pending.length === 0 || (!force && pending.length < (options.writeBatch ?? 1000))) return;
-    await options.store.upsertMany(pending.splice(0));
+    // Group fields only: the listings' own content (and so their dedup features) is as stored.
+    await (options.store.upsertGroupFields ?? options.store.upsertMany).call(options.store, pending.splice(0));
   };
 
   // 1. Every block key of the active catalogue, by base, with the number of listings each base must

@@ -75,6 +75,12 @@ export interface ListingStore {
    */
   upsertMany(listings: ListingWrite[]): Promise<WriteFailure[]>;
   /**
+   * Optional, upsertMany for listings whose own content is as stored and only their group fields
+   * (dedup_key, sources[], completion) changed: the grouping's rewrites. The backend may skip what
+   * depends on own content alone (SQLite: the dedup features).
+   */
+  upsertGroupFields?(listings: ListingWrite[]): Promise<WriteFailure[]>;
+  /**
    * Optional: runs one indexer load (`load`) in the backend's bulk mode: Elasticsearch turns periodic
    * refreshes off; SQLite, on an empty store only, builds its secondary indexes once at the end.
    */

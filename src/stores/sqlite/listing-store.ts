@@ -464,12 +464,22 @@ export class SqliteListingStore implements ListingStore {
   }
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
+    return this.writeListings(listings, true);
+  }
+
+  /** As upsertMany, but the dedup features (own values only, dedup-features.ts) stay as stored: they cannot have changed. */
+  async upsertGroupFields(listings: StoredListing[]): Promise<WriteFailure[]> {
+    return this.writeListings(listings, false);
+  }
+
+  private writeListings(listings: StoredListing[], features: boolean): WriteFailure[] {
     const write = () => {
       for (const listing of listings) {
         const row = toRow(listing);
         const { rowid } = this.upsertStatement.get(row) as { rowid: number };
         this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
         this.annonceUpsert.run(rowid, row.public_json);
+        if (!features) continue;
         // Features are kept for exactly the listings findBlockCandidates can return.
         if (row.active === 1 && row.block_key !== null) this.featureUpsert.run(rowid, ...featureValuesOf(listing));
         else this.featureDelete.run(rowid);

@@ -266,6 +266,9 @@ describe('DedupGrouping in the load pipeline', function () {
       const firstBuild = store;
       const listings = async () => Promise.all((await all()).map(get));
       const grouped = await listings();
+      const features = () => store.database.prepare('SELECT l.id, f.* FROM dedup_features f JOIN listings l ON l.rowid = f.rowid ORDER BY l.id').all()
+        .map((row) => ({ ...(row as object), rowid: 0 }));
+      const featuresAtEnd = features();
 
       store = new SqliteListingStore(path.join(dir, 'batch-by-batch.sqlite'));
       wallClock = AFTER_SAMPLE;
@@ -285,6 +288,8 @@ describe('DedupGrouping in the load pipeline', function () {
       const comparable = (listing: StoredListing) => ({ ...listing, dedup_key: listing.dedup_key === null ? null : keyOf.get(listing.id), change_seq: 0, changed_at: 0 });
       const expected = await listings();
       expect(grouped.map(comparable)).to.deep.equal(expected.map(comparable));
+      expect(featuresAtEnd.length).to.be.above(2500);
+      expect(featuresAtEnd).to.deep.equal(features());
       // Every listing keeps its own change position, and a regrouping of the first build changes nothing.
       expect(new Set(grouped.map((l) => l.change_seq)).size).to.equal(grouped.length);
       await store.close();
