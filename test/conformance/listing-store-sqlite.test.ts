@@ -138,6 +138,41 @@ describe('SQLite store: stored duplicate-detection features (findBlockCandidates
     await store.close();
   });
 
+  it('lists the active listings\' block keys page by page, in order, each once (blockKeysAfter)', async () => {
+    const listings = makeListings({ count: 150, seed: 13 });
+    const { store } = await storeHolding('block-keys', listings);
+    const expected = blocksOf(listings).sort();
+    expect(expected.length).to.be.above(20);
+    // An inactive listing's block is not listed unless an active listing holds it.
+    expect(listings.some((l) => l.status !== 'active' && blockKeyOf(l) !== null && !expected.includes(blockKeyOf(l)!))).to.equal(true);
+    const paged: string[] = [];
+    for (let after: string | null = null; ;) {
+      const page = await store.blockKeysAfter(after, 7);
+      paged.push(...page);
+      if (page.length < 7) break;
+      after = page[page.length - 1];
+    }
+    expect(paged).to.deep.equal(expected);
+    await store.close();
+  });
+
+  it('a rewrite of group fields only (upsertGroupFields) keeps the stored features and writes the rest', async () => {
+    const listings = makeListings({ count: 40, seed: 17 });
+    const { store } = await storeHolding('group-fields', listings);
+    const listing = listings.find((l) => l.status === 'active' && blockKeyOf(l) !== null)!;
+    const features = () => store.database.prepare('SELECT f.* FROM dedup_features f JOIN listings l ON l.rowid = f.rowid WHERE l.id = ?').get(listing.id);
+    const before = features();
+    expect(before).to.not.equal(undefined);
+    // The features are not even recomputed: a caller that broke the contract (an own value changed) would not see it there.
+    const rewritten = { ...listing, content: { ...listing.content, surface: 512 }, dedup_key: 'd_grouped', change_seq: listing.change_seq + 1000 };
+    await store.upsertGroupFields([rewritten]);
+    expect(await store.get(listing.id)).to.deep.include({ dedup_key: 'd_grouped', change_seq: listing.change_seq + 1000, content: rewritten.content });
+    expect(features()).to.deep.equal(before);
+    await store.upsertMany([rewritten]);
+    expect(features()).to.not.deep.equal(before);
+    await store.close();
+  });
+
   it('answers whole for listings stored before the table existed; reindex stores their features', async () => {
     const listings = makeListings({ count: 60, seed: 8 });
     const { store } = await storeHolding('feat-old', listings);
