@@ -153,8 +153,8 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   const lines = options.parseInWorker && options.communes === loadCommunes()
     ? parseInWorker(options.files, options.sites)
     : parseInline(options.files, options.sites, context);
-  await grouping.begin?.(options.store);
   try {
+    await grouping.begin?.(options.store);
     for await (const { input, outcome } of lines) {
       report.read++;
       if (!outcome.ok) await reject(input, outcome.reason, outcome.field);
