@@ -93,14 +93,14 @@ async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unkn
 
 export async function loadWithProgress(files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null): Promise<LoadReport> {
   const bar = process.stderr.isTTY
-    ? new cliProgress.SingleBar({ format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s', stream: process.stderr }, cliProgress.Presets.shades_classic)
+    ? new cliProgress.SingleBar({ format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s | {regrouped} regrouped at the end', stream: process.stderr }, cliProgress.Presets.shades_classic)
     : null;
-  bar?.start(0, 0, { written: 0, unchanged: 0, rejected: 0, rate: 0 });
+  bar?.start(0, 0, { written: 0, unchanged: 0, rejected: 0, rate: 0, regrouped: 0 });
   try {
     const sites = loadSites();
     return await runLoad({
       files, store, rejectsFile, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }), parseInWorker: true,
-      onProgress: (r) => bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second }),
+      onProgress: (r) => bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second, regrouped: r.regrouped_at_end }),
     });
   } finally {
     bar?.stop();
