@@ -46,6 +46,22 @@ describe('command lines', function () {
     expect(JSON.parse(result.stdout)).to.include({ backend: 'sqlite', listings: 2 });
   });
 
+  it('dedup-eval measures the grouping a first build does at its end, and its quality', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'eval-'));
+    const records = path.join(dir, 's.ndjson.gz');
+    const labels = path.join(dir, 'l.ndjson');
+    expect((await cli('indexer/sample/cli.ts', ['--count', '2000', '--out', records, '--labels', labels, '--seed', '3'], dir)).code).to.equal(0);
+    const result = await cli('indexer/dedup/eval-cli.ts', [records, labels, '--compare'], dir);
+    expect(result.code, result.stderr).to.equal(0);
+    const output = JSON.parse(result.stdout.slice(0, result.stdout.lastIndexOf('}') + 1));
+    // The stage's begin and finish reach the real stage: the load groups once at its end.
+    expect(output.load_dedup.regrouped_at_end).to.be.above(100);
+    expect(output.grouping_stage.extra_rows_written).to.equal(output.load_dedup.regrouped_at_end);
+    expect(output.grouping_stage.cpu_seconds).to.be.above(0);
+    expect(output.quality.active.precision).to.be.above(0.98);
+    expect(output.quality.active.recall).to.be.above(0.9);
+  });
+
   it('indexer without a command exits 2 with the usage', async () => {
     const result = await cli('indexer/cli.ts', [], dataDir);
     expect(result.code).to.equal(2);
