@@ -70,6 +70,13 @@ interface IndexedPageRow { rowid: number; id: string; sort_key: number; public_j
 /** The same for a feed page: the change position instead of a sort key (ix_feed's entries). */
 interface IndexedFeedRow { rowid: number; id: string; changed_at: number; change_seq: number; public_json: Buffer | null }
 
+/** A page out of `rows` (one row more was asked, to learn has_more): its listings, and the position of its last row. */
+function pageOf<R>(rows: R[], pageSize: number, items: (page: R[]) => StoredListing[], positionOf: (row: R) => SortPosition): SearchResult<StoredListing> {
+  const page = rows.slice(0, pageSize);
+  const lastRow = page.at(-1);
+  return { items: items(page), hasMore: rows.length > pageSize, last: lastRow === undefined ? null : positionOf(lastRow) };
+}
+
 /** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
 const PUBLIC_JSON_CHECK_MS = 10_000;
 
@@ -204,25 +211,13 @@ export class SqliteListingStore implements ListingStore {
           FROM (SELECT l.rowid AS rowid, l.id AS id, ${sort.expression} AS sort_key FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l
           ORDER BY l.sort_key ${direction}, l.id ${direction}`);
       const rows = this.statement(sql.text).all(...sql.params) as IndexedPageRow[];
-      const page = rows.slice(0, query.pageSize);
-      const lastRow = page.at(-1);
-      return {
-        items: this.indexedItems(page),
-        hasMore: rows.length > query.pageSize,
-        last: lastRow ? [lastRow.sort_key, lastRow.id] : null,
-      };
+      return pageOf(rows, query.pageSize, (page) => this.indexedItems(page), (row) => [row.sort_key, row.id]);
     }
     const sql = this.withText(query.filter, parts, offset + limit, (from, where) =>
       `SELECT l.*, ${textOf('doc')} AS doc
         FROM (SELECT l.rowid AS rowid, ${PAGE_ROW_COLUMNS} FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l ${order}`);
     const rows = this.statement(sql.text).all(...sql.params) as ListingRow[];
-    const page = rows.slice(0, query.pageSize);
-    const lastRow = page.at(-1);
-    return {
-      items: page.map(fromRow),
-      hasMore: rows.length > query.pageSize,
-      last: lastRow ? [sort.keyOf(lastRow), lastRow.id] : null,
-    };
+    return pageOf(rows, query.pageSize, (page) => page.map(fromRow), (row) => [sort.keyOf(row), row.id]);
   }
 
   /**
@@ -374,19 +369,11 @@ export class SqliteListingStore implements ListingStore {
         FROM (SELECT l.rowid AS rowid, l.id AS id, l.changed_at AS changed_at, l.change_seq AS change_seq
           FROM listings l WHERE ${parts.where.join(' AND ')} ${order} LIMIT ${pageSize + 1}) l ${order}`)
         .all(...parts.params) as IndexedFeedRow[];
-      const page = rows.slice(0, pageSize);
-      const lastRow = page.at(-1);
-      return {
-        items: this.indexedItems(page),
-        hasMore: rows.length > pageSize,
-        last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null,
-      };
+      return pageOf(rows, pageSize, (page) => this.indexedItems(page), (row) => [row.changed_at, row.change_seq]);
     }
     const rows = this.statement(`SELECT ${presented ? PAGE_COLUMNS_PRESENTED : PAGE_COLUMNS} FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.changed_at, l.change_seq LIMIT ${pageSize + 1}`)
       .all(...parts.params) as (ListingRow | PageRow)[];
-    const page = rows.slice(0, pageSize);
-    const lastRow = page.at(-1);
-    return { items: this.pageListings(page, presented), hasMore: rows.length > pageSize, last: lastRow ? [lastRow.changed_at, lastRow.change_seq] : null };
+    return pageOf(rows, pageSize, (page) => this.pageListings(page, presented), (row) => [row.changed_at, row.change_seq]);
   }
 
   async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
