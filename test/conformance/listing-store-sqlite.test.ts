@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { BLOCK_CANDIDATES_SQL, SqliteListingStore, type SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
 import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
 import type { MapPointListing, StoredListing } from '../../src/listings/stored.js';
-import type { BoundingBox, Scope } from '../../src/listings/query.js';
+import { SORTS, type BoundingBox, type Scope, type SearchQuery } from '../../src/listings/query.js';
 import { makeListings, prng } from '../support/fixtures.js';
 import { inBox } from '../support/oracle.js';
 import { MapPoints, MapPointsCache } from '../../src/stores/sqlite/map-counts.js';
@@ -14,6 +14,7 @@ import { runListingStoreConformance } from './listing-store.suite.js';
 import { TextSetCache } from '../../src/stores/sqlite/text-sets.js';
 import { chooseTextPlan } from '../../src/stores/sqlite/text-plan.js';
 import { SCHEMA_VERSION } from '../../src/stores/sqlite/schema.js';
+import type { StatementCache } from '../../src/stores/sqlite/statements.js';
 import { toSchema4Layout } from '../support/schema4-layout.js';
 import { blockKeyOf } from '../../src/listings/block-key.js';
 import { featuresOf, PartlyStoredFeatures, type Features } from '../../src/listings/dedup-features.js';
@@ -501,6 +502,51 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     const reopened = new SqliteListingStore(file);
     expect(await answers(reopened)).to.deep.equal(before);
     await reopened.close();
+  });
+});
+
+describe('SQLite store: a department and one type walk the (department, type) index of their sort', () => {
+  const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
+  const listings = makeListings({ count: 400, seed: 77 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
+
+  /** The store's search with the plan of the page statement it ran (the one with an ORDER BY). */
+  function planned(store: SqliteListingStore) {
+    const statements = (store as unknown as { statements: StatementCache }).statements;
+    const get = statements.get.bind(statements);
+    let ordered = '';
+    statements.get = (sql: string) => { if (sql.includes('ORDER BY')) ordered = sql; return get(sql); };
+    return async (query: SearchQuery) => {
+      const page = await store.search(query);
+      const unbound = Array((ordered.match(/\?/g) ?? []).length).fill(null);
+      const plan = (store.database.prepare(`EXPLAIN QUERY PLAN ${ordered}`).all(...unbound) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      return { page, plan };
+    };
+  }
+
+  it('in every sort, with the same pages (page 1 and by cursor) as the department index gives', async () => {
+    const { store } = await storeHolding('dt', listings);
+    // The same listings in a store without the (department, type) indexes: the department's indexes serve.
+    const { store: without } = await storeHolding('dt', listings);
+    for (const sort of SORTS) without.database.exec(`DROP INDEX ix_main_dept_type_${sort}`);
+    const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
+    const searchWithPlan = planned(store);
+    for (const sort of SORTS) {
+      for (const types of [['maison'], ['appartement'], ['maison', 'terrain']]) {
+        const query: SearchQuery = { filter: { department: '75', types }, scope: ALL, grouped: true, sort, pageSize: 7, page: 1, after: null };
+        const first = await searchWithPlan(query);
+        const expected = await without.search(query);
+        // One type: the sort's (department, type) index; several: the department's, whose entries are checked.
+        const index = types.length === 1 ? `ix_main_dept_type_${sort}` : `ix_main_dept_${sort}`;
+        expect(first.plan, `${sort} ${types}`).to.match(new RegExp(`USING (COVERING )?INDEX ${index} \\(department=\\?${types.length === 1 ? ' AND type_norm=\\?' : ''}\\)`));
+        expect(first.page.items.length, `${sort} ${types}`).to.equal(7);
+        expect(ids(first.page.items), `${sort} ${types}`).to.deep.equal(ids(expected.items));
+        const next = await store.search({ ...query, after: first.page.last });
+        expect(next.items, `${sort} ${types}, by cursor`).to.not.be.empty;
+        expect(ids(next.items), `${sort} ${types}, by cursor`).to.deep.equal(ids((await without.search({ ...query, after: expected.last })).items));
+      }
+    }
+    await store.close();
+    await without.close();
   });
 });
 

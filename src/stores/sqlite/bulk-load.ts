@@ -1,7 +1,7 @@
 /**
  * Bulk mode of the SQLite store for a FIRST build (a load into an empty store).
  *
- * Keeping 18 sort/filter indexes, the FTS5 index and the R*Tree up to date row by row, and flushing
+ * Keeping 23 sort, filter, map and feed indexes, the FTS5 index and the R*Tree up to date row by row, and flushing
  * an FTS5 segment at every 1 000-row commit, was about half of a load's time. On an empty store
  * nobody depends on them yet, so a bulk load:
  *   1. drops the indexes the load does not read and the triggers that feed FTS5 and the R*Tree, and

@@ -31,6 +31,8 @@ export const SCHEMA_VERSION = 5;
 
 /** Filter columns appended to every search index (see the comment above the indexes). */
 const SEARCH_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, transaction_type';
+/** The same for the indexes whose key holds the type already. */
+const TYPE_INDEX_FILTER_COLUMNS = 'entered_at, price, transaction_type';
 
 export const LISTINGS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -141,6 +143,17 @@ CREATE INDEX IF NOT EXISTS ix_main_dept_price_asc ON listings(department, ifnull
 CREATE INDEX IF NOT EXISTS ix_main_dept_price_desc ON listings(department, ifnull(price, -1), id, ${SEARCH_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
 CREATE INDEX IF NOT EXISTS ix_main_dept_surface_desc ON listings(department, ifnull(surface, -1), id, ${SEARCH_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
 CREATE INDEX IF NOT EXISTS ix_main_dept_pricem2_asc ON listings(department, ifnull(price_per_m2, 1e18), id, ${SEARCH_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
+-- A department and ONE type, in every sort (the commonest search of a listings site: houses of a
+-- department, cheapest first). In the indexes above the type is only tested on each entry: a page of
+-- the houses of a department, cheapest first, walked 1 443 entries on average (the cheap ones are
+-- flats) where these read its 26 (measured at 1M, 20 departments x 2 types: raw 0.19 -> 0.09 ms for
+-- price_asc, 0.21 -> 0.07 ms for surface_desc). Several types, or none, still use the indexes above:
+-- an IN list on the second column would leave the page to a sort.
+CREATE INDEX IF NOT EXISTS ix_main_dept_type_recent ON listings(department, type_norm, updated_at, id, ${TYPE_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_type_price_asc ON listings(department, type_norm, ifnull(price, 1e18), id, ${TYPE_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_type_price_desc ON listings(department, type_norm, ifnull(price, -1), id, ${TYPE_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_type_surface_desc ON listings(department, type_norm, ifnull(surface, -1), id, ${TYPE_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
+CREATE INDEX IF NOT EXISTS ix_main_dept_type_pricem2_asc ON listings(department, type_norm, ifnull(price_per_m2, 1e18), id, ${TYPE_INDEX_FILTER_COLUMNS}) WHERE vis = 2;
 CREATE INDEX IF NOT EXISTS ix_all_recent ON listings(updated_at, id, ${SEARCH_INDEX_FILTER_COLUMNS}) WHERE vis >= 1;
 CREATE INDEX IF NOT EXISTS ix_all_dept_recent ON listings(department, updated_at, id, ${SEARCH_INDEX_FILTER_COLUMNS}) WHERE vis >= 1;
 -- Map boxes of the default (grouped) search: lat/lon and the access date in the index, so the exact
