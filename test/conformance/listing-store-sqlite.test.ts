@@ -32,6 +32,20 @@ async function storeHolding(prefix: string, listings: StoredListing[], options: 
   return { file, store };
 }
 
+/** The store's search with the plan of the page statement it ran (the one with an ORDER BY). */
+function planned(store: SqliteListingStore) {
+  const statements = (store as unknown as { statements: StatementCache }).statements;
+  const get = statements.get.bind(statements);
+  let ordered = '';
+  statements.get = (sql: string) => { if (sql.includes('ORDER BY')) ordered = sql; return get(sql); };
+  return async (query: SearchQuery) => {
+    const page = await store.search(query);
+    const unbound = Array((ordered.match(/\?/g) ?? []).length).fill(null);
+    const plan = (store.database.prepare(`EXPLAIN QUERY PLAN ${ordered}`).all(...unbound) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    return { page, plan };
+  };
+}
+
 runListingStoreConformance('sqlite', async () => new SqliteListingStore(newStoreFile('ls')));
 // The small conformance catalogue never makes a word common enough for the index-first plan: forced
 // here, with its in-memory document sets (text-sets.ts) and without them (a check per row in FTS5).
@@ -91,6 +105,33 @@ describe('SQLite store: department sets of the text-first plan never serve a sta
     expect(await search(api, '13')).to.deep.equal([]);
     await indexer.close();
     await api.close();
+  });
+
+  it('with the word\'s set current, starts from its intersection with the department\'s: no FTS5 read, the same pages', async () => {
+    const listings = makeListings({ count: 300, seed: 29 }).map((l, i) => ({
+      ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [],
+      content: { ...l.content, title: i % 4 === 0 ? `Grenier ${i}` : l.content.title },
+    }));
+    const { file, store } = await storeHolding('di', listings, { textPlan: 'text-first' });
+    const checkedInFts = new SqliteListingStore(file, { textPlan: 'text-first', textSets: false });
+    const searchWithPlan = planned(store);
+    const departments = [...new Set(listings.map((l) => l.content.department!))];
+    let matched = 0;
+    for (const department of departments) {
+      for (const sort of ['recent', 'price_asc'] as const) {
+        const query: SearchQuery = { filter: { words: ['grenier'], department }, scope: ALL, grouped: false, sort, pageSize: 5, page: 1, after: null };
+        const { page, plan } = await searchWithPlan(query);
+        expect(plan, department).to.match(/^CO-ROUTINE l \| SCAN j VIRTUAL TABLE INDEX \d+:/);
+        expect(plan, department).to.not.include('listings_fts');
+        const expected = await checkedInFts.search(query);
+        expect(page.items.map((l) => l.id), `${department} ${sort}`).to.deep.equal(expected.items.map((l) => l.id));
+        expect(page.hasMore).to.equal(expected.hasMore);
+        matched += page.items.length;
+      }
+    }
+    expect(matched, 'pages with matches').to.be.greaterThan(20);
+    await checkedInFts.close();
+    await store.close();
   });
 });
 
@@ -509,20 +550,6 @@ describe('SQLite store: a department and one type walk the (department, type) in
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
   const listings = makeListings({ count: 400, seed: 77 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
 
-  /** The store's search with the plan of the page statement it ran (the one with an ORDER BY). */
-  function planned(store: SqliteListingStore) {
-    const statements = (store as unknown as { statements: StatementCache }).statements;
-    const get = statements.get.bind(statements);
-    let ordered = '';
-    statements.get = (sql: string) => { if (sql.includes('ORDER BY')) ordered = sql; return get(sql); };
-    return async (query: SearchQuery) => {
-      const page = await store.search(query);
-      const unbound = Array((ordered.match(/\?/g) ?? []).length).fill(null);
-      const plan = (store.database.prepare(`EXPLAIN QUERY PLAN ${ordered}`).all(...unbound) as { detail: string }[]).map((r) => r.detail).join(' | ');
-      return { page, plan };
-    };
-  }
-
   it('in every sort, with the same pages (page 1 and by cursor) as the department index gives', async () => {
     const { store } = await storeHolding('dt', listings);
     // The same listings in a store without the (department, type) indexes: the department's indexes serve.
@@ -634,6 +661,21 @@ describe('SQLite store: the listing count kept by triggers (listing_count)', () 
 });
 
 describe('SQLite store: document sets (text-sets.ts) and the plan choice', () => {
+  it('intersects two sets from the rowids one of them keeps; null when neither keeps its rowids (both too big)', async () => {
+    const { store } = await storeHolding('ti', makeListings({ count: 3, seed: 5 }));
+    const sets = new TextSetCache(store.database);
+    const evens = Array.from({ length: 60_000 }, (_, i) => 2 * i);
+    const threes = Array.from({ length: 60_000 }, (_, i) => 3 * i);
+    expect(sets.prepareRows('few', () => [9, 4, 12, 7, 200_000, 0])).to.equal(true);
+    expect(sets.prepareRows('evens', () => evens)).to.equal(true);
+    expect(sets.prepareRows('threes', () => threes)).to.equal(true);
+    expect(sets.intersection('few', 'evens')).to.deep.equal([0, 4, 12]);
+    expect(sets.intersection('evens', 'few'), 'either order').to.deep.equal([0, 4, 12]);
+    expect(sets.intersection('threes', 'few')).to.deep.equal([0, 9, 12]);
+    expect(sets.intersection('evens', 'threes'), '60 000 rows each').to.equal(null);
+    await store.close();
+  });
+
   it('reads a set again after a change, at most once a second; in between the caller checks rows in FTS5', async () => {
     const listings = makeListings({ count: 30, seed: 4 });
     const { store } = await storeHolding('tc', listings);
