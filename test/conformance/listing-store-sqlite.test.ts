@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { BLOCK_CANDIDATES_SQL, SqliteListingStore, type SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
 import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
 import type { MapPointListing, StoredListing } from '../../src/listings/stored.js';
-import { SORTS, type BoundingBox, type Scope, type SearchQuery } from '../../src/listings/query.js';
+import { SORTS, type BoundingBox, type ListingFilter, type Scope, type SearchQuery } from '../../src/listings/query.js';
 import { makeListings, prng } from '../support/fixtures.js';
 import { inBox } from '../support/oracle.js';
 import { MapPoints, MapPointsCache } from '../../src/stores/sqlite/map-counts.js';
@@ -574,6 +574,22 @@ describe('SQLite store: a department and one type walk the (department, type) in
     }
     await store.close();
     await without.close();
+  });
+
+  it('a postal code or a city drives the plan (its index), whatever the department and the type', async () => {
+    const { store } = await storeHolding('dt', listings);
+    const searchWithPlan = planned(store);
+    const cases: [ListingFilter, string][] = [[{ postalCode: '75008' }, 'ix_main_cp_recent (postal_code=?)'], [{ cities: ['paris'] }, 'ix_main_city_recent (city_norm=?)']];
+    for (const [narrower, index] of cases) {
+      const query: SearchQuery = { filter: { department: '75', types: ['maison'], ...narrower }, scope: ALL, grouped: true, sort: 'recent', pageSize: 50, page: 1, after: null };
+      const { page, plan } = await searchWithPlan(query);
+      expect(plan).to.include(`INDEX ${index}`);
+      // The department still filters: the same page as without it (the place is in it), and none with another one.
+      const withoutDepartment = await store.search({ ...query, filter: { types: ['maison'], ...narrower } });
+      expect(page.items.map((l) => l.id)).to.deep.equal(withoutDepartment.items.map((l) => l.id)).and.to.not.be.empty;
+      expect((await store.search({ ...query, filter: { ...query.filter, department: '69' } })).items).to.deep.equal([]);
+    }
+    await store.close();
   });
 });
 

@@ -26,7 +26,15 @@ export function filterConditions(filter: ListingFilter, alias = 'l'): SqlPart {
   if (filter.transaction) { where.push(`${c('transaction_type')} = ?`); params.push(filter.transaction); }
   if (filter.cities?.length) inList('city_norm', filter.cities);
   if (filter.postalCode) { where.push(`${c('postal_code')} = ?`); params.push(filter.postalCode); }
-  if (filter.department) { where.push(`${c('department')} = ?`); params.push(filter.department); }
+  if (filter.department) {
+    // A postal code or a city is far narrower than a department: with one of them the department must
+    // not drive the plan (its (department, type) indexes would otherwise win on two equalities and
+    // read a listing row per entry to test the postal code). The unary + keeps SQLite from using the
+    // term in an index; the condition is the same.
+    const narrower = filter.postalCode !== undefined || (filter.cities?.length ?? 0) > 0;
+    where.push(`${narrower ? '+' : ''}${c('department')} = ?`);
+    params.push(filter.department);
+  }
   if (filter.region) { where.push(`${c('region_norm')} = ?`); params.push(filter.region); }
   range('price', filter.priceMin, filter.priceMax);
   range('price_per_m2', filter.pricePerM2Min, filter.pricePerM2Max);
