@@ -67,8 +67,11 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
   }
 }
 
-/** Text first is the statement whose outer loop is FTS5 (listing-store.ts withText). */
-const isTextFirst = (sql: string) => /FROM listings_fts f CROSS JOIN/.test(sql);
+/**
+ * Text first is the statement whose outer loop is FTS5, or the rows of the word's and the
+ * department's document sets (listing-store.ts withText).
+ */
+const isTextFirst = (sql: string) => /FROM (listings_fts f|json_each\(\?\) j) CROSS JOIN/.test(sql);
 
 /** A store opened for one capture: its statement cache is empty, so the search statement is prepared. */
 function withFresh<T>(raw: RawStore, use: (raw: RawStore) => T): T {
