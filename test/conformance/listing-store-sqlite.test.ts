@@ -576,6 +576,24 @@ describe('SQLite store: a department and one type walk the (department, type) in
     await without.close();
   });
 
+  it('with statistics (reindex runs ANALYZE), a type without a department never skip-scans them', async () => {
+    const { store } = await storeHolding('dt', listings);
+    store.rebuildIndexes();
+    expect(store.database.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx LIKE 'ix_main_dept_type_%'").pluck().get()).to.equal(SORTS.length);
+    const searchWithPlan = planned(store);
+    for (const sort of SORTS) {
+      const query: SearchQuery = { filter: { types: ['maison'] }, scope: ALL, grouped: true, sort, pageSize: 7, page: 1, after: null };
+      const { page, plan } = await searchWithPlan(query);
+      expect(plan, sort).to.not.include('ANY(department)');
+      expect(plan, sort).to.not.include('TEMP B-TREE');
+      expect(page.items, sort).to.have.length(7);
+      // Statistics on a store that has them already: the switch is kept, written once.
+      store.analyze();
+      expect(store.database.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = ?").pluck().get(`ix_main_dept_type_${sort}`)).to.match(/\d noskipscan$/);
+    }
+    await store.close();
+  });
+
   it('a postal code or a city drives the plan (its index), whatever the department and the type', async () => {
     const { store } = await storeHolding('dt', listings);
     const searchWithPlan = planned(store);

@@ -12,7 +12,7 @@ import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure
 import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf, PartlyStoredFeatures, type Features } from '../../listings/dedup-features.js';
 import {
   addOwnSurfaceColumn, addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, moveTextsToTheirTable,
-  rebuildFullText, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION,
+  rebuildFullText, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION, analyzeStore,
 } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
@@ -519,7 +519,7 @@ export class SqliteListingStore implements ListingStore {
 
   /** Run ANALYZE so the planner knows the indexes' selectivity (after big loads). */
   analyze(): void {
-    this.db.exec('ANALYZE');
+    analyzeStore(this.db);
   }
 
   /**
@@ -535,7 +535,8 @@ export class SqliteListingStore implements ListingStore {
     this.db.exec(LISTINGS_SCHEMA);
     this.indexes.clear();
     rebuildFullText(this.db);
-    this.db.exec('REINDEX; ANALYZE;');
+    this.db.exec('REINDEX');
+    analyzeStore(this.db);
   }
 
   /** Stores the features of every active listing with a block key that has none (a store from before dedup_features). */

@@ -273,6 +273,19 @@ function schemaTable(name: string): string {
   return new RegExp(`CREATE TABLE IF NOT EXISTS ${name} \\([^;]*\\);`).exec(LISTINGS_SCHEMA)![0];
 }
 
+/**
+ * ANALYZE, then no skip-scan of the (department, type) indexes. With statistics SQLite may walk such
+ * an index for a type alone, department by department (`ANY(department) AND type_norm=?`), and sort
+ * what it finds: `type=maison&sort=price_asc` took 18.6 ms that way at 1M instead of 1.6 ms along
+ * ix_main_price_asc. `noskipscan` in an index's sqlite_stat1 row is SQLite's own switch for that;
+ * `ANALYZE sqlite_schema` makes the connection read the statistics again.
+ */
+export function analyzeStore(db: Database.Database): void {
+  db.exec('ANALYZE');
+  db.exec(`UPDATE sqlite_stat1 SET stat = stat || ' noskipscan' WHERE idx LIKE 'ix\\_main\\_dept\\_type\\_%' ESCAPE '\\' AND stat NOT LIKE '%noskipscan%'`);
+  db.exec('ANALYZE sqlite_schema');
+}
+
 /** Builds the full-text index again from listing_texts (after moveTextsToTheirTable, and by reindex). */
 export function rebuildFullText(db: Database.Database): void {
   db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild')");
