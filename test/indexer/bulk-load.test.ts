@@ -4,7 +4,10 @@
  * the rejects) of the plain path, and a bulk load that dies half-way must be finished by the next open.
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runLoad, type LoadOptions, type LoadReport } from '../../indexer/load.js';
@@ -14,6 +17,7 @@ import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
 import { bulkLoadPending } from '../../src/stores/sqlite/bulk-load.js';
+import { currentBootId, unsyncedBuildMarker, UnsyncedBuildInterruptedError } from '../../src/stores/sqlite/unsynced-build.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { makeListings } from '../support/fixtures.js';
 import type { StoredListing } from '../../src/listings/stored.js';
@@ -126,6 +130,83 @@ describe('indexer first build (bulk mode) and parse worker', function () {
     } finally {
       await reopened.close();
       await fresh.close();
+    }
+  });
+
+  it('a first build writes without syncing under a marker outside the file, removed once synced, also when it fails', async () => {
+    const file = writeNdjson(records.slice(0, 600), 'in.ndjson', dir);
+    const store = open('unsynced.sqlite', { bulkCommitRows: 250 });
+    const storeFile = path.join(dir, 'unsynced.sqlite');
+    const during: { synchronous: unknown; marker: unknown }[] = [];
+    try {
+      await load(store, file, {
+        onProgress: () => {
+          const marker = existsSync(unsyncedBuildMarker(storeFile)) ? JSON.parse(readFileSync(unsyncedBuildMarker(storeFile), 'utf8')) : null;
+          during.push({ synchronous: store.database.pragma('synchronous', { simple: true }), marker });
+        },
+      });
+      expect(during).to.not.be.empty;
+      for (const seen of during) {
+        expect(seen.synchronous, 'OFF while building').to.equal(0);
+        expect(seen.marker).to.include({ boot_id: currentBootId(), pid: process.pid });
+      }
+      expect(existsSync(unsyncedBuildMarker(storeFile)), 'removed once synced').to.equal(false);
+      expect(store.database.pragma('synchronous', { simple: true }), 'NORMAL again').to.equal(1);
+      checkIntegrity(store);
+    } finally {
+      await store.close();
+    }
+    // A build that fails ends the same way: synced, unmarked, its flag for the next open to finish.
+    const failing = open('unsynced-failing.sqlite', { bulkCommitRows: 250 });
+    const failingFile = path.join(dir, 'unsynced-failing.sqlite');
+    const upsertMany = failing.upsertMany.bind(failing);
+    let batches = 0;
+    failing.upsertMany = async (listings: StoredListing[]) => {
+      const failures = await upsertMany(listings);
+      if (++batches === 1) throw new Error('disk says no');
+      return failures;
+    };
+    try {
+      expect((await load(failing, file).then(() => null, (e: Error) => e))?.message).to.equal('disk says no');
+      expect(existsSync(unsyncedBuildMarker(failingFile))).to.equal(false);
+      expect(failing.database.pragma('synchronous', { simple: true })).to.equal(1);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('an open leaves a build that another live process runs alone, and refuses a store a restart left unsynced', async () => {
+    const storeFile = path.join(dir, 'shared.sqlite');
+    // A first build interrupted (its connection gone) leaves its flag: what a live build's store shows.
+    const dying = open('shared.sqlite', { bulkCommitRows: 500 });
+    await load(dying, writeNdjson(records.slice(0, 1500), 'in.ndjson', dir), {
+      onProgress: (report) => { if (report.read >= 1000) { dying.database.close(); throw new Error('killed'); } },
+    }).then(() => null, (e: Error) => e);
+    const flagged = () => { const db = new Database(storeFile, { readonly: true }); try { return bulkLoadPending(db); } finally { db.close(); } };
+    expect(flagged()).to.equal(true);
+    // Its marker names a live process of this boot: another open neither builds the indexes nor unmarks it.
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      writeFileSync(unsyncedBuildMarker(storeFile), JSON.stringify({ boot_id: currentBootId(), pid: live.pid, started_at: 'then' }));
+      const beside = open('shared.sqlite');
+      expect(flagged(), 'the live build finishes itself').to.equal(true);
+      expect(existsSync(unsyncedBuildMarker(storeFile))).to.equal(true);
+      await beside.close();
+    } finally {
+      live.kill('SIGKILL');
+      await once(live, 'exit');
+    }
+    // The same marker from a boot before this one: the machine restarted mid-build. Refused, with what to do.
+    writeFileSync(unsyncedBuildMarker(storeFile), JSON.stringify({ boot_id: 'a-boot-before-this-one', pid: 1, started_at: '2026-11-24T20:00:00.000Z' }));
+    expect(() => open('shared.sqlite')).to.throw(UnsyncedBuildInterruptedError, /restarted.*delete .*shared\.sqlite/);
+    // Of this boot, its process gone: the open finishes the build, syncs and unmarks it.
+    writeFileSync(unsyncedBuildMarker(storeFile), JSON.stringify({ boot_id: currentBootId(), pid: live.pid, started_at: 'then' }));
+    const recovered = open('shared.sqlite');
+    try {
+      expect(existsSync(unsyncedBuildMarker(storeFile))).to.equal(false);
+      checkIntegrity(recovered);
+    } finally {
+      await recovered.close();
     }
   });
 

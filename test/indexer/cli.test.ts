@@ -1,12 +1,15 @@
 /** The command lines as an operator runs them: indexer load / reindex and the admin key commands. */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
+import { generateSample } from '../../indexer/sample/generate.js';
+import { unsyncedBuildMarker } from '../../src/stores/sqlite/unsynced-build.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -60,6 +63,30 @@ describe('command lines', function () {
     expect(output.grouping_stage.cpu_seconds).to.be.above(0);
     expect(output.quality.active.precision).to.be.above(0.98);
     expect(output.quality.active.recall).to.be.above(0.9);
+  });
+
+  it('indexer load killed during a first build: the next load finishes it; after a restart of the machine, refused', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'killed-'));
+    const file = writeNdjson([...generateSample({ count: 4000, seed: 5 })].map((s) => s.record as Record<string, unknown>), 'in.ndjson', dir);
+    const marker = unsyncedBuildMarker(path.join(dir, 'listings.sqlite'));
+    // One process (node itself, not the tsx wrapper), killed once its build has marked the store.
+    const loader = spawn(process.execPath, ['--import', 'tsx', 'indexer/cli.ts', 'load', file], { env: { ...process.env, DATA_DIR: dir, REDIS_URL: '', ES_URL: '' }, stdio: 'ignore' });
+    const exited = once(loader, 'exit');
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    loader.kill('SIGKILL');
+    expect((await exited)[1]).to.equal('SIGKILL');
+    expect(JSON.parse(readFileSync(marker, 'utf8'))).to.include({ pid: loader.pid });
+    // Killed on this boot: the next load finishes the build, syncs, removes the marker, and loads what is missing.
+    const again = await cli('indexer/cli.ts', ['load', file], dir);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(JSON.parse(again.stdout)).to.include({ read: 4000, rejected: 0 });
+    expect(existsSync(marker)).to.equal(false);
+    // A marker of an earlier boot: the machine stopped while the build had unsynced writes.
+    writeFileSync(marker, JSON.stringify({ boot_id: 'a-boot-before-this-one', pid: 1, started_at: '2026-11-24T20:00:00.000Z' }));
+    const refused = await cli('indexer/cli.ts', ['load', file], dir);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.match(/first build \(started 2026-11-24T20:00:00.000Z\) was writing without syncing to disk when the machine restarted/);
   });
 
   it('indexer without a command exits 2 with the usage', async () => {

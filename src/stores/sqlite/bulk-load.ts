@@ -15,11 +15,14 @@
  *
  * Crash safety: every step of completeIndexes is idempotent and the flag is cleared last, so a
  * process that dies at any point leaves the flag set, and the next open of the store (any process:
- * indexer or API) runs completeIndexes again (recoverBulkLoad). A store that holds rows is never
+ * indexer or API) runs completeIndexes again (recoverBulkLoad). The build writes without syncing to
+ * disk, under a marker outside the file that a restart of the machine leaves behind
+ * (unsynced-build.ts): such a store refuses to open instead of serving what the disk kept. A store that holds rows is never
  * put in bulk mode: the API reads the same file while an incremental load runs.
  */
 import type Database from 'better-sqlite3';
 import { LISTINGS_SCHEMA, rebuildFullText } from './schema.js';
+import { beginUnsyncedBuild, checkUnsyncedBuild, endUnsyncedBuild } from './unsynced-build.js';
 
 /** Indexes the load itself reads; every other index of the schema is built at the end. */
 const KEPT_INDEXES = new Set(['ix_block', 'ix_change_seq']);
@@ -54,7 +57,12 @@ const BULK_CHECKPOINT_PAGES = 50_000;
 export class BulkLoad {
   private uncommitted = 0;
 
-  private constructor(private readonly db: Database.Database, private readonly commitRows: number) {}
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly commitRows: number,
+    /** Writing with `synchronous = OFF` under a marker (unsynced-build.ts) until finish syncs. */
+    private readonly unsynced: boolean,
+  ) {}
 
   /** Bulk mode when the store is empty; null (write as usual) when it holds anything. */
   static start(db: Database.Database, commitRows = BULK_COMMIT_ROWS): BulkLoad | null {
@@ -67,7 +75,9 @@ export class BulkLoad {
     }).immediate();
     if (!started) return null;
     db.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
-    return new BulkLoad(db, commitRows);
+    const unsynced = beginUnsyncedBuild(db.name);
+    if (unsynced) db.pragma('synchronous = OFF');
+    return new BulkLoad(db, commitRows, unsynced);
   }
 
   /**
@@ -92,11 +102,17 @@ export class BulkLoad {
 
   /** Commits what is written and builds the deferred indexes. Also after a failed load: what was written stays. */
   finish(): void {
-    this.commit();
     try {
+      this.commit();
       completeIndexes(this.db);
     } finally {
-      this.db.pragma('wal_autocheckpoint = 1000');
+      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      // Whatever happened, what was written goes to disk before the marker goes; a failed build's
+      // flag is then as safe as after any process crash.
+      if (this.unsynced) {
+        if (this.db.open) this.db.pragma('synchronous = NORMAL');
+        endUnsyncedBuild(this.db.name);
+      }
     }
   }
 
@@ -136,11 +152,20 @@ export function completeIndexes(db: Database.Database): void {
   }
 }
 
-/** On open: finishes a bulk load that did not end (the flag is still set). True when it had to. */
+/**
+ * On open: refuses a store whose unsynced build a restart of the machine interrupted, and finishes a
+ * bulk load that did not end (the flag is still set). True when it had to finish one.
+ */
 export function recoverBulkLoad(db: Database.Database): boolean {
-  if (!bulkLoadPending(db)) return false;
-  completeIndexes(db);
-  return true;
+  const unsynced = checkUnsyncedBuild(db.name);
+  // A build running in another process (or on another connection of this one) finishes itself.
+  if (unsynced === 'running') return false;
+  const pending = bulkLoadPending(db);
+  if (pending) completeIndexes(db);
+  // The process that wrote the marker died (before or after clearing its flag): synced now, the
+  // store is as after any crash.
+  if (unsynced === 'dead') endUnsyncedBuild(db.name);
+  return pending;
 }
 
 /** Whether a bulk load is pending (for tests and diagnostics). */

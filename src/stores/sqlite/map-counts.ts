@@ -139,16 +139,11 @@ export class MapPointsCache {
   private readStartedAt = -Infinity;
   private reading: Promise<void> | null = null;
   private readonly stampStatement: Database.Statement;
-  private readonly firstSlice: Database.Statement;
-  private readonly nextSlice: Database.Statement;
-  private readonly rowsPerSlice: number;
+  /** Prepared at the first read: a store opened while its first build runs has no ix_map yet. */
+  private slices: { first: Database.Statement; next: Database.Statement } | null = null;
 
-  constructor(db: Database.Database, private readonly rereadMinMs = REREAD_MIN_MS, rowsPerSlice = ROWS_PER_SLICE) {
+  constructor(private readonly db: Database.Database, private readonly rereadMinMs = REREAD_MIN_MS, private readonly rowsPerSlice = ROWS_PER_SLICE) {
     this.stampStatement = db.prepare('SELECT data_version || \':\' || total_changes() AS stamp FROM pragma_data_version').pluck();
-    this.firstSlice = db.prepare(`${POINT_ROWS} ORDER BY lat, lon, entered_at, rowid LIMIT ${rowsPerSlice}`).raw();
-    this.nextSlice = db.prepare(`${POINT_ROWS} AND (lat, lon, entered_at, rowid) > (?, ?, ?, ?)
-      ORDER BY lat, lon, entered_at, rowid LIMIT ${rowsPerSlice}`).raw();
-    this.rowsPerSlice = rowsPerSlice;
   }
 
   /**
@@ -183,10 +178,16 @@ export class MapPointsCache {
     const stamp = this.readStamp();
     /** lat, lon, entered_at, rowid: the last row of a slice is where the next one starts. */
     type PointRow = [number, number, number, number];
+    this.slices ??= {
+      first: this.db.prepare(`${POINT_ROWS} ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`).raw(),
+      next: this.db.prepare(`${POINT_ROWS} AND (lat, lon, entered_at, rowid) > (?, ?, ?, ?)
+        ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`).raw(),
+    };
+    const { first, next } = this.slices;
     const slices: PointRow[][] = [];
     let last: PointRow | null = null;
     for (;;) {
-      const rows = (last === null ? this.firstSlice.all() : this.nextSlice.all(...last)) as PointRow[];
+      const rows = (last === null ? first.all() : next.all(...last)) as PointRow[];
       slices.push(rows);
       if (rows.length < this.rowsPerSlice) break;
       last = rows[rows.length - 1];
