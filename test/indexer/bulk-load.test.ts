@@ -76,6 +76,14 @@ describe('indexer first build (bulk mode) and parse worker', function () {
   const load = (store: SqliteListingStore, file: string, extra: Partial<LoadOptions> = {}) =>
     runLoad({ files: [file], store, sites, communes, now: () => clock, grouping: new DedupGrouping({ sites }), ...extra });
 
+  /** A first build whose connection goes away once `read` records were read: the load's error. */
+  const interruptedBuild = (name: string, file: string, read: number) => {
+    const dying = open(name, { bulkCommitRows: 500 });
+    return load(dying, file, {
+      onProgress: (report) => { if (report.read >= read) { dying.database.close(); throw new Error('killed'); } },
+    }).then(() => null, (error: Error) => error);
+  };
+
   beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'bulk-')); });
 
   it('a bulk first build gives the store, report and rejects of the incremental path; later loads are incremental', async () => {
@@ -106,14 +114,8 @@ describe('indexer first build (bulk mode) and parse worker', function () {
 
   it('a bulk load that dies half-way is finished by the next open: every index, the full text and the boxes', async () => {
     const file = writeNdjson(records, 'in.ndjson', dir);
-    const dying = open('crash.sqlite', { bulkCommitRows: 500 });
     // The process "dies" after the second batch: the connection goes away without finishing.
-    const died = await load(dying, file, {
-      onProgress: (report) => {
-        if (report.read >= 2000) { dying.database.close(); throw new Error('killed'); }
-      },
-    }).then(() => null, (error: Error) => error);
-    expect(died).to.be.an('error');
+    expect(await interruptedBuild('crash.sqlite', file, 2000)).to.be.an('error');
 
     const reopened = open('crash.sqlite');
     const fresh = open('fresh.sqlite');
@@ -178,10 +180,7 @@ describe('indexer first build (bulk mode) and parse worker', function () {
   it('an open leaves a build that another live process runs alone, and refuses a store a restart left unsynced', async () => {
     const storeFile = path.join(dir, 'shared.sqlite');
     // A first build interrupted (its connection gone) leaves its flag: what a live build's store shows.
-    const dying = open('shared.sqlite', { bulkCommitRows: 500 });
-    await load(dying, writeNdjson(records.slice(0, 1500), 'in.ndjson', dir), {
-      onProgress: (report) => { if (report.read >= 1000) { dying.database.close(); throw new Error('killed'); } },
-    }).then(() => null, (e: Error) => e);
+    await interruptedBuild('shared.sqlite', writeNdjson(records.slice(0, 1500), 'in.ndjson', dir), 1000);
     const flagged = () => { const db = new Database(storeFile, { readonly: true }); try { return bulkLoadPending(db); } finally { db.close(); } };
     expect(flagged()).to.equal(true);
     // Its marker names a live process of this boot: another open neither builds the indexes nor unmarks it.
