@@ -85,6 +85,11 @@ export interface ListingStore {
    * refreshes off; SQLite, on an empty store only, builds its secondary indexes once at the end.
    */
   duringBulkLoad?<T>(load: () => Promise<T>): Promise<T>;
+  /**
+   * Optional: the file of an embedded store, for read-only connections of other threads (the
+   * indexer's grouping worker), once what this connection has written is committed (SQLite).
+   */
+  fileForReaders?(): string;
   /** Highest change_seq ever written (0 for an empty store). */
   maxChangeSeq(): Promise<number>;
   count(): Promise<number>;

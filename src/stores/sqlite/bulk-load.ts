@@ -100,6 +100,11 @@ export class BulkLoad {
     if (this.uncommitted >= this.commitRows) this.commit();
   }
 
+  /** Commits the open transaction now (another connection is about to read what it wrote). */
+  commitNow(): void {
+    this.commit();
+  }
+
   /** Commits what is written and builds the deferred indexes. Also after a failed load: what was written stays. */
   finish(): void {
     try {

@@ -9,7 +9,7 @@ import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../listings/query.js';
 import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../listing-store.js';
-import { FEATURE_COLUMNS, featureValuesOf, featuresFromValues, featuresOf, PartlyStoredFeatures, type Features } from '../../listings/dedup-features.js';
+import { FEATURE_COLUMNS, featureValuesOf } from '../../listings/dedup-features.js';
 import {
   addOwnSurfaceColumn, addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, moveTextsToTheirTable,
   rebuildFullText, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION, analyzeStore,
@@ -23,6 +23,7 @@ import { StatementCache } from './statements.js';
 import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
 import { TextSetCache } from './text-sets.js';
 import { MapPointsCache } from './map-counts.js';
+import { ListingReads, PAGE_COLUMNS, PAGE_ROW_COLUMNS, TEXT_COLUMNS, textOf } from './listing-reads.js';
 
 type Param = string | number;
 
@@ -33,31 +34,9 @@ const ROW_COLUMNS = [
   'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
   'block_key', 'own_surface', 'content_hash', 'points', 'map_json',
 ] as const;
-/** The columns of a `listing_texts` row (schema.ts), after its rowid; `listing_annonces` holds `public_json`. */
-const TEXT_COLUMNS = ['doc', 'title', 'description'] as const;
-
-/**
- * One text of the listing row `l`, read by rowid from listing_texts, or listing_annonces for
- * `public_json` (as a BLOB: see PAGE_COLUMNS_PRESENTED). A subquery in the result columns rather
- * than a join, so that the plans of the queries (which index, FTS5 first or not) stay those of the
- * narrow table, and the text is read only for the rows a query returns.
- */
-const textOf = (column: typeof TEXT_COLUMNS[number] | 'public_json') => (column === 'public_json'
-  ? '(SELECT CAST(a.public_json AS BLOB) FROM listing_annonces a WHERE a.rowid = l.rowid)'
-  : `(SELECT t.${column} FROM listing_texts t WHERE t.rowid = l.rowid)`);
 
 const DOC_FREQUENCY_TTL_MS = 60_000;
 
-/**
- * Columns a result page reads (fromRow, the sort keys, the change position), and every other read of
- * whole listings (detail, the indexer's getMany and findBlock). Not `l.*`: turning columns nobody
- * reads into JS values for every row of a page costs more than the B-tree lookups (measured with npm
- * run bench, when `title` and `description` were in this table). The document is read from
- * listing_texts (textOf), one lookup by rowid per row returned.
- */
-const PAGE_ROW_COLUMNS = ['id', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
-  'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ');
-const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
 /**
  * The same with the precomputed Annonce text instead of `doc` (fromPageRow), while that text is
  * current. Read as a BLOB: better-sqlite3 then copies the UTF-8 bytes into a Buffer instead of
@@ -79,15 +58,6 @@ function pageOf<R>(rows: R[], pageSize: number, items: (page: R[]) => StoredList
 
 /** How often a running API re-reads whether the precomputed texts are current (a reindex may have just written them). */
 const PUBLIC_JSON_CHECK_MS = 10_000;
-
-/**
- * The active listings of a block (findBlockCandidates), from the entries of ix_block alone (schema.ts):
- * id, dedup_key, change_seq, entered_at, rowid, site, own surface. The other features are read from
- * their rowid-keyed table (FEATURES_BY_ROWID_SQL) when the clustering first needs them.
- */
-export const BLOCK_CANDIDATES_SQL = `SELECT l.id, l.dedup_key, l.change_seq, l.entered_at, l.rowid, l.source, l.own_surface
-  FROM listings l WHERE l.block_key = ? AND l.active = 1`;
-const FEATURES_BY_ROWID_SQL = `SELECT ${FEATURE_COLUMNS.join(', ')} FROM dedup_features WHERE rowid = ?`;
 
 /**
  * A map point reads only what presentMapPoint shows: typed columns plus six fields taken out of
@@ -142,6 +112,7 @@ export class SqliteListingStore implements ListingStore {
   private readonly indexes = new Map<string, { present: boolean; at: number }>();
   private readonly textSets: TextSetCache;
   private readonly mapPoints: MapPointsCache;
+  private readonly reads: ListingReads;
 
   constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
     this.db = new Database(file);
@@ -161,6 +132,7 @@ export class SqliteListingStore implements ListingStore {
     ensureListingCount(this.db);
     markPresentedTextsOfEmptyStore(this.db, PUBLIC_JSON_VERSION);
     this.statements = new StatementCache(this.db);
+    this.reads = new ListingReads(this.statements);
     this.textSets = new TextSetCache(this.db);
     this.mapPoints = new MapPointsCache(this.db);
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
@@ -226,15 +198,11 @@ export class SqliteListingStore implements ListingStore {
    */
   private indexedItems(page: { rowid: number; id: string; public_json: Buffer | null }[]): StoredListing[] {
     const whole = (row: { rowid: number; id: string }) => {
-      const full = this.rowOf(row.rowid);
+      const full = this.reads.rowOf(row.rowid);
       if (!full) throw new Error(`listing ${row.id} left the store after its page was read`);
       return fromRow(full);
     };
     return page.map((row) => (row.public_json === null ? whole(row) : new IndexedPageListing(row.id, row.public_json, () => whole(row))));
-  }
-
-  private rowOf(rowid: number): ListingRow | undefined {
-    return this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE l.rowid = ?`).get(rowid) as ListingRow | undefined;
   }
 
   async map(query: MapQuery): Promise<MapResult> {
@@ -382,72 +350,23 @@ export class SqliteListingStore implements ListingStore {
   }
 
   async get(id: string): Promise<StoredListing | null> {
-    const row = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE id = ?`).get(id) as ListingRow | undefined;
-    return row ? fromRow(row) : null;
+    return this.reads.get(id);
   }
 
   async getMany(ids: string[]): Promise<Map<string, StoredListing>> {
-    const found = new Map<string, StoredListing>();
-    // Chunks stay below SQLite's bound-parameter limit.
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      const rows = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as ListingRow[];
-      for (const row of rows) found.set(row.id, fromRow(row));
-    }
-    return found;
+    return this.reads.getMany(ids);
   }
 
   async findBlock(blockKey: string): Promise<StoredListing[]> {
-    const rows = this.statement(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE block_key = ? AND active = 1`).all(blockKey) as ListingRow[];
-    return rows.map(fromRow);
+    return this.reads.findBlock(blockKey);
   }
 
-  /** From the entries of ix_block (its leading column), in the index's order. */
   async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
-    return this.statement('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key > ? ORDER BY block_key LIMIT ?')
-      .pluck().all(after ?? '', limit) as string[];
+    return this.reads.blockKeysAfter(after, limit);
   }
 
-  /**
-   * The active listings of a block as candidates, without reading their documents: each one's site
-   * and own surface come with it, its other stored features (dedup_features) are read the first time
-   * the clustering needs them (PartlyStoredFeatures). A row written before `own_surface` existed
-   * gets its features at once, as before: stored ones, or, for a listing written before
-   * dedup_features existed, computed from the whole listing (returned too), so the answer is always complete.
-   */
   async findBlockCandidates(blockKey: string): Promise<BlockCandidate[]> {
-    type Entry = [id: string, dedupKey: string | null, changeSeq: number, enteredAt: number, rowid: number, source: string, ownSurface: number | null];
-    const entries = this.statement(BLOCK_CANDIDATES_SQL).raw(true).all(blockKey) as Entry[];
-    const stored = new Map<string, Features>();
-    const unstored: string[] = [];
-    for (const [id, , , , rowid, , ownSurface] of entries) {
-      if (ownSurface !== null) continue;
-      const features = this.storedFeatures(rowid, id);
-      if (features) stored.set(id, features); else unstored.push(id);
-    }
-    const whole = unstored.length > 0 ? await this.getMany(unstored) : null;
-    return entries.map(([id, dedupKey, changeSeq, enteredAt, rowid, source, ownSurface]): BlockCandidate => {
-      const candidate = { id, dedup_key: dedupKey, change_seq: changeSeq, catalogue_entered_at: enteredAt, block_key: blockKey };
-      if (ownSurface !== null) {
-        // 0: the listing has no surface of its own (rows.ts toRow).
-        return { ...candidate, features: new PartlyStoredFeatures(id, source, ownSurface > 0 ? ownSurface : null, () => this.featuresOfRow(rowid, id)) };
-      }
-      const listing = whole?.get(id);
-      return listing ? { ...candidate, features: featuresOf(listing), listing } : { ...candidate, features: stored.get(id)! };
-    });
-  }
-
-  /** A listing's stored features, null when it has none. */
-  private storedFeatures(rowid: number, id: string): Features | null {
-    const values = this.statement(FEATURES_BY_ROWID_SQL).raw(true).get(rowid) as unknown[] | undefined;
-    return values ? featuresFromValues(id, values, 0) : null;
-  }
-
-  /** A listing's features from its stored ones, or from the whole listing when it has none (synchronously: read on demand). */
-  private featuresOfRow(rowid: number, id: string): Features {
-    const stored = this.storedFeatures(rowid, id);
-    if (stored) return stored;
-    return featuresOf(fromRow(this.rowOf(rowid)!));
+    return this.reads.findBlockCandidates(blockKey);
   }
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
@@ -459,22 +378,46 @@ export class SqliteListingStore implements ListingStore {
     return this.writeListings(listings, false);
   }
 
+  /**
+   * upsertGroupFields for rows already encoded (toRow) in another thread: the grouping of a first
+   * build encodes its rewrites in its worker thread (indexer/dedup/group-worker.ts).
+   */
+  async upsertGroupRows(rows: ListingRow[]): Promise<WriteFailure[]> {
+    this.inWriteTransaction(() => { for (const row of rows) this.writeRow(row); }, rows.length);
+    return [];
+  }
+
   private writeListings(listings: StoredListing[], features: boolean): WriteFailure[] {
-    const write = () => {
+    this.inWriteTransaction(() => {
       for (const listing of listings) {
         const row = toRow(listing);
-        const { rowid } = this.upsertStatement.get(row) as { rowid: number };
-        this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
-        this.annonceUpsert.run(rowid, row.public_json);
+        const rowid = this.writeRow(row);
         if (!features) continue;
         // Features are kept for exactly the listings findBlockCandidates can return.
         if (row.active === 1 && row.block_key !== null) this.featureUpsert.run(rowid, ...featureValuesOf(listing));
         else this.featureDelete.run(rowid);
       }
-    };
-    if (this.bulk) this.bulk.write(write, listings.length);
-    else this.db.transaction(write)();
+    }, listings.length);
     return [];
+  }
+
+  /** The row and its texts; returns its rowid. */
+  private writeRow(row: ListingRow): number {
+    const { rowid } = this.upsertStatement.get(row) as { rowid: number };
+    this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
+    this.annonceUpsert.run(rowid, row.public_json);
+    return rowid;
+  }
+
+  private inWriteTransaction(write: () => void, rows: number): void {
+    if (this.bulk) this.bulk.write(write, rows);
+    else this.db.transaction(write)();
+  }
+
+  /** The file, after committing what a bulk load has written so far (outside one every write is committed already). */
+  fileForReaders(): string {
+    this.bulk?.commitNow();
+    return this.file;
   }
 
   /**
