@@ -3,7 +3,7 @@
  * (the batch plus the members of their duplicate groups whose group fields changed).
  */
 import type { StoredListing } from '../src/listings/stored.js';
-import type { ListingStore } from '../src/stores/listing-store.js';
+import type { ListingStore, WriteFailure } from '../src/stores/listing-store.js';
 import type { MergeClock } from './merge.js';
 
 export interface GroupingStage {
@@ -15,9 +15,21 @@ export interface GroupingStage {
    * Called once after a load's last batch: what the stage still has to write, a page at a time (a
    * stage that left its work to the end of the load). `clock` gives each page its change_seqs.
    */
-  finish?(store: ListingStore, clock: () => MergeClock): AsyncIterable<StoredListing[]>;
+  finish?(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage>;
   /** Groups formed so far in this load (for the report). */
   readonly groupsFormed: number;
+}
+
+/** A page of what a stage's finish() rewrites, and how it is written. */
+export interface GroupWritePage {
+  /** Listings the page rewrites. */
+  readonly count: number;
+  write(store: ListingStore): Promise<WriteFailure[]>;
+}
+
+/** A page of whole listings, written as group fields only (upsertGroupFields, else upsertMany). */
+export function listingsPage(listings: StoredListing[]): GroupWritePage {
+  return { count: listings.length, write: (store) => (store.upsertGroupFields ?? store.upsertMany).call(store, listings) };
 }
 
 /** No cross-site grouping: every listing is its own group (dedup_key null, no sources[]). */

@@ -22,3 +22,12 @@ export const INDEXER_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** The parse worker holds one chunk being parsed and the commune table: 64 MiB is several times that. */
 export const PARSE_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+/**
+ * The grouping worker of a first build (indexer/dedup/group-worker.ts) holds one base's candidates
+ * (the biggest base of the 1M sample: about 20 000, at roughly 1 KB each) and the pages of rows it
+ * has encoded and the load has not written yet; it starts after the parse worker has stopped.
+ */
+export const GROUP_WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
+/** SQLite page cache (MiB) of the grouping worker's read-only connection: the load's own (indexer/cli.ts). */
+export const GROUP_WORKER_CACHE_MIB = 16;

@@ -9,7 +9,7 @@ import type { InputLine } from './read.js';
 import { parseInline, parseInWorker } from './parsed-lines.js';
 import { loadCommunes } from '../src/refdata/communes.js';
 import { RejectsWriter } from './rejects.js';
-import { SingletonGrouping, type GroupingStage } from './grouping.js';
+import { SingletonGrouping, type GroupingStage, type GroupWritePage } from './grouping.js';
 import type { ListingStore } from '../src/stores/listing-store.js';
 import type { StoredListing } from '../src/listings/stored.js';
 import type { SiteCatalog } from '../src/listings/sites.js';
@@ -140,13 +140,13 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
 
   /** What the grouping stage writes once the records are (a first build's groups): group fields, not records. */
   let groupingSeconds = 0;
-  const writeGroupedAtEnd = async (pages: AsyncIterable<StoredListing[]>) => {
+  const writeGroupedAtEnd = async (pages: AsyncIterable<GroupWritePage>) => {
     const from = process.hrtime.bigint();
     for await (const page of pages) {
-      const refused = await (options.store.upsertGroupFields ?? options.store.upsertMany).call(options.store, page);
+      const refused = await page.write(options.store);
       // The same listings were accepted moments before with other group fields: a refusal is a bug of the backend's mapping, not bad input.
       if (refused.length > 0) throw new Error(`the store refused the group fields of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
-      report.regrouped_at_end += page.length;
+      report.regrouped_at_end += page.count;
       // At 5M this phase takes minutes: the progress shows it moving.
       options.onProgress?.(withTiming(report, started));
     }

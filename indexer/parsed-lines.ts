@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { readLines, type InputLine } from './read.js';
 import { parseRecord, type ParseOutcome } from './parse.js';
 import { PARSE_WORKER_LIMITS } from './heap.js';
+import { workerMessages } from './worker-messages.js';
 import type { NormaliseContext } from './normalise.js';
 import type { SiteCatalog } from '../src/listings/sites.js';
 
@@ -30,31 +31,10 @@ export async function* parseInWorker(files: readonly string[], sites: SiteCatalo
     workerData: { files: [...files], sites: sites.sites },
     resourceLimits: PARSE_WORKER_LIMITS,
   });
-  const queue: WorkerMessage[] = [];
-  let failure: Error | null = null;
-  let exited = false;
-  let wake: (() => void) | null = null;
-  const signal = () => { wake?.(); wake = null; };
-  worker.on('message', (message: WorkerMessage) => { queue.push(message); signal(); });
-  worker.on('error', (error) => { failure = error; signal(); });
-  worker.on('exit', (code) => {
-    exited = true;
-    if (code !== 0) failure ??= new Error(`parse worker exited with code ${code}`);
-    signal();
-  });
-  try {
-    for (;;) {
-      while (queue.length === 0 && failure === null && !exited) await new Promise<void>((resolve) => { wake = resolve; });
-      const message = queue.shift();
-      if (message === undefined) {
-        if (failure) throw failure;
-        throw new Error('parse worker stopped before the end of the input');
-      }
-      if (message.done) return;
-      worker.postMessage(0);
-      yield* message.lines;
-    }
-  } finally {
-    if (!exited) await worker.terminate();
+  for await (const message of workerMessages<WorkerMessage>(worker, 'parse worker')) {
+    if (message.done) return;
+    worker.postMessage(0);
+    yield* message.lines;
   }
+  throw new Error('parse worker stopped before the end of the input');
 }

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
-import { SingletonGrouping, type GroupingStage } from '../grouping.js';
+import { SingletonGrouping, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { ListingStore } from '../../src/stores/listing-store.js';
 import type { MergeClock } from '../merge.js';
@@ -55,7 +55,8 @@ async function main(argv: string[]): Promise<number> {
     if (!existsSync(file)) return usage(`no store in ${values['data-dir']} (listings.sqlite missing)`);
     store = new SqliteListingStore(file);
   } else {
-    const stage = new TimedGrouping(new DedupGrouping({ sites, threshold, cacheListings }));
+    // In this thread: the stage's time is measured on it (a worker would hide the grouping's cost).
+    const stage = new TimedGrouping(new DedupGrouping({ sites, threshold, cacheListings, groupInWorker: false }));
     const loaded = await loadInto(recordsFile, values.keep ?? null, stage);
     output.load_dedup = { ...timing(loaded.report), groups_formed: loaded.report.groups_formed, regrouped_at_end: loaded.report.regrouped_at_end };
     // The stage's own time, against the rest of the same load: a ratio the noise of a shared machine
@@ -131,13 +132,13 @@ class TimedGrouping implements GroupingStage {
     this.extraRows += out.length - args[0].length;
     return out;
   }
-  async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<StoredListing[]> {
+  async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
     if (!this.inner.finish) return;
     const pages = this.inner.finish(store, clock)[Symbol.asyncIterator]();
     for (;;) {
       const next = await this.timed(() => pages.next());
       if (next.done) return;
-      this.extraRows += next.value.length;
+      this.extraRows += next.value.count;
       yield next.value;
     }
   }

@@ -34,13 +34,14 @@ import { baseOfKey, blockKeyOf, neighbourKeys } from '../../src/listings/block-k
 import type { SiteCatalog } from '../../src/listings/sites.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
-import type { GroupingStage } from '../grouping.js';
+import { listingsPage, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
-import { readBase, regroupCandidates } from './whole-base.js';
+import { regroupEveryBase, type EveryBaseStore } from './whole-base.js';
+import { groupInWorker } from './group-worker-client.js';
 
 export interface DedupOptions {
   sites: SiteCatalog;
@@ -50,12 +51,14 @@ export interface DedupOptions {
   cacheListings?: number;
   /** A first build groups once at its end (default true); false groups it batch by batch like any load. */
   groupFirstBuildAtEnd?: boolean;
-  /** Block keys read per page by the grouping at the end of a first build (default FINISH_PAGE; tests use small pages). */
+  /** Block keys read per page by the grouping at the end of a first build (default EVERY_BASE_PAGE; tests use small pages). */
   blockKeysPerPage?: number;
+  /**
+   * A first build groups in a worker thread when the store lends its file to readers (default
+   * true); false groups in the load's thread (the tests compare both).
+   */
+  groupInWorker?: boolean;
 }
-
-/** Block keys read per page, and listings handed back per page, by the grouping at the end of a first build. */
-const FINISH_PAGE = 1000;
 
 /**
  * Roughly 1 KB of heap per cached candidate (estimated: its features, mostly the description's shingles).
@@ -169,34 +172,22 @@ export class DedupGrouping implements GroupingStage {
     return writes.map((write) => write.listing);
   }
 
-  /** The first build's grouping: every base regrouped from scratch, its keys read from the store page by page. */
-  async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<StoredListing[]> {
+  /**
+   * The first build's grouping: every base regrouped from scratch (whole-base.ts), in this thread,
+   * or, when the store lends its file to a reader in another thread (SQLite), in a worker thread
+   * (group-worker.ts) while this one writes.
+   */
+  async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
     if (!this.atEnd) return;
     this.atEnd = false;
-    const pending: StoredListing[] = [];
-    const regroup = async (keys: string[]) => {
-      const result = await regroupCandidates(store, await readBase(store, keys), { sites: this.options.sites, threshold: this.options.threshold, clock: clock() });
-      this.formed += result.minted;
-      pending.push(...result.writes);
-    };
-    // The keys of one base are consecutive in key order: a base is regrouped when the next one starts.
-    const pageSize = this.options.blockKeysPerPage ?? FINISH_PAGE;
-    let keys: string[] = [];
-    for (let after: string | null = null; ;) {
-      const page = await store.blockKeysAfter!(after, pageSize);
-      for (const key of page) {
-        if (keys.length > 0 && baseOfKey(keys[0]) !== baseOfKey(key)) {
-          await regroup(keys);
-          keys = [];
-          if (pending.length >= FINISH_PAGE) yield pending.splice(0);
-        }
-        keys.push(key);
-      }
-      if (page.length < pageSize) break;
-      after = page[page.length - 1];
+    const minted = (groups: number) => { this.formed += groups; };
+    const options = { sites: this.options.sites, threshold: this.options.threshold, keysPerPage: this.options.blockKeysPerPage, minted };
+    const file = this.options.groupInWorker !== false ? store.fileForReaders?.() : undefined;
+    if (file !== undefined) {
+      yield* groupInWorker(file, options, clock);
+      return;
     }
-    if (keys.length > 0) await regroup(keys);
-    if (pending.length > 0) yield pending;
+    for await (const page of regroupEveryBase(store as EveryBaseStore, { ...options, clock })) yield listingsPage(page);
   }
 
   /**

@@ -9,11 +9,52 @@ import type { SiteCatalog } from '../../src/listings/sites.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
 import type { MergeClock } from '../merge.js';
+import { baseOfKey } from '../../src/listings/block-key.js';
 import { readBlock } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { clusterRegroup, currentGroupFields, regroupedFields } from './regroup.js';
 
 type BaseStore = Pick<ListingStore, 'findBlock' | 'findBlockCandidates' | 'getMany'>;
+/** What a pass over every base reads: the blocks, whole listings, and the block keys in order. */
+export type EveryBaseStore = BaseStore & Required<Pick<ListingStore, 'blockKeysAfter'>>;
+
+/** Block keys read per page, and listings handed back per page, by a pass over every base. */
+export const EVERY_BASE_PAGE = 1000;
+
+/**
+ * Every base of the store regrouped from scratch, in block-key order (the grouping at the end of a
+ * first build): pages of about EVERY_BASE_PAGE listings whose group fields changed, written by the
+ * caller between pages. The keys of one base are consecutive in key order, so a base is regrouped when
+ * the next one starts; `clock()` numbers each base's feed changes; `minted` counts new group keys.
+ */
+export async function* regroupEveryBase(
+  store: EveryBaseStore,
+  options: { sites: SiteCatalog; threshold?: number; clock: () => MergeClock; keysPerPage?: number; minted: (groups: number) => void },
+): AsyncGenerator<StoredListing[]> {
+  const pending: StoredListing[] = [];
+  const regroup = async (keys: string[]) => {
+    const result = await regroupCandidates(store, await readBase(store, keys), { sites: options.sites, threshold: options.threshold, clock: options.clock() });
+    options.minted(result.minted);
+    pending.push(...result.writes);
+  };
+  const pageSize = options.keysPerPage ?? EVERY_BASE_PAGE;
+  let keys: string[] = [];
+  for (let after: string | null = null; ;) {
+    const page = await store.blockKeysAfter(after, pageSize);
+    for (const key of page) {
+      if (keys.length > 0 && baseOfKey(keys[0]) !== baseOfKey(key)) {
+        await regroup(keys);
+        keys = [];
+        if (pending.length >= EVERY_BASE_PAGE) yield pending.splice(0);
+      }
+      keys.push(key);
+    }
+    if (page.length < pageSize) break;
+    after = page[page.length - 1];
+  }
+  if (keys.length > 0) await regroup(keys);
+  if (pending.length > 0) yield pending;
+}
 
 /** The active listings of the blocks `keys` (one base's), as candidates. */
 export async function readBase(store: BaseStore, keys: Iterable<string>): Promise<BlockCandidate[]> {

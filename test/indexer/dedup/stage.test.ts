@@ -256,8 +256,8 @@ describe('DedupGrouping in the load pipeline', function () {
         store.findBlockCandidates = async (key: string) => { blockReads.push(key); return readBlock(key); };
       };
       countReads();
-      // Pages of 3 block keys: many bases straddle two pages or more.
-      const atEnd = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3 }));
+      // Pages of 3 block keys: many bases straddle two pages or more. In this thread, where the reads are counted.
+      const atEnd = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3, groupInWorker: false }));
       const keys = (store.database.prepare('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key IS NOT NULL').pluck().all() as string[]).sort();
       expect([...blockReads].sort()).to.deep.equal(keys);
       expect(atEnd.grouping_seconds).to.be.above(0);
@@ -298,6 +298,29 @@ describe('DedupGrouping in the load pipeline', function () {
       await store.close();
       store = firstBuild;
       expect((await rebuildGroups({ store, sites, now: () => wallClock })).rewritten).to.equal(0);
+    });
+
+    it('a first build grouped in a worker thread writes the rows the load thread writes, feed positions included', async () => {
+      const records = sample(3000, 31);
+      const rows = () => store.database.prepare(`SELECT l.rowid AS rowid, l.*, t.doc, t.title, t.description, a.public_json
+        FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid ORDER BY l.rowid`).all();
+      const comparable = (report: LoadReport) => ({ ...report, seconds: 0, records_per_second: 0, write_seconds: 0, grouping_seconds: 0, peak_rss_mib_writing: 0, peak_rss_mib: 0 });
+      const clockBefore = wallClock;
+      const inWorker = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3 }));
+      const workerRows = rows() as { change_seq: number; dedup_key: string | null }[];
+      await store.close();
+
+      store = new SqliteListingStore(path.join(dir, 'in-thread.sqlite'));
+      wallClock = clockBefore;
+      const inThread = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3, groupInWorker: false }));
+      expect(comparable(inWorker)).to.deep.equal(comparable(inThread));
+      expect(inWorker.regrouped_at_end).to.be.above(1000);
+      expect(workerRows).to.deep.equal(rows());
+      // The grouping gave new feed positions (numbered by the load's thread, after the records'), once each.
+      const positions = workerRows.map((row) => row.change_seq);
+      expect(Math.max(...positions)).to.be.above(records.length);
+      expect(new Set(positions).size).to.equal(positions.length);
+      expect(workerRows.filter((row) => row.dedup_key !== null).length).to.equal(inWorker.regrouped_at_end);
     });
 
     it('a load into a store that holds listings groups batch by batch', async () => {
