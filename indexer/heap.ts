@@ -25,9 +25,11 @@ export const PARSE_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerat
 
 /**
  * The grouping worker of a first build (indexer/dedup/group-worker.ts) holds one base's candidates
- * (the biggest base of the 1M sample: about 20 000, at roughly 1 KB each) and the pages of rows it
- * has encoded and the load has not written yet; it starts after the parse worker has stopped.
+ * and the members it reads whole (the biggest base of the 1M sample holds 1 335 listings, so about
+ * 7 000 at 5M) and the pages of rows it has encoded and the load has not written yet (MAX_PAGES_AHEAD
+ * of about 8 MB); it starts after the parse worker has stopped. With 128 MiB the 1M load peaked at
+ * 388 MB (370 MiB) instead of 299 MB: V8 grows a busy heap far past its live data (see above).
  */
-export const GROUP_WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
+export const GROUP_WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 /** SQLite page cache (MiB) of the grouping worker's read-only connection: the load's own (indexer/cli.ts). */
 export const GROUP_WORKER_CACHE_MIB = 16;

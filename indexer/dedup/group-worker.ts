@@ -2,8 +2,9 @@
  * The grouping worker (a worker thread started by group-worker-client.ts): the grouping at the end
  * of a first build (whole-base.ts regroupEveryBase) on the second core, reading the store through a
  * read-only connection of its own, while the load's thread writes what it hands back. It encodes its
- * rewrites as the store's rows (toRow, about a third of the cost of writing them) and sends them in
- * order, at most MAX_PAGES_AHEAD pages ahead of the writes, so the memory it holds stays bounded.
+ * rewrites as the store's rows (toRow: about a quarter of writing them in the load's thread, in a
+ * profile of a 200k load) and sends them in order, at most MAX_PAGES_AHEAD pages ahead of the writes
+ * (the load writes one while the worker encodes the next), so the memory it holds stays bounded.
  *
  * Feed positions are numbered by the load's thread, which owns the counter: a rewrite whose public
  * output changed leaves here with change_seq UNNUMBERED, and its index in `touched`.
@@ -16,7 +17,7 @@ import { GROUP_WORKER_CACHE_MIB } from '../heap.js';
 import { regroupEveryBase, type EveryBaseStore } from './whole-base.js';
 import { UNNUMBERED, type GroupWorkerData, type GroupWorkerMessage } from './group-worker-client.js';
 
-export const MAX_PAGES_AHEAD = 4;
+export const MAX_PAGES_AHEAD = 2;
 
 async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData): Promise<void> {
   const { reads, close } = ListingReads.openReadOnly(data.file, GROUP_WORKER_CACHE_MIB);
