@@ -70,7 +70,6 @@ const MAP_POINT_COLUMNS = `l.id, l.source, l.lat, l.lon, l.price, l.price_per_m2
 export interface SqliteListingStoreOptions {
   /** Page cache of SQLite in MiB. */
   cacheMiB?: number;
-  readonly?: boolean;
   /**
    * Forces one full-text plan instead of choosing per query (text-plan.ts). Only the benchmarks set
    * it, to print both plans' figures beside the chosen one (npm run bench, "full text" table).
