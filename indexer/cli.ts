@@ -1,7 +1,9 @@
 /**
  * Indexer command line.
  *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store,
- *                                                           grouping cross-site duplicates (indexer/dedup)
+ *                      [--group-in-worker]                  grouping cross-site duplicates (indexer/dedup);
+ *                                                           a first build into SQLite may group in a
+ *                                                           worker thread (faster, more memory: README)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
  *   npm run indexer -- reindex                               Elasticsearch: build annonces-v<N+1> from
  *                                                           mappings/ and swap the alias (no downtime);
@@ -33,13 +35,13 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig(process.env);
   if (command === 'load') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { rejects: { type: 'string' } } });
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { rejects: { type: 'string' }, 'group-in-worker': { type: 'boolean' } } });
     if (positionals.length === 0) return usage('load needs at least one file');
     mkdirSync(config.dataDir, { recursive: true });
     const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
-      const report = await loadWithProgress(positionals, store, values.rejects ?? null);
+      const report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true });
       console.log(JSON.stringify(report));
       return 0;
     } finally {
@@ -91,7 +93,9 @@ async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unkn
   }
 }
 
-export async function loadWithProgress(files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null): Promise<LoadReport> {
+export async function loadWithProgress(
+  files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null, options: { groupInWorker?: boolean } = {},
+): Promise<LoadReport> {
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s | {regrouped} regrouped at the end', stream: process.stderr }, cliProgress.Presets.shades_classic)
     : null;
@@ -99,7 +103,7 @@ export async function loadWithProgress(files: string[], store: Awaited<ReturnTyp
   try {
     const sites = loadSites();
     return await runLoad({
-      files, store, rejectsFile, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }), parseInWorker: true,
+      files, store, rejectsFile, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites, groupInWorker: options.groupInWorker }), parseInWorker: true,
       onProgress: (r) => bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second, regrouped: r.regrouped_at_end }),
     });
   } finally {

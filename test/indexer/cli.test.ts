@@ -10,6 +10,7 @@ import { rawRecord, writeNdjson } from '../support/raw.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import { generateSample } from '../../indexer/sample/generate.js';
 import { unsyncedBuildMarker } from '../../src/stores/sqlite/unsynced-build.js';
+import Database from 'better-sqlite3';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -87,6 +88,26 @@ describe('command lines', function () {
     const refused = await cli('indexer/cli.ts', ['load', file], dir);
     expect(refused.code).to.equal(1);
     expect(refused.stderr).to.match(/first build \(started 2026-11-24T20:00:00.000Z\) was writing without syncing to disk when the machine restarted/);
+  });
+
+  it('indexer load --group-in-worker: a first build grouped in a worker thread gives the groups and feed positions of the default', async () => {
+    const records = [...generateSample({ count: 3000, seed: 8 })].map((s) => s.record as Record<string, unknown>);
+    const stores: unknown[][] = [];
+    for (const flags of [[], ['--group-in-worker']]) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'group-worker-cli-'));
+      const result = await cli('indexer/cli.ts', ['load', writeNdjson(records, 'in.ndjson', dir), ...flags], dir);
+      expect(result.code, result.stderr).to.equal(0);
+      const report = JSON.parse(result.stdout);
+      expect(report.regrouped_at_end).to.be.above(1000);
+      expect(report.grouped_in_worker).to.equal(flags.length > 0);
+      const db = new Database(path.join(dir, 'listings.sqlite'), { readonly: true });
+      // The wall clock differs between the two loads: only the time columns may.
+      stores.push(db.prepare(`SELECT l.id, l.change_seq, l.dedup_key, l.sites_ahead, l.vis, l.map_json, t.doc, a.public_json
+        FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid ORDER BY l.rowid`).all());
+      db.close();
+    }
+    expect(stores[0]).to.have.length(3000);
+    expect(stores[1]).to.deep.equal(stores[0]);
   });
 
   it('indexer without a command exits 2 with the usage', async () => {

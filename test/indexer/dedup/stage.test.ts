@@ -256,8 +256,8 @@ describe('DedupGrouping in the load pipeline', function () {
         store.findBlockCandidates = async (key: string) => { blockReads.push(key); return readBlock(key); };
       };
       countReads();
-      // Pages of 3 block keys: many bases straddle two pages or more. In this thread, where the reads are counted.
-      const atEnd = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3, groupInWorker: false }));
+      // Pages of 3 block keys: many bases straddle two pages or more.
+      const atEnd = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3 }));
       const keys = (store.database.prepare('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key IS NOT NULL').pluck().all() as string[]).sort();
       expect([...blockReads].sort()).to.deep.equal(keys);
       expect(atEnd.grouping_seconds).to.be.above(0);
@@ -304,15 +304,16 @@ describe('DedupGrouping in the load pipeline', function () {
       const records = sample(3000, 31);
       const rows = () => store.database.prepare(`SELECT l.rowid AS rowid, l.*, t.doc, t.title, t.description, a.public_json
         FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid ORDER BY l.rowid`).all();
-      const comparable = (report: LoadReport) => ({ ...report, seconds: 0, records_per_second: 0, write_seconds: 0, grouping_seconds: 0, peak_rss_mib_writing: 0, peak_rss_mib: 0 });
+      const comparable = (report: LoadReport) => ({ ...report, seconds: 0, records_per_second: 0, write_seconds: 0, grouping_seconds: 0, peak_rss_mib_writing: 0, peak_rss_mib: 0, grouped_in_worker: null });
       const clockBefore = wallClock;
-      const inWorker = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3 }));
+      const inWorker = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3, groupInWorker: true }));
       const workerRows = rows() as { change_seq: number; dedup_key: string | null }[];
       await store.close();
 
       store = new SqliteListingStore(path.join(dir, 'in-thread.sqlite'));
       wallClock = clockBefore;
-      const inThread = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3, groupInWorker: false }));
+      const inThread = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3 }));
+      expect([inWorker.grouped_in_worker, inThread.grouped_in_worker]).to.deep.equal([true, false]);
       expect(comparable(inWorker)).to.deep.equal(comparable(inThread));
       expect(inWorker.regrouped_at_end).to.be.above(1000);
       expect(workerRows).to.deep.equal(rows());
