@@ -123,6 +123,7 @@ class TimedGrouping implements GroupingStage {
   extraRows = 0;
   constructor(private readonly inner: GroupingStage) {}
   get groupsFormed(): number { return this.inner.groupsFormed; }
+  get groupedInWorker(): boolean | undefined { return this.inner.groupedInWorker; }
   async begin(store: ListingStore): Promise<void> {
     await this.timed(async () => this.inner.begin?.(store));
   }
