@@ -112,10 +112,14 @@ export async function loadWithProgress(
 }
 
 function usage(problem: string): number {
-  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- reindex`);
+  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- reindex`);
   return 2;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => { console.error(error); process.exitCode = 1; });
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => {
+    // A mistyped option is the operator's, not a crash: its message and the usage, exit 2.
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) process.exitCode = usage((error as Error).message);
+    else { console.error(error); process.exitCode = 1; }
+  });
 }

@@ -116,6 +116,13 @@ describe('command lines', function () {
     expect(result.stderr).to.match(/usage/);
   });
 
+  it('indexer load with an unknown option exits 2 naming it, with the usage', async () => {
+    const result = await cli('indexer/cli.ts', ['load', 'in.ndjson', '--group-in-workers'], dataDir);
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.match(/Unknown option '--group-in-workers'/).and.to.match(/usage: .*--group-in-worker\]/);
+    expect(result.stderr).not.to.match(/\n\s+at /);
+  });
+
   it('admin keys create / revoke and accounts list; the access date stays with the account', async () => {
     const created = await cli('src/admin/cli.ts', ['keys', 'create', '--account', 'acme', '--offer', 'departement', '--created-at', '2026-01-15', '--history-days', '10'], dataDir);
     expect(created.code, created.stderr).to.equal(0);
