@@ -3,7 +3,7 @@
  * of a first build (whole-base.ts regroupEveryBase) on the second core, reading the store through a
  * read-only connection of its own, while the load's thread writes what it hands back. It encodes its
  * rewrites as the store's rows (toRow: about a quarter of writing them in the load's thread, in a
- * profile of a 200k load) and sends them in order, at most MAX_PAGES_AHEAD pages ahead of the writes
+ * profile of a 200k load), as JSON texts in one transferred buffer a page (encodeRows), and sends them in order, at most MAX_PAGES_AHEAD pages ahead of the writes
  * (the load writes one while the worker encodes the next), so the memory it holds stays bounded.
  *
  * Feed positions are numbered by the load's thread, which owns the counter: a rewrite whose public
@@ -15,7 +15,7 @@ import { toRow } from '../../src/stores/sqlite/rows.js';
 import { SiteCatalog } from '../../src/listings/sites.js';
 import { GROUP_WORKER_CACHE_MIB } from '../heap.js';
 import { regroupEveryBase, type EveryBaseStore } from './whole-base.js';
-import { UNNUMBERED, type GroupWorkerData, type GroupWorkerMessage } from './group-worker-client.js';
+import { encodeRows, UNNUMBERED, type GroupWorkerData, type GroupWorkerMessage } from './group-worker-client.js';
 
 export const MAX_PAGES_AHEAD = 2;
 
@@ -44,13 +44,14 @@ async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData):
       while (ahead >= MAX_PAGES_AHEAD) await new Promise<void>((resolve) => { taken = resolve; });
       taken = null;
       ahead++;
-      port.postMessage({ rows: page.map(toRow), touched, minted } satisfies GroupWorkerMessage);
+      const message = encodeRows(page.map(toRow), touched, minted);
+      port.postMessage(message, [message.bytes, message.ends.buffer as ArrayBuffer]);
       minted = 0;
     }
   } finally {
     close();
   }
-  port.postMessage({ rows: [], touched: [], minted, done: true } satisfies GroupWorkerMessage);
+  port.postMessage({ ...encodeRows([], [], minted), done: true } satisfies GroupWorkerMessage);
   port.close();
 }
 

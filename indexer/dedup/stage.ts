@@ -55,10 +55,12 @@ export interface DedupOptions {
   blockKeysPerPage?: number;
   /**
    * A first build groups in a worker thread when the store lends its file to readers (SQLite).
-   * Default false: in the 11-24 ninth session's runs it grouped the 1M load 20 % faster (103.9 s
-   * against 130.4) but raised the peak RSS to 328 MiB at 1M and 495 MiB at 5M (284 and 291.5 in the
-   * load's thread), above the indexer's 400 MB budget. Likely, not measured: the rows it sends are
-   * copied into the load's heap a page at a time and outlive its young generation (README, Indexer).
+   * Default false. In the 11-24 ninth session's runs, sending pages of row objects, it grouped the
+   * 1M load 20 % faster (103.9 s against 130.4) but raised the peak RSS to 328 MiB at 1M and 495 MiB
+   * at 5M (284 and 291.5 in the load's thread), above the indexer's 400 MB budget; sending each page
+   * as one buffer whose rows are decoded just before their write (group-worker-client.ts) brought the
+   * 1M peak back to 287.8 MiB, and the grouping to 125.7 s: decoding costs the load's thread about
+   * what the worker spares it. Not measured at 5M.
    */
   groupInWorker?: boolean;
 }

@@ -379,10 +379,11 @@ export class SqliteListingStore implements ListingStore {
 
   /**
    * upsertGroupFields for rows already encoded (toRow) in another thread: the grouping of a first
-   * build encodes its rewrites in its worker thread (indexer/dedup/group-worker.ts).
+   * build encodes its rewrites in its worker thread (indexer/dedup/group-worker.ts). `rowAt` is asked
+   * for each row just before its write, so that a row decoded then is garbage by the next one.
    */
-  async upsertGroupRows(rows: ListingRow[]): Promise<WriteFailure[]> {
-    this.inWriteTransaction(() => { for (const row of rows) this.writeRow(row); }, rows.length);
+  async upsertGroupRows(count: number, rowAt: (index: number) => ListingRow): Promise<WriteFailure[]> {
+    this.inWriteTransaction(() => { for (let index = 0; index < count; index++) this.writeRow(rowAt(index)); }, count);
     return [];
   }
 
