@@ -60,7 +60,7 @@ export interface DedupOptions {
    * at 5M (284 and 291.5 in the load's thread), above the indexer's 400 MB budget; sending each page
    * as one buffer whose rows are decoded just before their write (group-worker-client.ts) brought the
    * 1M peak back to 287.8 MiB, and the grouping to 125.7 s: decoding costs the load's thread about
-   * what the worker spares it. Not measured at 5M.
+   * what the worker spares it; at 5M the peak still reached 392.7 MiB (412 MB) during the grouping.
    */
   groupInWorker?: boolean;
 }
