@@ -10,6 +10,7 @@ import { parseRecord } from './parse.js';
 import { SiteCatalog, type Site } from '../src/listings/sites.js';
 import { loadCommunes } from '../src/refdata/communes.js';
 import type { ParsedLine, WorkerMessage } from './parsed-lines.js';
+import { boundedPoster } from './worker-messages.js';
 
 export const CHUNK_LINES = 250;
 export const MAX_CHUNKS_AHEAD = 8;
@@ -17,16 +18,7 @@ export const MAX_CHUNKS_AHEAD = 8;
 async function run(port: NonNullable<typeof parentPort>, files: string[], siteList: Site[]): Promise<void> {
   const sites = new SiteCatalog(siteList);
   const context = { communes: loadCommunes(), siteName: (source: string) => sites.get(source)?.name };
-  let ahead = 0;
-  let taken: (() => void) | null = null;
-  // The load answers each chunk it takes (any message): one more chunk may be sent.
-  port.on('message', () => { ahead--; taken?.(); });
-  const send = async (message: WorkerMessage) => {
-    while (ahead >= MAX_CHUNKS_AHEAD) await new Promise<void>((resolve) => { taken = resolve; });
-    taken = null;
-    ahead++;
-    port.postMessage(message);
-  };
+  const send: (message: WorkerMessage) => Promise<void> = boundedPoster(port, MAX_CHUNKS_AHEAD);
   let chunk: ParsedLine[] = [];
   for await (const input of readLines(files)) {
     chunk.push({ input, outcome: parseRecord(input.text, sites, context) });

@@ -4,7 +4,7 @@
  * sequence ends when the worker exits; a consumer that stops early (its load failed, or it read the
  * worker's last message) terminates the worker.
  */
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Transferable, Worker } from 'node:worker_threads';
 
 export async function* workerMessages<T>(worker: Worker, name: string): AsyncGenerator<T> {
   const queue: T[] = [];
@@ -30,4 +30,20 @@ export async function* workerMessages<T>(worker: Worker, name: string): AsyncGen
   } finally {
     if (!exited) await worker.terminate();
   }
+}
+
+/**
+ * The worker's side: posts its messages at most `maxAhead` ahead of those the load has taken (the load
+ * answers each one it has taken with any message), so what a worker holds in flight stays bounded.
+ */
+export function boundedPoster(port: MessagePort, maxAhead: number): (message: unknown, transfer?: Transferable[]) => Promise<void> {
+  let ahead = 0;
+  let taken: (() => void) | null = null;
+  port.on('message', () => { ahead--; taken?.(); });
+  return async (message, transfer) => {
+    while (ahead >= maxAhead) await new Promise<void>((resolve) => { taken = resolve; });
+    taken = null;
+    ahead++;
+    port.postMessage(message, transfer);
+  };
 }

@@ -15,6 +15,7 @@ import { toRow } from '../../src/stores/sqlite/rows.js';
 import { SiteCatalog } from '../../src/listings/sites.js';
 import { GROUP_WORKER_CACHE_MIB } from '../heap.js';
 import { regroupEveryBase, type EveryBaseStore } from './whole-base.js';
+import { boundedPoster } from '../worker-messages.js';
 import { encodeRows, UNNUMBERED, type GroupWorkerData, type GroupWorkerMessage } from './group-worker-client.js';
 
 export const MAX_PAGES_AHEAD = 2;
@@ -27,10 +28,8 @@ async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData):
     getMany: async (ids) => reads.getMany(ids),
     blockKeysAfter: async (after, limit) => reads.blockKeysAfter(after, limit),
   };
-  let ahead = 0;
-  let taken: (() => void) | null = null;
-  // The load answers each page it has written (any message): one more page may be sent.
-  port.on('message', () => { ahead--; taken?.(); });
+  // The load answers each page once it has written it.
+  const send = boundedPoster(port, MAX_PAGES_AHEAD);
   let minted = 0;
   const pages = regroupEveryBase(store, {
     sites: new SiteCatalog([...data.sites]), threshold: data.threshold, keysPerPage: data.keysPerPage,
@@ -41,11 +40,8 @@ async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData):
     for await (const page of pages) {
       const touched: number[] = [];
       page.forEach((listing, index) => { if (listing.change_seq === UNNUMBERED) touched.push(index); });
-      while (ahead >= MAX_PAGES_AHEAD) await new Promise<void>((resolve) => { taken = resolve; });
-      taken = null;
-      ahead++;
       const message = encodeRows(page.map(toRow), touched, minted);
-      port.postMessage(message, [message.bytes, message.ends.buffer as ArrayBuffer]);
+      await send(message, [message.bytes, message.ends.buffer as ArrayBuffer]);
       minted = 0;
     }
   } finally {
