@@ -85,6 +85,18 @@ export const SCENARIOS: Scenario[] = [
     paths: async (ctx) => variants(() => `/annonces?dept=${dept(ctx)}&type=${pick(['appartement', 'maison'], ctx.random)}&sort=${sort}`),
   })),
   {
+    // Not a target of the issue: the price sorts across France, a transaction and at most one type,
+    // which walked every rental before the first sale (schema.ts ix_main_tx_*).
+    name: 'sort-france',
+    title: '/annonces transaction (+ one type), a price sort, no place',
+    kind: 'load',
+    targets: [],
+    paths: async (ctx) => variants(() => {
+      const type = pick(['', '&type=maison', '&type=appartement'], ctx.random);
+      return `/annonces?transaction=${pick(['vente', 'location'], ctx.random)}${type}&sort=${pick(['price_asc', 'price_desc', 'pricem2_asc'], ctx.random)}`;
+    }),
+  },
+  {
     name: 'text-common',
     title: `q=${COMMON_WORD} (~25 % of listings) + dept`,
     kind: 'load',

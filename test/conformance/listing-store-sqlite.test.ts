@@ -7,7 +7,8 @@ import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/st
 import { BLOCK_CANDIDATES_SQL } from '../../src/stores/sqlite/listing-reads.js';
 import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
 import type { MapPointListing, StoredListing } from '../../src/listings/stored.js';
-import { SORTS, type BoundingBox, type ListingFilter, type Scope, type SearchQuery } from '../../src/listings/query.js';
+import { SORTS, type BoundingBox, type ListingFilter, type Scope, type SearchQuery, type SortName } from '../../src/listings/query.js';
+import { SORT_SPECS } from '../../src/stores/sqlite/sorts.js';
 import { makeListings, prng } from '../support/fixtures.js';
 import { inBox } from '../support/oracle.js';
 import { MapPoints, MapPointsCache } from '../../src/stores/sqlite/map-counts.js';
@@ -581,11 +582,12 @@ describe('SQLite store: a department and one type walk the (department, type) in
     const { store } = await storeHolding('dt', listings);
     store.rebuildIndexes();
     expect(store.database.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx LIKE 'ix_main_dept_type_%'").pluck().get()).to.equal(SORTS.length);
+    expect(store.database.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx LIKE 'ix_main_tx_%' AND stat LIKE '% noskipscan'").pluck().get()).to.equal(6);
     const searchWithPlan = planned(store);
     for (const sort of SORTS) {
       const query: SearchQuery = { filter: { types: ['maison'] }, scope: ALL, grouped: true, sort, pageSize: 7, page: 1, after: null };
       const { page, plan } = await searchWithPlan(query);
-      expect(plan, sort).to.not.include('ANY(department)');
+      expect(plan, sort).to.not.include('ANY(department)').and.not.include('ANY(transaction_type)');
       expect(plan, sort).to.not.include('TEMP B-TREE');
       expect(page.items, sort).to.have.length(7);
       // Statistics on a store that has them already: the switch is kept, written once.
@@ -607,6 +609,67 @@ describe('SQLite store: a department and one type walk the (department, type) in
       const withoutDepartment = await store.search({ ...query, filter: { types: ['maison'], ...narrower } });
       expect(page.items.map((l) => l.id)).to.deep.equal(withoutDepartment.items.map((l) => l.id)).and.to.not.be.empty;
       expect((await store.search({ ...query, filter: { ...query.filter, department: '69' } })).items).to.deep.equal([]);
+    }
+    await store.close();
+  });
+});
+
+describe('SQLite store: a transaction in the price sorts across France walks its transaction index', () => {
+  const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
+  const listings = makeListings({ count: 400, seed: 78 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
+  const PRICE_SORTS = SORTS.filter((sort) => SORT_SPECS[sort].byTransaction);
+  const query = (sort: SortName, filter: ListingFilter): SearchQuery => ({ filter, scope: ALL, grouped: true, sort, pageSize: 7, page: 1, after: null });
+
+  it('in the price sorts, with the same pages (page 1 and by cursor) as the sort indexes give', async () => {
+    expect(PRICE_SORTS).to.have.members(['price_asc', 'price_desc', 'pricem2_asc']);
+    const { store } = await storeHolding('tx', listings);
+    const { store: without } = await storeHolding('tx', listings);
+    for (const sort of PRICE_SORTS) without.database.exec(`DROP INDEX ix_main_tx_${sort}; DROP INDEX ix_main_tx_type_${sort}`);
+    const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
+    const searchWithPlan = planned(store);
+    const cases: [ListingFilter, RegExp][] = [
+      [{ transaction: 'vente' }, /INDEX ix_main_tx_SORT \(transaction_type=\?\)/],
+      [{ transaction: 'location' }, /INDEX ix_main_tx_SORT \(transaction_type=\?\)/],
+      [{ transaction: 'vente', types: ['maison'] }, /INDEX ix_main_tx_type_SORT \(transaction_type=\? AND type_norm=\?\)/],
+      // Several types: the transaction's index, whose entries hold the type.
+      [{ transaction: 'vente', types: ['maison', 'appartement'] }, /INDEX ix_main_tx_SORT \(transaction_type=\?\)/],
+    ];
+    for (const sort of PRICE_SORTS) {
+      for (const [filter, index] of cases) {
+        const label = `${sort} ${JSON.stringify(filter)}`;
+        const first = await searchWithPlan(query(sort, filter));
+        expect(first.plan, label).to.match(new RegExp(index.source.replace('SORT', sort)));
+        expect(first.plan, label).to.not.include('TEMP B-TREE');
+        expect(first.page.items, label).to.have.length(7);
+        const expected = await without.search(query(sort, filter));
+        expect(ids(first.page.items), label).to.deep.equal(ids(expected.items));
+        const next = await store.search({ ...query(sort, filter), after: first.page.last });
+        expect(next.items, `${label}, by cursor`).to.not.be.empty;
+        expect(ids(next.items), `${label}, by cursor`).to.deep.equal(ids((await without.search({ ...query(sort, filter), after: expected.last })).items));
+      }
+    }
+    await store.close();
+    await without.close();
+  });
+
+  it('never in the other sorts, nor with a place, whose indexes drive the plan', async () => {
+    const { store } = await storeHolding('tx', listings);
+    const searchWithPlan = planned(store);
+    for (const sort of SORTS.filter((s) => !SORT_SPECS[s].byTransaction)) {
+      const { page, plan } = await searchWithPlan(query(sort, { transaction: 'vente' }));
+      expect(plan, sort).to.not.include('ix_main_tx_');
+      expect(plan, sort).to.not.include('TEMP B-TREE');
+      expect(page.items, sort).to.have.length(7);
+    }
+    for (const sort of PRICE_SORTS) {
+      const { plan } = await searchWithPlan(query(sort, { transaction: 'vente', department: '75', types: ['maison'] }));
+      expect(plan, sort).to.include(`INDEX ix_main_dept_type_${sort} (department=? AND type_norm=?)`);
+      const inDepartment = await searchWithPlan(query(sort, { transaction: 'vente', department: '75' }));
+      expect(inDepartment.plan, sort).to.include(`INDEX ix_main_dept_${sort} (department=?)`);
+      // The transaction still filters: every listing of the page has it.
+      const sold = new Set(listings.filter((l) => l.content.transaction_type === 'vente').map((l) => l.id));
+      expect(inDepartment.page.items.every((item) => sold.has(item.id)), sort).to.equal(true);
+      expect(inDepartment.page.items, sort).to.not.be.empty;
     }
     await store.close();
   });

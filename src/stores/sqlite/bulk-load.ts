@@ -1,8 +1,9 @@
 /**
  * Bulk mode of the SQLite store for a FIRST build (a load into an empty store).
  *
- * Keeping 23 sort, filter, map and feed indexes, the FTS5 index and the R*Tree up to date row by row, and flushing
- * an FTS5 segment at every 1 000-row commit, was about half of a load's time. On an empty store
+ * Keeping the sort, filter, map and feed indexes (DEFERRED_INDEXES), the FTS5 index and the R*Tree
+ * up to date row by row, and flushing an FTS5 segment at every 1 000-row commit, was about half of a
+ * load's time (with the 23 indexes of then). On an empty store
  * nobody depends on them yet, so a bulk load:
  *   1. drops the indexes the load does not read and the triggers that feed FTS5 and the R*Tree, and
  *      sets the meta flag `bulk_load_pending` (one transaction, only when the table is empty);

@@ -9,8 +9,12 @@ export interface SqlPart {
   params: (string | number)[];
 }
 
-/** Conditions of the `/annonces` filters (without full text, which picks its own plan). */
-export function filterConditions(filter: ListingFilter, alias = 'l'): SqlPart {
+/**
+ * Conditions of the `/annonces` filters (without full text, which picks its own plan).
+ * `transactionLeads`: the transaction may drive an index (see transactionLeads); otherwise its term
+ * is written `+l.transaction_type`, which SQLite still tests on index entries but never seeks by.
+ */
+export function filterConditions(filter: ListingFilter, alias = 'l', options: { transactionLeads?: boolean } = {}): SqlPart {
   const where: string[] = [];
   const params: (string | number)[] = [];
   const c = (column: string) => `${alias}.${column}`;
@@ -23,7 +27,7 @@ export function filterConditions(filter: ListingFilter, alias = 'l'): SqlPart {
     if (max !== undefined) { where.push(`${c(column)} <= ?`); params.push(max); }
   };
   if (filter.types?.length) inList('type_norm', filter.types);
-  if (filter.transaction) { where.push(`${c('transaction_type')} = ?`); params.push(filter.transaction); }
+  if (filter.transaction) { where.push(`${options.transactionLeads ? '' : '+'}${c('transaction_type')} = ?`); params.push(filter.transaction); }
   if (filter.cities?.length) inList('city_norm', filter.cities);
   if (filter.postalCode) { where.push(`${c('postal_code')} = ?`); params.push(filter.postalCode); }
   if (filter.department) {
@@ -48,6 +52,17 @@ export function filterConditions(filter: ListingFilter, alias = 'l'): SqlPart {
   if (filter.updatedSince !== undefined) { where.push(`${c('updated_at')} >= ?`); params.push(filter.updatedSince); }
   if (filter.createdSince !== undefined) { where.push(`${c('published_at')} >= ?`); params.push(filter.createdSince); }
   return { where, params };
+}
+
+/**
+ * Whether a search's transaction should drive its plan: in a sort that has transaction indexes
+ * (schema.ts ix_main_tx_*) and without a place, whose indexes are narrower. Elsewhere an equality on
+ * the transaction looked to SQLite (without statistics) like the best index to seek, and it then
+ * sorted half the catalogue: transaction=location&sort=surface_desc 0.17 -> 448 ms at 1M.
+ */
+export function transactionLeads(filter: ListingFilter, sortByTransaction: boolean): boolean {
+  return sortByTransaction && filter.transaction !== undefined && filter.department === undefined
+    && filter.postalCode === undefined && !(filter.cities?.length);
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   addOwnSurfaceColumn, addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, moveTextsToTheirTable,
   rebuildFullText, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION, analyzeStore,
 } from './schema.js';
-import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
+import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, transactionLeads, type SqlPart } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
 import { fromPageRow, fromRow, IndexedPageListing, MapTextListing, toRow, type ListingRow, type PageRow } from './rows.js';
@@ -154,7 +154,8 @@ export class SqliteListingStore implements ListingStore {
 
   async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
     const sort = SORT_SPECS[query.sort];
-    const parts = merge(scopeConditions(query.scope, query.grouped), filterConditions(query.filter));
+    const parts = merge(scopeConditions(query.scope, query.grouped),
+      filterConditions(query.filter, 'l', { transactionLeads: transactionLeads(query.filter, sort.byTransaction) }));
     const direction = sort.descending ? 'DESC' : 'ASC';
     if (query.after) {
       // Spelled out rather than as the row value `(key, l.id) < (?, ?)`: SQLite does not seek an
