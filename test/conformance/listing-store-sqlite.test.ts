@@ -652,6 +652,20 @@ describe('SQLite store: a transaction in the price sorts across France walks its
     await without.close();
   });
 
+  it('with statistics (reindex runs ANALYZE), still in the price sorts, never a skip-scan in the others', async () => {
+    const { store } = await storeHolding('tx', listings);
+    store.rebuildIndexes();
+    const searchWithPlan = planned(store);
+    for (const sort of SORTS) {
+      const { page, plan } = await searchWithPlan(query(sort, { transaction: 'location', types: ['appartement'] }));
+      if (SORT_SPECS[sort].byTransaction) expect(plan, sort).to.include(`INDEX ix_main_tx_type_${sort} (transaction_type=? AND type_norm=?)`);
+      else expect(plan, sort).to.not.include('ix_main_tx_');
+      expect(plan, sort).to.not.include('TEMP B-TREE').and.not.include('ANY(');
+      expect(page.items, sort).to.not.be.empty;
+    }
+    await store.close();
+  });
+
   it('never in the other sorts, nor with a place, whose indexes drive the plan', async () => {
     const { store } = await storeHolding('tx', listings);
     const searchWithPlan = planned(store);

@@ -39,6 +39,11 @@ describe('GET /annonces', function () {
   const cases: [string, ListingFilter, SortName][] = [
     ['dept=75', { department: '75' }, 'recent'],
     ['type=Maison&transaction=vente&sort=price_asc', { types: ['maison'], transaction: 'vente' }, 'price_asc'],
+    // A transaction drives the plan in the price sorts without a place (SQLite's ix_main_tx_*), not elsewhere.
+    ['transaction=location&sort=price_desc', { transaction: 'location' }, 'price_desc'],
+    ['type=appartement,maison&transaction=vente&sort=pricem2_asc', { types: ['appartement', 'maison'], transaction: 'vente' }, 'pricem2_asc'],
+    ['transaction=vente&sort=surface_desc', { transaction: 'vente' }, 'surface_desc'],
+    ['dept=75&transaction=vente&sort=price_asc', { department: '75', transaction: 'vente' }, 'price_asc'],
     ['ville=SAINT-ETIENNE,lyon&sort=price_desc', { cities: ['saint etienne', 'lyon'] }, 'price_desc'],
     ['cp=69003', { postalCode: '69003' }, 'recent'],
     ['region=%C3%8Ele-de-France', { region: 'ile de france' }, 'recent'],
