@@ -50,14 +50,13 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     for (const scenario of scenarios) {
       rows.push(await runScenario(scenario, ctx, { server, key: bench.key, raw, options }));
       // The deep page's target compares it with page 1, so its verdict waits for both.
-      const page1 = rows.find((r) => r.name === 'cursor-p1');
-      const deep = rows.find((r) => r.name === 'cursor-deep');
-      if (page1 && deep) deep.metrics.vsCursorPage1 = deep.p50 / page1.p50;
+      const walk = cursorWalkRows(rows);
+      if (walk) walk.deep.metrics.vsCursorPage1 = walk.deep.p50 / walk.page1.p50;
       log(`  -> ${verdict(rows.at(-1)!).text}`);
     }
-    const page1 = rows.find((r) => r.name === 'cursor-p1');
-    const deep = rows.find((r) => r.name === 'cursor-deep');
-    if (page1 && deep) {
+    const walk = cursorWalkRows(rows);
+    if (walk) {
+      const { deep } = walk;
       // Per query, in-process: the mixed p50s above hide which query is slow on which page.
       for (const path of deep.paths ?? []) {
         const first = path.replace(/&cursor=[^&]*/, '');
@@ -84,6 +83,13 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     writeFileSync(options.markdown, report);
     log(`report written to ${options.markdown}`);
   }
+}
+
+/** The two rows of the cursor walk (page 1 and the deep page), once both have run. */
+function cursorWalkRows(rows: ResultRow[]): { page1: ResultRow; deep: ResultRow } | null {
+  const page1 = rows.find((r) => r.name === 'cursor-p1');
+  const deep = rows.find((r) => r.name === 'cursor-deep');
+  return page1 && deep ? { page1, deep } : null;
 }
 
 interface CursorQuery { query: string; page: number; page1Ms: number; deepMs: number }
