@@ -44,6 +44,7 @@ describe('GET /annonces', function () {
     ['type=appartement,maison&transaction=vente&sort=pricem2_asc', { types: ['appartement', 'maison'], transaction: 'vente' }, 'pricem2_asc'],
     ['transaction=vente&sort=surface_desc', { transaction: 'vente' }, 'surface_desc'],
     ['dept=75&transaction=vente&sort=price_asc', { department: '75', transaction: 'vente' }, 'price_asc'],
+    ['region=%C3%8Ele-de-France&type=appartement&transaction=vente&sort=pricem2_asc', { region: 'ile de france', types: ['appartement'], transaction: 'vente' }, 'pricem2_asc'],
     ['ville=SAINT-ETIENNE,lyon&sort=price_desc', { cities: ['saint etienne', 'lyon'] }, 'price_desc'],
     ['cp=69003', { postalCode: '69003' }, 'recent'],
     ['region=%C3%8Ele-de-France', { region: 'ile de france' }, 'recent'],

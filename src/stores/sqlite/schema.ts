@@ -33,9 +33,14 @@ export const SCHEMA_VERSION = 5;
 const SEARCH_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, transaction_type';
 /** The same for the indexes whose key holds the type already. */
 const TYPE_INDEX_FILTER_COLUMNS = 'entered_at, price, transaction_type';
-/** The same for the indexes whose key holds the transaction, and the transaction and the type. */
-const TRANSACTION_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm';
-const TRANSACTION_TYPE_INDEX_FILTER_COLUMNS = 'entered_at, price';
+/**
+ * The same for the indexes whose key holds the transaction, and the transaction and the type; with
+ * the region, which no index leads with: a region among these filters is then tested on the entry
+ * instead of the listing row (1M: region=bretagne&type=maison&transaction=vente&sort=price_asc 3.8 to
+ * 5.6 ms -> 0.42 ms).
+ */
+const TRANSACTION_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, region_norm';
+const TRANSACTION_TYPE_INDEX_FILTER_COLUMNS = 'entered_at, price, region_norm';
 
 export const LISTINGS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
