@@ -619,12 +619,17 @@ describe('SQLite store: a transaction in the price sorts across France walks its
   const listings = makeListings({ count: 400, seed: 78 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
   const PRICE_SORTS = SORTS.filter((sort) => SORT_SPECS[sort].byTransaction);
   const query = (sort: SortName, filter: ListingFilter): SearchQuery => ({ filter, scope: ALL, grouped: true, sort, pageSize: 7, page: 1, after: null });
+  /** The same listings in a store without the transaction indexes: the sort indexes serve, the reference pages. */
+  const storeWithoutTransactionIndexes = async () => {
+    const { store } = await storeHolding('tx', listings);
+    for (const sort of PRICE_SORTS) store.database.exec(`DROP INDEX ix_main_tx_${sort}; DROP INDEX ix_main_tx_type_${sort}`);
+    return store;
+  };
 
   it('in the price sorts, with the same pages (page 1 and by cursor) as the sort indexes give', async () => {
     expect(PRICE_SORTS).to.have.members(['price_asc', 'price_desc', 'pricem2_asc']);
     const { store } = await storeHolding('tx', listings);
-    const { store: without } = await storeHolding('tx', listings);
-    for (const sort of PRICE_SORTS) without.database.exec(`DROP INDEX ix_main_tx_${sort}; DROP INDEX ix_main_tx_type_${sort}`);
+    const without = await storeWithoutTransactionIndexes();
     const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
     const searchWithPlan = planned(store);
     const cases: [ListingFilter, RegExp][] = [
@@ -668,8 +673,7 @@ describe('SQLite store: a transaction in the price sorts across France walks its
 
   it('a region with them is tested on the index entries (a covering plan), with the same pages', async () => {
     const { store } = await storeHolding('tx', listings);
-    const { store: without } = await storeHolding('tx', listings);
-    for (const sort of PRICE_SORTS) without.database.exec(`DROP INDEX ix_main_tx_${sort}; DROP INDEX ix_main_tx_type_${sort}`);
+    const without = await storeWithoutTransactionIndexes();
     const searchWithPlan = planned(store);
     for (const sort of PRICE_SORTS) {
       for (const [filter, index] of [
