@@ -10,7 +10,8 @@ import type { Readable } from 'node:stream';
 
 export interface InputLine { file: string; line: number; text: string }
 
-async function isGzip(file: string): Promise<boolean> {
+/** Whether the file is gzip, by its magic bytes (what readLines goes by, whatever the name). */
+export async function isGzip(file: string): Promise<boolean> {
   const handle = await open(file, 'r');
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeSample } from '../../indexer/sample/write.js';
+import { isGzip } from '../../indexer/read.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import type { LoadReport } from '../../indexer/load.js';
 import { childEnv, REPO_ROOT, runTs } from './child.js';
@@ -17,6 +18,7 @@ import { formatBytes, integer, log } from './report.js';
 import { sampleMemory, type MemorySample } from './memory-curve.js';
 
 export const CACHE_ROOT = path.join(REPO_ROOT, '.bench-cache');
+const SAMPLE_FILE = 'sample.ndjson.gz';
 
 /** A progress line of a load every 30 s; its memory and listings written sampled every 5 s (memory-curve.ts). */
 const HEARTBEAT_MS = 30_000;
@@ -65,13 +67,23 @@ export function cacheDir(listings: number): string {
   return path.join(CACHE_ROOT, String(listings));
 }
 
-/** The raw records of size N, generated once (shared by the API and the indexer benchmarks). */
-export async function ensureSample(listings: number): Promise<string> {
-  const dir = cacheDir(listings);
-  const file = path.join(dir, 'sample.ndjson.gz');
-  if (existsSync(file)) return file;
+/**
+ * The raw records of size N, generated once (shared by the API and the indexer benchmarks), gzipped
+ * as collectors deliver them, so the load's read stage gunzips as in production. Until the 11-25
+ * session the file was written under a name ending in `.partial`, which the sample writer took for
+ * plain NDJSON, and renamed: every earlier figure read plain text. A cached file that is not gzip is
+ * such a file, and is generated again.
+ */
+export async function ensureSample(listings: number, dir = cacheDir(listings)): Promise<string> {
+  const file = path.join(dir, SAMPLE_FILE);
+  if (existsSync(file)) {
+    if (await isGzip(file)) return file;
+    log(`${path.relative(REPO_ROOT, file)} is plain NDJSON (written before the 11-25 session): generating it again, gzipped`);
+    rmSync(file);
+  }
   mkdirSync(dir, { recursive: true });
-  const partial = `${file}.partial`;
+  // The writer gzips by the name's ending: the partial file keeps it.
+  const partial = path.join(dir, `partial-${SAMPLE_FILE}`);
   log(`generating ${listings} raw records with the sample generator -> ${path.relative(REPO_ROOT, file)}`);
   const every = Math.max(10_000, Math.round(listings / 10));
   let reported = 0;
@@ -82,7 +94,7 @@ export async function ensureSample(listings: number): Promise<string> {
     },
   });
   renameSync(partial, file);
-  log(`  ${summary.records} records (${summary.properties} properties) in ${summary.seconds} s, ${formatBytes(statSync(file).size)}`);
+  log(`  ${summary.records} records (${summary.properties} properties) in ${summary.seconds} s, ${formatBytes(statSync(file).size)} gzipped`);
   return file;
 }
 
@@ -92,7 +104,7 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
   const storeFile = path.join(dataDir, 'listings.sqlite');
   const buildFile = path.join(dir, 'build.json');
   // --rebuild regenerates the records too (after a change of the sample generator).
-  if (options.rebuild) for (const stale of [dataDir, path.join(dir, 'sample.ndjson.gz')]) rmSync(stale, { recursive: true, force: true });
+  if (options.rebuild) for (const stale of [dataDir, path.join(dir, SAMPLE_FILE)]) rmSync(stale, { recursive: true, force: true });
   if (!options.rebuild && existsSync(buildFile) && existsSync(storeFile)) {
     const build = JSON.parse(readFileSync(buildFile, 'utf8')) as LoadFigures;
     log(`catalogue of ${listings} listings: cached in ${path.relative(REPO_ROOT, dir)} (built ${build.builtAt})`);
@@ -100,7 +112,7 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
       log('  WARNING: the indexer, the sample generator or the SQLite schema changed since this catalogue was built; '
         + 'its figures describe the older code (npm run bench -- --rebuild to build it again)');
     }
-    return { listings, dir, sampleFile: path.join(dir, 'sample.ndjson.gz'), dataDir, storeFile, storeBytes: storeBytes(storeFile), build };
+    return { listings, dir, sampleFile: path.join(dir, SAMPLE_FILE), dataDir, storeFile, storeBytes: storeBytes(storeFile), build };
   }
   const sampleFile = await ensureSample(listings);
   rmSync(dataDir, { recursive: true, force: true });
