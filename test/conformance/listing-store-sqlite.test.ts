@@ -619,6 +619,7 @@ describe('SQLite store: a transaction in the price sorts across France walks its
   const listings = makeListings({ count: 400, seed: 78 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
   const PRICE_SORTS = SORTS.filter((sort) => SORT_SPECS[sort].byTransaction);
   const query = (sort: SortName, filter: ListingFilter): SearchQuery => ({ filter, scope: ALL, grouped: true, sort, pageSize: 7, page: 1, after: null });
+  const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
   /** The same listings in a store without the transaction indexes: the sort indexes serve, the reference pages. */
   const storeWithoutTransactionIndexes = async () => {
     const { store } = await storeHolding('tx', listings);
@@ -630,7 +631,6 @@ describe('SQLite store: a transaction in the price sorts across France walks its
     expect(PRICE_SORTS).to.have.members(['price_asc', 'price_desc', 'pricem2_asc']);
     const { store } = await storeHolding('tx', listings);
     const without = await storeWithoutTransactionIndexes();
-    const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
     const searchWithPlan = planned(store);
     const cases: [ListingFilter, RegExp][] = [
       [{ transaction: 'vente' }, /INDEX ix_main_tx_SORT \(transaction_type=\?\)/],
@@ -685,7 +685,7 @@ describe('SQLite store: a transaction in the price sorts across France walks its
         // the sort key's expression), so its plan is never covering; the region is still tested on the entry.
         expect(plan, `${sort} ${JSON.stringify(filter)}`).to.include(`USING ${sort === 'pricem2_asc' ? '' : 'COVERING '}INDEX ${index} `);
         expect(page.items, `${sort} ${JSON.stringify(filter)}`).to.not.be.empty;
-        expect(page.items.map((l) => l.id)).to.deep.equal((await without.search(query(sort, filter))).items.map((l) => l.id));
+        expect(ids(page.items)).to.deep.equal(ids((await without.search(query(sort, filter))).items));
       }
     }
     await store.close();
@@ -695,6 +695,7 @@ describe('SQLite store: a transaction in the price sorts across France walks its
   it('never in the other sorts, nor with a place, whose indexes drive the plan', async () => {
     const { store } = await storeHolding('tx', listings);
     const searchWithPlan = planned(store);
+    const sold = new Set(listings.filter((l) => l.content.transaction_type === 'vente').map((l) => l.id));
     for (const sort of SORTS.filter((s) => !SORT_SPECS[s].byTransaction)) {
       const { page, plan } = await searchWithPlan(query(sort, { transaction: 'vente' }));
       expect(plan, sort).to.not.include('ix_main_tx_');
@@ -707,7 +708,6 @@ describe('SQLite store: a transaction in the price sorts across France walks its
       const inDepartment = await searchWithPlan(query(sort, { transaction: 'vente', department: '75' }));
       expect(inDepartment.plan, sort).to.include(`INDEX ix_main_dept_${sort} (department=?)`);
       // The transaction still filters: every listing of the page has it.
-      const sold = new Set(listings.filter((l) => l.content.transaction_type === 'vente').map((l) => l.id));
       expect(inDepartment.page.items.every((item) => sold.has(item.id)), sort).to.equal(true);
       expect(inDepartment.page.items, sort).to.not.be.empty;
     }
