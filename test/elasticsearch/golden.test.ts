@@ -1,7 +1,7 @@
 /**
  * Golden request bodies: each file of test/elasticsearch/golden/ holds an engine-neutral query and
  * the exact body the adapter must send for it, written by hand and reviewed against the
- * Elasticsearch reference (bool/filter, range, terms, multi_match cross_fields, geo_bounding_box,
+ * Elasticsearch reference (bool/filter, range, terms, match on search_text, geo_bounding_box,
  * sort with missing, search_after, track_total_hits, _source filtering). There is no "update the
  * goldens" switch on purpose: a difference is read, then either the code or the file is fixed.
  *

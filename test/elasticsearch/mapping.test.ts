@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { loadIndexDefinition } from '../../src/stores/elasticsearch/index-definition.js';
 import { toSource, MAP_POINT_FIELDS } from '../../src/stores/elasticsearch/document.js';
-import { TEXT_FIELDS } from '../../src/stores/elasticsearch/query-clauses.js';
+import { TEXT_FIELD } from '../../src/stores/elasticsearch/query-clauses.js';
 import { makeListings } from '../support/fixtures.js';
 import { buildBody, loadGoldens } from './goldens.js';
 
@@ -31,7 +31,7 @@ function fieldUses(node: unknown, uses: [string, string][] = []): [string, strin
   if (!node || typeof node !== 'object') return uses;
   for (const [key, value] of Object.entries(node)) {
     if (['term', 'terms', 'range', 'geo_bounding_box'].includes(key)) uses.push([key, Object.keys(value as object)[0]]);
-    else if (key === 'multi_match') for (const field of (value as { fields: string[] }).fields) uses.push(['text', field]);
+    else if (key === 'match') uses.push(['text', Object.keys(value as object)[0]]);
     else fieldUses(value, uses);
   }
   return uses;
@@ -60,19 +60,18 @@ describe('mappings/annonces.json', () => {
     expect(sortFields).to.include('id');
   });
 
-  it('analyses title and description in French: elision, lowercase, asciifolding, light French stemmer', () => {
-    for (const field of TEXT_FIELDS) expect(fieldAt(field)).to.deep.equal({ type: 'text', analyzer: 'french_folded' });
-    const analysis = definition.settings.analysis as Record<string, Record<string, Record<string, unknown>>>;
-    expect(analysis.analyzer.french_folded).to.deep.equal({
-      type: 'custom', tokenizer: 'standard', filter: ['french_elision', 'lowercase', 'asciifolding', 'french_stemmer'],
-    });
-    expect(analysis.filter.french_elision).to.include({ type: 'elision', articles_case: true });
-    expect(analysis.filter.french_stemmer).to.deep.equal({ type: 'stemmer', language: 'light_french' });
-    expect(analysis.normalizer.folded).to.deep.equal({ type: 'custom', filter: ['lowercase', 'asciifolding'] });
+  it('uses only analysis every distribution has: the standard analyzer on pre-made tokens, no custom chain', () => {
+    expect(fieldAt(TEXT_FIELD)).to.include({ type: 'text', analyzer: 'standard' });
+    expect(definition.settings).to.not.have.property('analysis');
+    const analysed = JSON.stringify(definition.mappings).match(/"(analyzer|normalizer|search_analyzer)":\s*"[^"]+"/g) ?? [];
+    expect(analysed).to.deep.equal(['"analyzer":"standard"']);
+    expect(fieldAt('content.title')).to.equal(undefined);
+    expect(fieldAt('content.description')).to.equal(undefined);
+    expect((definition.mappings as { _source?: { excludes?: string[] } })._source?.excludes).to.deep.equal([TEXT_FIELD]);
   });
 
-  it('normalises city, region and type keys, and types ids and enums as keywords', () => {
-    for (const field of ['city_norm', 'region_norm', 'type_norm']) expect(fieldAt(field)).to.deep.equal({ type: 'keyword', normalizer: 'folded' });
+  it('keys city, region and type by their folded value, and types ids and enums as keywords', () => {
+    for (const field of ['city_norm', 'region_norm', 'type_norm']) expect(fieldAt(field)).to.deep.equal({ type: 'keyword' });
     for (const field of ['id', 'status', 'dedup_key', 'group_sites_ahead', 'content.source', 'content.transaction_type', 'content.dpe', 'content.ges']) {
       expect(fieldAt(field)?.type, field).to.equal('keyword');
     }

@@ -4,9 +4,9 @@
  */
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { BoundingBox, ListingFilter, Scope, SortName } from '../../src/listings/query.js';
-import { foldText } from '../../src/refdata/text.js';
+import { foldText, textTokens } from '../../src/refdata/text.js';
 
-const words = (text: string | null): Set<string> => new Set(foldText(text ?? '').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+const words = (text: string | null): Set<string> => new Set(textTokens(text ?? ''));
 
 export function matchesFilter(l: StoredListing, f: ListingFilter): boolean {
   const c = l.content;

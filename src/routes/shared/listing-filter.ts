@@ -3,7 +3,7 @@
  * engine-neutral ListingFilter. Contradictory bounds (a min above its max) are a 422.
  */
 import { z } from 'zod';
-import { foldText } from '../../refdata/text.js';
+import { foldText, queryWords } from '../../refdata/text.js';
 import type { ListingFilter } from '../../listings/query.js';
 import { TRANSACTION_TYPES } from '../../listings/annonce.js';
 import { unprocessable, type FieldIssue } from '../../http/errors.js';
@@ -48,13 +48,8 @@ export function assertConsistentBounds(params: ListingFilterParams): void {
   if (issues.length) throw unprocessable(issues);
 }
 
-/** Full-text words as FTS5 tokenises them (unicode61, diacritics removed). */
-export function textWords(q: string): string[] {
-  return [...new Set(foldText(q).split(/[^\p{L}\p{N}]+/u).filter(Boolean))].slice(0, 32);
-}
-
 export function toListingFilter(params: ListingFilterParams): ListingFilter {
-  const words = params.q ? textWords(params.q) : [];
+  const words = params.q ? queryWords(params.q) : [];
   return {
     words: words.length ? words : undefined,
     types: params.type ? params.type.split(',').map(foldText).filter(Boolean) : undefined,

@@ -3,7 +3,10 @@
  *
  * The document keeps the StoredListing shape (so `get` round-trips exactly) and adds the derived,
  * indexed keys the queries need, computed here exactly as the SQLite adapter computes its columns
- * (src/stores/sqlite/rows.ts): `vis`, the folded `*_norm` keys, `block_key`, `location`.
+ * (src/stores/sqlite/rows.ts): `vis`, the folded `*_norm` keys, `block_key`, `location`, and
+ * `search_text`: the tokens of the title and the description as both engines index them
+ * (textTokens), so a cluster's own analysis only splits them on spaces. `search_text` is left out
+ * of the stored `_source` (mappings/annonces.json): it is rebuilt from the content on every write.
  *
  * The price series (`price_points`) is excluded from `_source` on every read path of the API except
  * the detail (`get`); those reads get `price_digest` instead, which holds what the presenters show
@@ -11,7 +14,7 @@
  */
 import type { PricePoint } from '../../listings/annonce.js';
 import type { ListingContent, StoredListing } from '../../listings/stored.js';
-import { foldText } from '../../refdata/text.js';
+import { foldText, textTokens } from '../../refdata/text.js';
 import { blockKeyOf } from '../../listings/block-key.js';
 
 /** What the presenters need of a series that is not sent: its length, first and last two points. */
@@ -40,6 +43,8 @@ export interface ListingSource {
   type_norm: string;
   city_norm: string | null;
   region_norm: string | null;
+  /** Written, indexed, never read back (excluded from `_source`). */
+  search_text?: string;
   location: { lat: number; lon: number } | null;
   content_hash: string;
   group_members: StoredListing['group_members'];
@@ -49,8 +54,13 @@ export interface ListingSource {
   content: ListingContent;
 }
 
-/** Read paths that leave the series out (everything but `get`, `getMany`, `findBlock`). */
-export const SERIES_EXCLUDED = { excludes: ['price_points'] };
+/**
+ * What result pages (search, feed, withdrawn) leave out of `_source`: the price series (the digest
+ * stands for it) and the keys that exist only to be queried or to serve the indexer. Everything but
+ * `get`, `getMany` and `findBlock` reads this way.
+ */
+export const PAGE_EXCLUDED_FIELDS = ['price_points', 'content_hash', 'block_key', 'type_norm', 'city_norm', 'region_norm', 'location', 'vis', 'group_sites_ahead'];
+export const PAGE_SOURCE = { excludes: PAGE_EXCLUDED_FIELDS };
 
 /** The only fields `presentMapPoint` reads: a map answer carries up to 2 000 points, many times a second. */
 export const MAP_POINT_FIELDS = [
@@ -85,6 +95,7 @@ export function toSource(listing: StoredListing): ListingSource {
     type_norm: foldText(c.type),
     city_norm: c.city ? foldText(c.city) : null,
     region_norm: c.region ? foldText(c.region) : null,
+    search_text: searchTextOf(c),
     // Both or nothing: a half-known position must not land on the equator or the meridian.
     location: c.latitude !== null && c.longitude !== null ? { lat: c.latitude, lon: c.longitude } : null,
     content_hash: listing.content_hash,
@@ -98,15 +109,20 @@ export function toSource(listing: StoredListing): ListingSource {
   };
 }
 
+/** Each distinct token of the title and the description once: the query asks for words, not counts. */
+export function searchTextOf(content: Pick<ListingContent, 'title' | 'description'>): string {
+  return [...new Set([...textTokens(content.title ?? ''), ...textTokens(content.description ?? '')])].join(' ');
+}
+
 /**
  * The StoredListing of a document. Read in full (`get`, `getMany`, `findBlock`), it is exactly what
- * was written. Read without its series (search, feed, withdrawn: SERIES_EXCLUDED), `price_points` is
+ * was written. Read as a result page (search, feed, withdrawn: PAGE_SOURCE), `price_points` is
  * rebuilt from the digest with the true length and the true first and last two readings, which is
  * all presentPriceHistory reads; the middle readings are placeholders (copies of the first). Such a
  * listing is for presenting only and must never be written back: the indexer reads with getMany and
  * findBlock, which carry the series.
  */
-export function fromSource(source: Omit<ListingSource, 'price_points'> & { price_points?: PricePoint[] }): StoredListing {
+export function fromSource(source: Omit<ListingSource, 'price_points' | 'content_hash'> & { price_points?: PricePoint[]; content_hash?: string }): StoredListing {
   return {
     id: source.id,
     content: source.content,
@@ -123,7 +139,7 @@ export function fromSource(source: Omit<ListingSource, 'price_points'> & { price
     group_sites_ahead: source.group_sites_ahead ?? [],
     group_members: source.group_members ?? null,
     price_points: source.price_points ?? expandDigest(source.price_digest ?? null),
-    content_hash: source.content_hash,
+    content_hash: source.content_hash ?? '',
   };
 }
 

@@ -15,15 +15,8 @@ export interface Clauses {
   mustNot: Clause[];
 }
 
-/** The two text fields, analysed by `french_folded` (elision, lowercase, asciifolding, light French stemmer). */
-export const TEXT_FIELDS = ['content.title', 'content.description'];
-
-/**
- * Articles the `french_elision` filter strips at index time (mappings/annonces.json). The API folds
- * `l'appartement` into the words `l` and `appartement`; `l` is never indexed where it was elided, so
- * requiring it would match almost nothing. They are dropped from the words, unless nothing else is left.
- */
-export const ELIDED_ARTICLES = new Set(['l', 'm', 't', 'qu', 'n', 's', 'j', 'd', 'c', 'jusqu', 'quoiqu', 'lorsqu', 'puisqu']);
+/** The tokens of title and description, made by the shared normaliser (document.ts searchTextOf). */
+export const TEXT_FIELD = 'search_text';
 
 /**
  * Search and map visibility, access period and site eligibility (DESIGN.md Deduplication):
@@ -83,16 +76,13 @@ export function filterClauses(filter: ListingFilter): Clause[] {
 }
 
 /**
- * Every word must match the title or the description (each word in either field): `cross_fields`
- * with `operator: and` is term-centric, `+(title:w1 | description:w1) +(title:w2 | description:w2)`.
- * `best_fields` would wrongly require all words in the same field. The words are already folded;
- * the analyser also stems them, so `balcons` finds `balcon` where SQLite's FTS5 would not.
+ * Every word must be a token of the title or of the description: the document's `search_text` holds
+ * both fields' tokens, so one `match` with `operator: and` is the FTS5 query of the embedded store.
+ * The words come from queryWords, the tokens from textTokens: one normaliser for both sides.
  */
 export function textClause(words: readonly string[] | undefined): Clause | null {
   if (!words?.length) return null;
-  const meaningful = words.filter((word) => !ELIDED_ARTICLES.has(word));
-  const kept = meaningful.length ? meaningful : words;
-  return { multi_match: { query: kept.join(' '), fields: TEXT_FIELDS, type: 'cross_fields', operator: 'and' } };
+  return { match: { [TEXT_FIELD]: { query: words.join(' '), operator: 'and' } } };
 }
 
 export function boolQuery(filter: Clause[], mustNot: Clause[] = []): Clause {
