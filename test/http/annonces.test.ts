@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { describeEngines } from '../support/engines.js';
 import { makeListings } from '../support/fixtures.js';
 import { expectedSearch } from '../support/oracle.js';
 import type { ListingFilter, Scope, SortName } from '../../src/listings/query.js';
@@ -10,14 +11,14 @@ import { setKeyStatus } from '../../src/admin/commands.js';
 import path from 'node:path';
 import { SqliteAccessStore } from '../../src/stores/sqlite/access-store.js';
 
-describe('GET /annonces', function () {
+describeEngines('GET /annonces', function (engine) {
   const listings = makeListings({ count: 400, seed: 3 });
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
   let app: TestApp;
   let key: string;
 
   before(async () => {
-    app = await startTestApp({ listings });
+    app = await startTestApp({ listings , engine });
     key = await app.newKey('sur_mesure');
   });
   after(async () => { await app.close(); });

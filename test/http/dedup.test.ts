@@ -9,6 +9,7 @@
  */
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { describeEngines } from '../support/engines.js';
 import { writeNdjson } from '../support/raw.js';
 import { runLoad } from '../../indexer/load.js';
 import { DedupGrouping } from '../../indexer/dedup/stage.js';
@@ -16,7 +17,7 @@ import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
 import { flat, onLeboncoin, onPap, onSeloger, type Raw } from '../indexer/dedup/raw-flats.js';
 
-describe('deduplication over HTTP (/annonces, feed, withdrawn flow)', function () {
+describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', function (engine) {
   this.timeout(60_000);
   const sites = loadSites();
   const communes = loadCommunes();
@@ -39,7 +40,7 @@ describe('deduplication over HTTP (/annonces, feed, withdrawn flow)', function (
   };
 
   beforeEach(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ engine });
     app.clock.now = Date.parse('2026-11-20T00:00:00Z');
     key = await app.newKey('sur_mesure');
     // seloger (best-ranked) has neither description nor photos nor bedrooms; leboncoin and pap have them.

@@ -4,12 +4,13 @@
  */
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { describeEngines } from '../support/engines.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { runLoad } from '../../indexer/load.js';
 import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
 
-describe('GET /annonces/feed and /annonces/retirees', function () {
+describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
   this.timeout(60_000);
   let app: TestApp;
   let key: string;
@@ -23,7 +24,7 @@ describe('GET /annonces/feed and /annonces/retirees', function () {
   }
 
   beforeEach(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ engine });
     app.clock.now = Date.parse('2026-11-20T00:00:00Z');
     key = await app.newKey('sur_mesure');
   });

@@ -2,11 +2,12 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { describeEngines } from '../support/engines.js';
 import { makeListings } from '../support/fixtures.js';
 import { inBox } from '../support/oracle.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 
-describe('map, detail, PTZ, sources, ping, health', function () {
+describeEngines('map, detail, PTZ, sources, ping, health', function (engine) {
   const listings = makeListings({ count: 300, seed: 5 });
   const withSeries: StoredListing = {
     ...listings.find((l) => l.status === 'active')!,
@@ -21,7 +22,7 @@ describe('map, detail, PTZ, sources, ping, health', function () {
   let cheapKey: string;
 
   before(async () => {
-    app = await startTestApp({ listings: listings.map((l) => (l.id === withSeries.id ? withSeries : l)) });
+    app = await startTestApp({ listings: listings.map((l) => (l.id === withSeries.id ? withSeries : l)) , engine });
     paidKey = await app.newKey('sur_mesure');
     cheapKey = await app.newKey('ville');
   });

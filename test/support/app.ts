@@ -1,6 +1,6 @@
 /**
- * Starts the real service (same wiring as npm start) on a temporary data directory and a free port.
- * Tests talk to it over HTTP with fetch.
+ * Starts the real service (same wiring as npm start) on a temporary data directory and a free port,
+ * on the listing engine asked for (test/support/engines.ts). Tests talk to it over HTTP with fetch.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { createService, type Service } from '../../src/server.js';
 import { createKey } from '../../src/admin/commands.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { AppDeps } from '../../src/http/state.js';
+import { openEngineStore, type Engine } from './engines.js';
 
 export interface TestApp {
   service: Service;
@@ -26,11 +27,20 @@ export interface TestApp {
 
 let accountCounter = 0;
 
-export async function startTestApp(options: { listings?: StoredListing[]; env?: Record<string, string>; deps?: Partial<AppDeps> } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  listings?: StoredListing[];
+  env?: Record<string, string>;
+  deps?: Partial<AppDeps>;
+  /** The listing engine (default SQLite); an Elasticsearch store is deleted when the app closes. */
+  engine?: Engine;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'annonces-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, FEED_SETTLE_SECONDS: '0', LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-secret', ...options.env });
   const clock = { now: Date.now() };
-  const service = await createService(config, { logger: pino({ level: 'silent' }), now: () => clock.now, ...options.deps });
+  const listings = options.deps?.listings ?? (await openEngineStore(options.engine ?? 'sqlite'));
+  const service = await createService(config, { logger: pino({ level: 'silent' }), now: () => clock.now, ...options.deps, ...(listings ? { listings } : {}) });
   if (options.listings) await service.deps.listings.upsertMany(options.listings);
   const server = await service.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

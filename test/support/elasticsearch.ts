@@ -1,0 +1,59 @@
+/**
+ * The Elasticsearch cluster of the tests: the one of ES_URL (with ES_API_KEY or ES_USERNAME /
+ * ES_PASSWORD, ES_CA_FILE), e.g. the node `npm run es:start` starts. Every store a test opens works
+ * in an alias of its own, created with the production index definition and deleted, by the names of
+ * its concrete indices, when the store is closed: clusters refuse wildcard deletes by default
+ * (`action.destructive_requires_name`), and a test must never touch the service's `annonces`.
+ */
+import { randomBytes } from 'node:crypto';
+import { createElasticsearchClient, type ElasticsearchConnection } from '../../src/stores/elasticsearch/client.js';
+import { ensureIndex, indicesOf } from '../../src/stores/elasticsearch/aliases.js';
+import { lockIndexOf } from '../../src/stores/elasticsearch/writer-lock.js';
+import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from '../../src/stores/elasticsearch/listing-store.js';
+
+export function elasticsearchConnection(env: NodeJS.ProcessEnv = process.env): ElasticsearchConnection | null {
+  if (!env.ES_URL) return null;
+  return { url: env.ES_URL, apiKey: env.ES_API_KEY, username: env.ES_USERNAME, password: env.ES_PASSWORD, caFile: env.ES_CA_FILE };
+}
+
+/** Why the Elasticsearch half of a suite cannot run here, or null when it can. */
+export function elasticsearchMissing(): string | null {
+  return elasticsearchConnection() ? null : 'ES_URL is not set (npm run es:start starts a local node and prints it)';
+}
+
+let aliasCounter = 0;
+
+/** A fresh alias name for one test store: `<prefix>-<pid>-<n>-<random>`, lower case as indices must be. */
+export function testAlias(prefix: string): string {
+  return `${prefix}-${process.pid}-${++aliasCounter}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Deletes every concrete index behind the alias, and its writer lock's index, by name. */
+export async function deleteAliasIndices(client: ElasticsearchListingStore['client'], alias: string): Promise<void> {
+  const indices = await indicesOf(client, alias);
+  await client.indices.delete({ index: [...indices, lockIndexOf(alias)], ignore_unavailable: true });
+}
+
+/**
+ * A store on a new alias of the test cluster. `refreshOnWrite` (default true) makes every write
+ * visible to the next search, as it is on SQLite; closing the store deletes its indices.
+ */
+export async function openTestElasticsearchStore(
+  prefix = 'test', options: Partial<ElasticsearchListingStoreOptions> = {},
+): Promise<ElasticsearchListingStore> {
+  const connection = elasticsearchConnection();
+  if (!connection) throw new Error(elasticsearchMissing()!);
+  const client = createElasticsearchClient(connection, { requestTimeout: 60_000 });
+  const alias = testAlias(prefix);
+  await ensureIndex(client, alias);
+  const store = new ElasticsearchListingStore(client, { refreshOnWrite: true, ...options, alias });
+  const close = store.close.bind(store);
+  store.close = async () => {
+    try {
+      await deleteAliasIndices(client, alias);
+    } finally {
+      await close();
+    }
+  };
+  return store;
+}

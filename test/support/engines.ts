@@ -1,0 +1,40 @@
+/**
+ * The listing engines every engine-neutral test runs on: SQLite always, Elasticsearch when ES_URL is
+ * set. `.ci/run` starts a node and sets REQUIRE_ALL_ENGINES, so there a missing cluster fails the run
+ * instead of skipping half of it.
+ */
+import type { ListingStore } from '../../src/stores/listing-store.js';
+import { elasticsearchMissing, openTestElasticsearchStore } from './elasticsearch.js';
+
+export type Engine = 'sqlite' | 'elasticsearch';
+export const ENGINES: readonly Engine[] = ['sqlite', 'elasticsearch'];
+
+/** Why this engine cannot run here (null: it can). */
+export function engineMissing(engine: Engine): string | null {
+  return engine === 'elasticsearch' ? elasticsearchMissing() : null;
+}
+
+/**
+ * `describe(title [engine], body)` once per engine. An engine that cannot run is reported as one
+ * skipped test with its reason, or as a failure when REQUIRE_ALL_ENGINES is set.
+ */
+export function describeEngines(title: string, body: (this: Mocha.Suite, engine: Engine) => void): void {
+  for (const engine of ENGINES) {
+    const missing = engineMissing(engine);
+    describe(`${title} [${engine}]`, function () {
+      if (missing === null) return body.call(this, engine);
+      it(`runs on ${engine}`, function () {
+        if (process.env.REQUIRE_ALL_ENGINES) throw new Error(`${engine} is required here: ${missing}`);
+        this.skip();
+      });
+    });
+  }
+}
+
+/**
+ * An empty store of the engine for a test, or undefined for SQLite (the service then opens its own
+ * file in the test's data directory, as npm start does).
+ */
+export async function openEngineStore(engine: Engine, prefix = 'test'): Promise<ListingStore | undefined> {
+  return engine === 'elasticsearch' ? openTestElasticsearchStore(prefix) : undefined;
+}
