@@ -21,6 +21,7 @@ import { SqliteListingStore } from '../src/stores/sqlite/listing-store.js';
 import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import { rebuildGroups } from './dedup/rebuild.js';
+import { withWriterLock } from '../src/stores/writer-lock.js';
 
 /**
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
@@ -77,8 +78,12 @@ async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unkn
     const { createElasticsearchClient } = await import('../src/stores/elasticsearch/client.js');
     const { reindex } = await import('../src/stores/elasticsearch/aliases.js');
     const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
+    const { ElasticsearchListingStore } = await import('../src/stores/elasticsearch/listing-store.js');
+    // Writes reaching the old generation during the copy would be lost: no load may run meanwhile.
+    const store = new ElasticsearchListingStore(client, { alias: config.elasticsearch.alias });
     try {
-      return await reindex(client, { alias: config.elasticsearch.alias, onProgress: (n) => process.stderr.write(`\rcopied ${n}`) });
+      return await withWriterLock(store, { changesFrom: Date.now() }, () =>
+        reindex(client, { alias: config.elasticsearch!.alias, onProgress: (n) => process.stderr.write(`\rcopied ${n}`) }));
     } finally {
       await client.close();
     }
@@ -120,6 +125,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => {
     // A mistyped option is the operator's, not a crash: its message and the usage, exit 2.
     if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) process.exitCode = usage((error as Error).message);
+    else if ((error as Error).name === 'WriterBusyError' || (error as Error).name === 'MissingAliasError') { console.error((error as Error).message); process.exitCode = 3; }
     else { console.error(error); process.exitCode = 1; }
   });
 }

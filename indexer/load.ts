@@ -15,6 +15,7 @@ import type { StoredListing } from '../src/listings/stored.js';
 import type { SiteCatalog } from '../src/listings/sites.js';
 import type { CommuneTable } from '../src/refdata/communes.js';
 import { listingId } from '../src/listings/stored.js';
+import { withWriterLock } from '../src/stores/writer-lock.js';
 
 /** A collector's clock may run a little ahead; beyond this a record "from the future" is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -81,6 +82,11 @@ export interface LoadReport extends LoadProgress {
 interface Parsed { input: InputLine; record: NormalisedRecord; hash: string }
 
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
+  // One writer at a time: change_seq is numbered here from the store's highest (loadFiles).
+  return withWriterLock(options.store, { changesFrom: (options.now ?? Date.now)() }, () => runLockedLoad(options));
+}
+
+async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
   const started = process.hrtime.bigint();
   const { store } = options;
   let peakWhileWriting = 0;

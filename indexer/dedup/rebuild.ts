@@ -12,6 +12,7 @@
  * whose blocks do not return all its active listings has its listings rewritten as they are (the
  * store re-indexes them under the current key) and is then regrouped.
  */
+import { withWriterLock } from '../../src/stores/writer-lock.js';
 import { baseOfKey, blockKeyOf } from '../../src/listings/block-key.js';
 import type { SiteCatalog } from '../../src/listings/sites.js';
 import type { StoredListing } from '../../src/listings/stored.js';
@@ -41,6 +42,10 @@ export interface RebuildReport {
 }
 
 export async function rebuildGroups(options: RebuildOptions): Promise<RebuildReport> {
+  return withWriterLock(options.store, { changesFrom: (options.now ?? Date.now)() }, () => rebuildLocked(options));
+}
+
+async function rebuildLocked(options: RebuildOptions): Promise<RebuildReport> {
   const started = process.hrtime.bigint();
   const now = options.now ?? Date.now;
   let changeSeq = await options.store.maxChangeSeq();

@@ -5,6 +5,7 @@
 import type { MapPointListing, StoredListing } from '../listings/stored.js';
 import type { Features } from '../listings/dedup-features.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../listings/query.js';
+import type { WriterLock, WriterLockRequest } from './writer-lock.js';
 
 export interface MapResult {
   total: number;
@@ -90,6 +91,11 @@ export interface ListingStore {
    * indexer's grouping worker), once what this connection has written is committed (SQLite).
    */
   fileForReaders?(): string;
+  /**
+   * The store's single-writer lock (src/stores/writer-lock.ts), taken by every writing command
+   * before it reads maxChangeSeq; throws WriterBusyError while another live writer holds it.
+   */
+  acquireWriterLock(request: WriterLockRequest): Promise<WriterLock>;
   /** Highest change_seq ever written (0 for an empty store). */
   maxChangeSeq(): Promise<number>;
   count(): Promise<number>;

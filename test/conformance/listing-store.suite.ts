@@ -7,6 +7,7 @@ import type { ListingStore } from '../../src/stores/listing-store.js';
 import type { StoredListing } from '../../src/listings/stored.js';
 import type { ListingFilter, Scope, SearchQuery, SortName } from '../../src/listings/query.js';
 import { SORTS } from '../../src/listings/query.js';
+import { WriterBusyError } from '../../src/stores/writer-lock.js';
 import { makeListings, FIXTURE_SITES } from '../support/fixtures.js';
 import { expectedSearch, inBox, matchesFilter } from '../support/oracle.js';
 import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
@@ -195,6 +196,15 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       const gone = await store.search({ filter: { words: ['orangerie'] }, scope: ALL, grouped: true, sort: 'recent', pageSize: 10, page: 1, after: null });
       expect(gone.items).to.have.length(0);
       await store.upsertMany([target]);
+    });
+
+    it('one writer at a time: a second writer is refused, naming the first, until it releases', async () => {
+      const first = await store.acquireWriterLock({ changesFrom: 1 });
+      const refused = await store.acquireWriterLock({ changesFrom: 2 }).then(() => null, (error: Error) => error);
+      expect(refused).to.be.instanceOf(WriterBusyError);
+      expect(refused?.message).to.include(`pid ${process.pid}`);
+      await first.release();
+      await (await store.acquireWriterLock({ changesFrom: 3 })).release();
     });
 
     it('maxChangeSeq and count', async () => {

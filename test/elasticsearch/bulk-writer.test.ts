@@ -32,7 +32,7 @@ describe('Elasticsearch bulk writer', () => {
     const report = await writer.write(listings);
     expect(report).to.deep.include({ written: 6, failures: [], retried: 0, attempts: 1 });
     const pairs = actionsOf(cluster.requests[0].body);
-    expect(pairs.map((p) => p.action)).to.deep.equal(listings.map((l) => ({ _index: 'annonces', _id: l.id, version: l.change_seq, version_type: 'external_gte' })));
+    expect(pairs.map((p) => p.action)).to.deep.equal(listings.map((l) => ({ _index: 'annonces', _id: l.id, version: l.change_seq, version_type: 'external_gte', require_alias: true })));
     expect(pairs.map((p) => p.document)).to.deep.equal(listings.map((l) => JSON.parse(JSON.stringify(toSource(l)))));
   });
 

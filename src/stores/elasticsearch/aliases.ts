@@ -99,7 +99,7 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
   const to = indexName(alias, await nextGeneration(client, alias));
   await client.indices.create({ index: to, settings: bulkLoadSettings(definition), mappings: definition.mappings });
 
-  const writer = new BulkWriter(client, { ...options.writer, index: to });
+  const writer = new BulkWriter(client, { ...options.writer, index: to, requireAlias: false });
   let copied = 0;
   let after: estypes.SortResults | undefined;
   for (;;) {

@@ -43,6 +43,12 @@ export interface BulkWriteReport {
 export interface BulkWriterOptions {
   /** Alias (with a write index) or concrete index. */
   index: string;
+  /**
+   * `index` must be an alias (default): a write to a missing alias is refused instead of creating a
+   * concrete index of that name with dynamic mappings, which would then stand in the alias's way.
+   * Off only for writes to a concrete index (a reindex filling the next generation).
+   */
+  requireAlias?: boolean;
   /** Size of one bulk request body; the reference suggests requests of a few MB. */
   flushBytes?: number;
   concurrency?: number;
@@ -54,7 +60,7 @@ export interface BulkWriterOptions {
   random?: () => number;
 }
 
-const DEFAULTS = { flushBytes: 5 * 1024 * 1024, concurrency: 2, maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
+const DEFAULTS = { flushBytes: 5 * 1024 * 1024, concurrency: 2, maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_000, requireAlias: true };
 
 export class BulkWriter {
   private readonly settings: Required<Omit<BulkWriterOptions, 'sleep' | 'random'>>;
@@ -113,7 +119,7 @@ export class BulkWriter {
       const stats = await this.client.helpers.bulk<StoredListing>({
         datasource: pending,
         onDocument: (listing) => [
-          { index: { _index: this.settings.index, _id: listing.id, version: listing.change_seq, version_type: 'external_gte' } },
+          { index: { _index: this.settings.index, _id: listing.id, version: listing.change_seq, version_type: 'external_gte', ...(this.settings.requireAlias ? { require_alias: true } : {}) } },
           toSource(listing),
         ],
         onDrop: (dropped) => {

@@ -23,6 +23,8 @@ import { buildFeedBody } from './feed-body.js';
 import { buildWithdrawnBody } from './withdrawn-body.js';
 import { indicesOf } from './aliases.js';
 import { loadIndexDefinition } from './index-definition.js';
+import type { WriterLock, WriterLockRequest } from '../writer-lock.js';
+import { acquireElasticsearchWriterLock, lockIsDead, readLock, removeLock } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
   alias: string;
@@ -67,11 +69,57 @@ export class ElasticsearchListingStore implements ListingStore {
   }
 
   async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
-    return this.page(buildFeedBody(query), query.pageSize);
+    return this.page(buildFeedBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);
   }
 
   async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
-    return this.page(buildWithdrawnBody(query), query.pageSize);
+    return this.page(buildWithdrawnBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);
+  }
+
+  /**
+   * How far the feed and the withdrawn flow may go. A load's writes become visible to searches only
+   * at refreshes (and shard by shard), later than their `changed_at`: were the flows to serve up to
+   * `until` meanwhile, a cursor could pass a change that becomes visible behind it. So while a writer
+   * holds the lock they stop just below its `changes_from`, and go on once it has refreshed and
+   * released. A dead writer's lock is cleared here (restoring the refresh interval it left off).
+   */
+  private async visibleUntil(until: number): Promise<number> {
+    const lock = await guarded(() => readLock(this.client, this.alias));
+    if (lock === null) return until;
+    if (lockIsDead(lock.document)) {
+      await this.recoverAbandonedLoad();
+      return until;
+    }
+    return Math.min(until, lock.document.changes_from - 1);
+  }
+
+  async acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> {
+    return guarded(() => acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.restoreRefresh()));
+  }
+
+  /**
+   * Undoes what a killed load left: its lock, and `refresh_interval: -1` on the index (searches would
+   * never see newer writes). Runs at start-up and whenever a dead lock is found; a live writer's
+   * load is left alone. Says whether there was anything to undo.
+   */
+  async recoverAbandonedLoad(): Promise<boolean> {
+    const lock = await guarded(() => readLock(this.client, this.alias));
+    if (lock !== null && !lockIsDead(lock.document)) return false;
+    const indices = await guarded(() => indicesOf(this.client, this.alias));
+    if (indices.length === 0) return false;
+    const settings = await guarded(() => this.client.indices.getSettings({ index: indices, name: 'index.refresh_interval' }));
+    const stopped = Object.values(settings).some((s) => String(s.settings?.index?.refresh_interval ?? '') === '-1');
+    if (stopped) await this.restoreRefresh();
+    if (lock !== null) await guarded(() => removeLock(this.client, this.alias, lock));
+    return stopped || lock !== null;
+  }
+
+  /** The mapping file's refresh interval back on every index of the alias, then one refresh. */
+  private async restoreRefresh(known?: string[]): Promise<void> {
+    const indices = known ?? await guarded(() => indicesOf(this.client, this.alias));
+    const interval = String(loadIndexDefinition().settings.index.refresh_interval ?? '1s');
+    await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: interval } } }));
+    await this.refresh();
   }
 
   /** The detail: the whole document, price series included. */
@@ -164,13 +212,12 @@ export class ElasticsearchListingStore implements ListingStore {
    */
   async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
     const indices = await guarded(() => indicesOf(this.client, this.alias));
-    const interval = String(loadIndexDefinition().settings.index.refresh_interval ?? '1s');
+    if (indices.length === 0) throw new MissingAliasError(this.alias);
     await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: '-1' } } }));
     try {
       return await load();
     } finally {
-      await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: interval } } }));
-      await this.refresh();
+      await this.restoreRefresh(indices);
     }
   }
 
@@ -195,6 +242,14 @@ export class ElasticsearchListingStore implements ListingStore {
       // The sort values Elasticsearch reports are the position search_after expects back.
       last: last?.sort ? (last.sort as SortPosition) : null,
     };
+  }
+}
+
+/** A load into an alias that does not exist: writing would create an index without the mapping. */
+export class MissingAliasError extends Error {
+  constructor(alias: string) {
+    super(`the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/stores/elasticsearch/cli.ts ensure\` (the API creates it at start) before loading`);
+    this.name = 'MissingAliasError';
   }
 }
 

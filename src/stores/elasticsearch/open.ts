@@ -25,12 +25,15 @@ export interface OpenOptions extends Omit<ElasticsearchListingStoreOptions, 'ali
 export async function openElasticsearchStore(config: ElasticsearchStoreConfig, options: OpenOptions = {}): Promise<ElasticsearchListingStore> {
   const { client: clientOptions, onStartupProblem = warnAtStartup, ...storeOptions } = options;
   const client = createElasticsearchClient(config, clientOptions);
+  const store = new ElasticsearchListingStore(client, { ...storeOptions, alias: config.alias });
   try {
     await ensureIndex(client, config.alias);
+    // A load killed earlier left refreshes off and its lock behind: undone before anything reads.
+    await store.recoverAbandonedLoad();
   } catch (error) {
     onStartupProblem(error);
   }
-  return new ElasticsearchListingStore(client, { ...storeOptions, alias: config.alias });
+  return store;
 }
 
 function warnAtStartup(error: unknown): void {

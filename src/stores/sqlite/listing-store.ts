@@ -15,6 +15,8 @@ import {
   rebuildFullText, schemaForOpen, PUBLIC_JSON_META, recreateChangedIndexes, SCHEMA_VERSION, analyzeStore,
 } from './schema.js';
 import { filterConditions, ftsMatchExpression, scopeConditions, siteConditions, transactionLeads, type SqlPart } from './filter-sql.js';
+import { acquireSqliteWriterLock } from './writer-lock.js';
+import { currentIdentity, type WriterLock } from '../writer-lock.js';
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
 import { fromPageRow, fromRow, IndexedPageListing, MapTextListing, toRow, type ListingRow, type PageRow } from './rows.js';
@@ -416,6 +418,11 @@ export class SqliteListingStore implements ListingStore {
   }
 
   /** The file, after committing what a bulk load has written so far (outside one every write is committed already). */
+  async acquireWriterLock(): Promise<WriterLock> {
+    if (this.file === ':memory:' || this.file === '') return { holder: currentIdentity(), release: async () => {} };
+    return acquireSqliteWriterLock(this.file);
+  }
+
   fileForReaders(): string {
     this.bulk?.commitNow();
     return this.file;

@@ -1,0 +1,186 @@
+/**
+ * What only a running cluster shows (ES_URL): its refusals, refresh visibility, a killed load, and
+ * the single-writer lock. Each test works in aliases of its own and deletes them by name.
+ */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Client } from '@elastic/elasticsearch';
+import { describeEngines } from '../support/engines.js';
+import { deleteAliasIndices, elasticsearchConnection, openTestElasticsearchStore, testAlias } from '../support/elasticsearch.js';
+import { rawRecord, writeNdjson } from '../support/raw.js';
+import { makeListings } from '../support/fixtures.js';
+import { createElasticsearchClient } from '../../src/stores/elasticsearch/client.js';
+import { ensureIndex, indicesOf } from '../../src/stores/elasticsearch/aliases.js';
+import { ElasticsearchListingStore, MissingAliasError } from '../../src/stores/elasticsearch/listing-store.js';
+import { openElasticsearchStore } from '../../src/stores/elasticsearch/open.js';
+import { lockIndexOf, readLock } from '../../src/stores/elasticsearch/writer-lock.js';
+import { WriterBusyError, type WriterIdentity } from '../../src/stores/writer-lock.js';
+import { runLoad } from '../../indexer/load.js';
+import { loadSites } from '../../src/listings/sites.js';
+import { loadCommunes } from '../../src/refdata/communes.js';
+import type { StoredListing } from '../../src/listings/stored.js';
+
+/** The indexer as `npm run indexer` runs it, in one process (a tsx wrapper would outlive a SIGKILL's target). */
+const INDEXER = ['--import', 'tsx', 'indexer/cli.ts'];
+const ALL = { enteredFrom: 0, eligibleSites: null };
+
+async function refreshInterval(client: Client, alias: string): Promise<string | undefined> {
+  const settings = await client.indices.getSettings({ index: await indicesOf(client, alias), name: 'index.refresh_interval' });
+  return Object.values(settings)[0]?.settings?.index?.refresh_interval as string | undefined;
+}
+
+async function feedIds(store: ElasticsearchListingStore, until = Date.now() + 86_400_000): Promise<string[]> {
+  const ids: string[] = [];
+  let after: (string | number)[] | null = null;
+  for (;;) {
+    const page = await store.feed({ filter: {}, scope: ALL, changedUntil: until, pageSize: 200, after });
+    ids.push(...page.items.map((l) => l.id));
+    if (!page.hasMore) return ids;
+    after = page.last;
+  }
+}
+
+/** A process of this machine that has exited: its pid is free, or names another process. */
+async function deadHolder(): Promise<WriterIdentity> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await once(child, 'exit');
+  const { currentIdentity } = await import('../../src/stores/writer-lock.js');
+  return { ...currentIdentity(), pid: child.pid!, process_start: 1 };
+}
+
+describeEngines('a real Elasticsearch cluster', function (engine) {
+  if (engine !== 'elasticsearch') return;
+  this.timeout(120_000);
+  let client: Client;
+  const aliases: string[] = [];
+  const fresh = async (prefix: string) => { const alias = testAlias(prefix); aliases.push(alias); await ensureIndex(client, alias); return alias; };
+
+  before(() => { client = createElasticsearchClient(elasticsearchConnection()!, { requestTimeout: 60_000 }); });
+  after(async () => {
+    for (const alias of aliases) await deleteAliasIndices(client, alias);
+    await client.close();
+  });
+
+  it('refuses wildcard deletes, so tests delete their indices by name', async () => {
+    const alias = await fresh('wildcard');
+    const error = await client.indices.delete({ index: `${alias}-v*` }).then(() => null, (e: Error) => e);
+    expect(error?.message).to.match(/wildcard|destructive_requires_name/i);
+    await deleteAliasIndices(client, alias);
+    expect(await indicesOf(client, alias)).to.deep.equal([]);
+  });
+
+  it('never creates an index behind a missing alias: bulk requires the alias, a load refuses to start', async () => {
+    const alias = testAlias('noalias');
+    aliases.push(alias);
+    const store = new ElasticsearchListingStore(client, { alias });
+    const [listing] = makeListings({ count: 1, seed: 5 });
+    const failures = await store.upsertMany([listing]);
+    expect(failures).to.have.length(1);
+    expect(failures[0].reason).to.match(/index_not_found|no such index|require_alias/);
+    expect(await client.indices.exists({ index: alias })).to.equal(false);
+    const load = runLoad({ files: [writeNdjson([rawRecord(1)])], store, sites: loadSites(), communes: loadCommunes() });
+    const error = await load.then(() => null, (e: Error) => e);
+    expect(error).to.be.instanceOf(MissingAliasError);
+    expect(await client.indices.exists({ index: alias })).to.equal(false);
+  });
+
+  it('the feed stops below a live writer, goes on once it released, and clears a dead writer', async () => {
+    const store = await openTestElasticsearchStore('hold', { refreshOnWrite: true });
+    try {
+      const [before, during] = makeListings({ count: 2, seed: 9 }).map((l, i): StoredListing => ({ ...l, status: 'active', changed_at: 1_000_000 + i * 1000, change_seq: i + 1 }));
+      await store.upsertMany([before]);
+      const lock = await store.acquireWriterLock({ changesFrom: during.changed_at });
+      await store.upsertMany([during]);
+      expect(await store.search({ filter: {}, scope: ALL, grouped: false, sort: 'recent', pageSize: 10, page: 1, after: null }).then((r) => r.items.length)).to.equal(2);
+      expect(await feedIds(store)).to.deep.equal([before.id]);
+      await lock.release();
+      expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
+
+      // A writer killed mid-load: its lock stays, and so does refresh_interval -1.
+      const alias = (store as unknown as { alias: string }).alias;
+      await client.index({ index: lockIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 0, heartbeat_at: Date.now() } });
+      await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { refresh_interval: '-1' } } });
+      expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
+      expect(await readLock(client, alias)).to.equal(null);
+      expect(await refreshInterval(client, alias)).to.equal('1s');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('one writer at a time: a second is refused with who holds the lock; a dead holder is taken over', async () => {
+    const store = await openTestElasticsearchStore('lock');
+    try {
+      const first = await store.acquireWriterLock({ changesFrom: 1 });
+      const refused = await store.acquireWriterLock({ changesFrom: 2 }).then(() => null, (e: Error) => e);
+      expect(refused).to.be.instanceOf(WriterBusyError);
+      expect(refused!.message).to.include(`pid ${process.pid}`);
+      await first.release();
+      const second = await store.acquireWriterLock({ changesFrom: 3 });
+      await second.release();
+      const alias = (store as unknown as { alias: string }).alias;
+      await client.index({ index: lockIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now() } });
+      const taken = await store.acquireWriterLock({ changesFrom: 10 });
+      // The dead load's writes may not be visible yet: the feed stays below the older start.
+      expect((await readLock(client, alias))?.document.changes_from).to.equal(5);
+      await taken.release();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a load killed mid-way leaves refreshes off; the next start restores them, the next load finishes', async () => {
+    const alias = await fresh('killed');
+    const dir = mkdtempSync(path.join(tmpdir(), 'es-kill-'));
+    const file = writeNdjson(Array.from({ length: 6000 }, (_, i) => rawRecord(i)), 'in.ndjson', dir);
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
+    const child = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: 'ignore' });
+    const exited = once(child, 'exit');
+    for (let i = 0; i < 600 && (await refreshInterval(client, alias)) !== '-1'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await refreshInterval(client, alias)).to.equal('-1');
+    child.kill('SIGKILL');
+    await exited;
+    expect(await refreshInterval(client, alias)).to.equal('-1');
+    expect(await readLock(client, alias)).to.not.equal(null);
+
+    const reopened = await openElasticsearchStore({ url: elasticsearchConnection()!.url, alias });
+    expect(await refreshInterval(client, alias)).to.equal('1s');
+    expect(await readLock(client, alias)).to.equal(null);
+    await reopened.close();
+
+    const rerun = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    rerun.stdout.on('data', (chunk) => { output += chunk; });
+    const [code] = await once(rerun, 'exit');
+    expect(code, output).to.equal(0);
+    expect(await refreshInterval(client, alias)).to.equal('1s');
+    await client.indices.refresh({ index: alias });
+    expect((await client.count({ index: alias })).count).to.equal(6000);
+  });
+
+  it('a bulk load refreshes once per batch for its block lookups, not once per lookup', async () => {
+    const store = await openTestElasticsearchStore('refresh', { refreshOnWrite: false });
+    try {
+      const alias = (store as unknown as { alias: string }).alias;
+      const refreshes = async () => {
+        const stats = await client.indices.stats({ index: await indicesOf(client, alias), metric: 'refresh' });
+        return stats._all.primaries?.refresh?.external_total ?? 0;
+      };
+      const before = await refreshes();
+      const { DedupGrouping } = await import('../../indexer/dedup/stage.js');
+      const sites = loadSites();
+      const records = Array.from({ length: 3000 }, (_, i) => rawRecord(i, { reference: `B${i}` }));
+      const report = await runLoad({ files: [writeNdjson(records)], store, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }), bulkLoad: true });
+      expect(report.written).to.equal(3000);
+      const shards = 3;
+      // 3 batches of 1 000, each with hundreds of block lookups; plus maxChangeSeq, the end of the load.
+      expect(await refreshes() - before).to.be.at.most((3 + 3) * shards);
+    } finally {
+      await store.close();
+    }
+  });
+});
