@@ -1,5 +1,8 @@
 /** Settings of the API process and its embedded listings store: npm start, and the real service wiring. */
 import { expect } from 'chai';
+import { engineMissing } from '../support/engines.js';
+import { deleteAliasIndices, elasticsearchConnection, testAlias } from '../support/elasticsearch.js';
+import { createElasticsearchClient } from '../../src/stores/elasticsearch/client.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
@@ -93,6 +96,41 @@ describe('npm start', function () {
         try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
       }
       child.kill('SIGTERM');
+    }
+  });
+
+  it('on an empty Elasticsearch index (ES_URL) loads the sample into it and prints a working demo key', async function () {
+    const missing = engineMissing('elasticsearch');
+    if (missing !== null) {
+      if (process.env.REQUIRE_ALL_ENGINES) throw new Error(missing);
+      return this.skip();
+    }
+    const port = await freePort();
+    const alias = testAlias('npmstart');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'npm-start-es-'));
+    const child = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '300', LOG_LEVEL: 'silent', REDIS_URL: '', ES_INDEX_ALIAS: alias, API_WORKERS: '1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => { output += chunk; });
+    const client = createElasticsearchClient(elasticsearchConnection()!);
+    try {
+      for (const deadline = Date.now() + 50_000; Date.now() < deadline && !/curl -s/.test(output);) await new Promise((resolve) => setTimeout(resolve, 200));
+      const key = /X-Api-Key: (\S+)'/.exec(output)?.[1];
+      expect(key, output).to.be.a('string');
+      const reply = await fetch(`http://127.0.0.1:${port}/api/v1/annonces?page_size=3`, { headers: { 'X-Api-Key': key! } });
+      expect(reply.status).to.equal(200);
+      expect((await reply.json() as { items: unknown[] }).items).to.have.length(3);
+      await client.indices.refresh({ index: alias });
+      expect((await client.count({ index: alias })).count).to.be.within(250, 300);
+    } finally {
+      for (const { pid } of descendants(child.pid!)) {
+        try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
+      }
+      child.kill('SIGTERM');
+      await deleteAliasIndices(client, alias);
+      await client.close();
     }
   });
 });
