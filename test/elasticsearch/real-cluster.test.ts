@@ -65,6 +65,20 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     await client.close();
   });
 
+  it('health: a green cluster is ok with the count and no detail', async () => {
+    const store = await openTestElasticsearchStore('health');
+    try {
+      await store.upsertMany(makeListings({ count: 3, seed: 2 }));
+      expect(await store.health()).to.deep.equal({ ok: true, backend: 'elasticsearch', listings: 3 });
+      // A replica that no node can hold (one node): yellow, still answering, and said.
+      const alias = (store as unknown as { alias: string }).alias;
+      await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { auto_expand_replicas: false, number_of_replicas: 1 } } });
+      expect(await store.health()).to.deep.include({ ok: true, listings: 3, detail: 'cluster yellow: 3 shard copies unassigned, 1 data node(s)' });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses wildcard deletes, so tests delete their indices by name', async () => {
     const alias = await fresh('wildcard');
     const error = await client.indices.delete({ index: `${alias}-v*` }).then(() => null, (e: Error) => e);

@@ -192,10 +192,19 @@ export class ElasticsearchListingStore implements ListingStore {
     return (await guarded(() => this.client.count({ index: this.alias }))).count;
   }
 
+  /**
+   * Answers while searches can be answered: a yellow cluster (a replica missing, e.g. a node lost)
+   * serves every search and says so in `detail`; red (a primary missing) is down.
+   */
   async health(): Promise<StoreHealth> {
     try {
-      const { count } = await this.client.count({ index: this.alias });
-      return { ok: true, backend: this.backend, listings: count };
+      const [{ count }, cluster] = await Promise.all([
+        this.client.count({ index: this.alias }),
+        this.client.cluster.health({ index: this.alias, timeout: '0s' }),
+      ]);
+      if (cluster.status === 'green') return { ok: true, backend: this.backend, listings: count };
+      const detail = `cluster ${cluster.status}: ${cluster.unassigned_shards} shard copies unassigned, ${cluster.number_of_data_nodes} data node(s)`;
+      return { ok: cluster.status !== 'red', backend: this.backend, listings: count, detail };
     } catch (error) {
       return { ok: false, backend: this.backend, detail: describe(error) };
     }
