@@ -33,37 +33,48 @@ export function activeBlockKeyOf(listing: StoredListing): string | null {
   return listing.status === 'active' ? blockKeyOf(listing) : null;
 }
 
+export type BlockReader = Pick<ListingStore, 'findBlock' | 'findBlockCandidates' | 'findBlocks'>;
+
 /** The candidates of one block, from the store's stored features when it keeps them. */
-export async function readBlock(store: Pick<ListingStore, 'findBlock' | 'findBlockCandidates'>, key: string): Promise<BlockCandidate[]> {
+export async function readBlock(store: BlockReader, key: string): Promise<BlockCandidate[]> {
   if (store.findBlockCandidates) return store.findBlockCandidates(key);
   return (await store.findBlock(key)).map(candidateOf);
+}
+
+/** The candidates of several blocks, in one read where the store can (findBlocks). */
+export async function readBlocks(store: BlockReader, keys: readonly string[]): Promise<Map<string, BlockCandidate[]>> {
+  const read = new Map<string, BlockCandidate[]>();
+  if (keys.length > 1 && store.findBlocks && !store.findBlockCandidates) {
+    for (const [key, listings] of await store.findBlocks([...keys])) read.set(key, listings.map(candidateOf));
+    return read;
+  }
+  for (const key of keys) read.set(key, await readBlock(store, key));
+  return read;
 }
 
 export class LoadedBlocks {
   private readonly byKey = new Map<string, BlockCandidate[]>();
   private readonly keysByBase = new Map<string, string[]>();
 
-  constructor(private readonly store: Pick<ListingStore, 'findBlock' | 'findBlockCandidates'>, private readonly cache: BlockCache | null = null) {}
+  constructor(private readonly store: BlockReader, private readonly cache: BlockCache | null = null) {}
 
   has(key: string): boolean { return this.byKey.has(key); }
 
-  /** Reads the blocks not read yet; true when at least one was. */
+  /** Reads the blocks not read yet (the uncached ones in one read); true when at least one was. */
   async ensure(keys: Iterable<string>): Promise<boolean> {
-    let read = false;
-    for (const key of keys) {
-      if (this.byKey.has(key)) continue;
-      let members = this.cache?.get(key);
-      if (members === undefined) {
-        members = await readBlock(this.store, key);
-        this.cache?.put(key, members);
-      }
+    const wanted = [...new Set(keys)].filter((key) => !this.byKey.has(key));
+    const uncached = wanted.filter((key) => this.cache?.get(key) === undefined);
+    const read = uncached.length ? await readBlocks(this.store, uncached) : new Map<string, BlockCandidate[]>();
+    for (const key of wanted) {
+      let members = read.get(key);
+      if (members !== undefined) this.cache?.put(key, members);
+      else members = this.cache!.get(key)!;
       this.byKey.set(key, members);
       const base = baseOfKey(key);
       const keys = this.keysByBase.get(base);
       if (keys) keys.push(key); else this.keysByBase.set(base, [key]);
-      read = true;
     }
-    return read;
+    return wanted.length > 0;
   }
 
   /** Candidates of the loaded blocks of one base. */

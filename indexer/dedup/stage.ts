@@ -36,7 +36,7 @@ import type { StoredListing } from '../../src/listings/stored.js';
 import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
 import { listingsPage, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
-import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks } from './blocks.js';
+import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
@@ -71,6 +71,9 @@ export interface DedupOptions {
  * anyway; the cache serves the big blocks (city districts) most batches touch.
  */
 export const DEFAULT_CACHE_LISTINGS = 10_000;
+
+/** Blocks read per search when a batch warms the block cache. */
+const WARM_CHUNK = 500;
 
 export class DedupGrouping implements GroupingStage {
   private formed = 0;
@@ -130,6 +133,10 @@ export class DedupGrouping implements GroupingStage {
       if (key !== null) around(key);
     }
 
+    // Where one read fetches many blocks (Elasticsearch), the batch's uncached blocks are read
+    // together into the bounded cache first, instead of one read per base below.
+    if (store.findBlocks) await this.warmCache(store, [...keysByBase.values()].flatMap((keys) => [...keys]));
+
     // 2. Regroup each base around what changed, reading its blocks then: every block a base's
     // regrouping reads is of that base (neighbourKeys), so only one base's candidates are held at a
     // time. Read for the whole batch first, they were held until its end, and their number grows with
@@ -178,6 +185,13 @@ export class DedupGrouping implements GroupingStage {
     }
     this.cache.written(writes);
     return writes.map((write) => write.listing);
+  }
+
+  private async warmCache(store: ListingStore, keys: string[]): Promise<void> {
+    const missing = keys.filter((key) => this.cache.get(key) === undefined);
+    for (let i = 0; i < missing.length; i += WARM_CHUNK) {
+      for (const [key, members] of await readBlocks(store, missing.slice(i, i + WARM_CHUNK))) this.cache.put(key, members);
+    }
   }
 
   /**

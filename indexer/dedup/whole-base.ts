@@ -10,16 +10,18 @@ import type { StoredListing } from '../../src/listings/stored.js';
 import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
 import type { MergeClock } from '../merge.js';
 import { baseOfKey } from '../../src/listings/block-key.js';
-import { readBlock } from './blocks.js';
+import { readBlocks, type BlockReader } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { clusterRegroup, currentGroupFields, regroupedFields } from './regroup.js';
 
-type BaseStore = Pick<ListingStore, 'findBlock' | 'findBlockCandidates' | 'getMany'>;
+type BaseStore = BlockReader & Pick<ListingStore, 'getMany'>;
 /** What a pass over every base reads: the blocks, whole listings, and the block keys in order. */
 export type EveryBaseStore = BaseStore & Required<Pick<ListingStore, 'blockKeysAfter'>>;
 
 /** Block keys read per page, and listings handed back per page, by a pass over every base. */
 export const EVERY_BASE_PAGE = 1000;
+/** Blocks read together by a pass over every base (one search on Elasticsearch), bounding what is held. */
+const READ_AHEAD = 200;
 
 /**
  * Every base of the store regrouped from scratch, in block-key order (the grouping at the end of a
@@ -32,8 +34,11 @@ export async function* regroupEveryBase(
   options: { sites: SiteCatalog; threshold?: number; clock: () => MergeClock; keysPerPage?: number; minted: (groups: number) => void },
 ): AsyncGenerator<StoredListing[]> {
   const pending: StoredListing[] = [];
+  // Blocks read ahead, READ_AHEAD keys of the page at a time, in one read where the store can.
+  let ahead = new Map<string, BlockCandidate[]>();
   const regroup = async (keys: string[]) => {
-    const result = await regroupCandidates(store, await readBase(store, keys), { sites: options.sites, threshold: options.threshold, clock: options.clock() });
+    const members = keys.flatMap((key) => ahead.get(key) ?? []);
+    const result = await regroupCandidates(store, members, { sites: options.sites, threshold: options.threshold, clock: options.clock() });
     options.minted(result.minted);
     pending.push(...result.writes);
   };
@@ -41,7 +46,12 @@ export async function* regroupEveryBase(
   let keys: string[] = [];
   for (let after: string | null = null; ;) {
     const page = await store.blockKeysAfter(after, pageSize);
-    for (const key of page) {
+    for (const [index, key] of page.entries()) {
+      if (!ahead.has(key)) {
+        // The blocks of the base being assembled stay; the ones of finished bases go.
+        const kept = new Map(keys.map((k) => [k, ahead.get(k)!]));
+        ahead = new Map([...kept, ...await readBlocks(store, page.slice(index, index + READ_AHEAD))]);
+      }
       if (keys.length > 0 && baseOfKey(keys[0]) !== baseOfKey(key)) {
         await regroup(keys);
         keys = [];
@@ -58,9 +68,9 @@ export async function* regroupEveryBase(
 
 /** The active listings of the blocks `keys` (one base's), as candidates. */
 export async function readBase(store: BaseStore, keys: Iterable<string>): Promise<BlockCandidate[]> {
-  const members: BlockCandidate[] = [];
-  for (const key of keys) members.push(...(await readBlock(store, key)));
-  return members;
+  const ordered = [...keys];
+  const blocks = await readBlocks(store, ordered);
+  return ordered.flatMap((key) => blocks.get(key) ?? []);
 }
 
 export interface BaseRegrouping {

@@ -59,6 +59,11 @@ export interface ListingStore {
   /** Indexer reads for deduplication: active listings of one block (transaction|type|postal code|price bucket, src/listings/block-key.ts). */
   findBlock(blockKey: string): Promise<StoredListing[]>;
   /**
+   * Optional: findBlock for several blocks in one read (Elasticsearch: one search instead of one a
+   * block; a batch's grouping reads hundreds). Every key asked is in the map, empty blocks too.
+   */
+  findBlocks?(blockKeys: string[]): Promise<Map<string, StoredListing[]>>;
+  /**
    * Optional, the same listings as findBlock as candidates (from stored features: SQLite). Without
    * it the stage makes candidates of findBlock's listings.
    */

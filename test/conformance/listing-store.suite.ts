@@ -8,6 +8,7 @@ import type { StoredListing } from '../../src/listings/stored.js';
 import type { ListingFilter, Scope, SearchQuery, SortName } from '../../src/listings/query.js';
 import { SORTS } from '../../src/listings/query.js';
 import { WriterBusyError } from '../../src/stores/writer-lock.js';
+import { blockKeyOf } from '../../src/listings/block-key.js';
 import { makeListings, FIXTURE_SITES } from '../support/fixtures.js';
 import { expectedSearch, inBox, matchesFilter } from '../support/oracle.js';
 import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
@@ -196,6 +197,30 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       const gone = await store.search({ filter: { words: ['orangerie'] }, scope: ALL, grouped: true, sort: 'recent', pageSize: 10, page: 1, after: null });
       expect(gone.items).to.have.length(0);
       await store.upsertMany([target]);
+    });
+
+    it('block reads: findBlock, findBlocks and blockKeysAfter agree on the active listings of each block', async () => {
+      const keys = [...new Set(listings.filter((l) => l.status === 'active').map((l) => blockKeyOf(l)).filter((k): k is string => k !== null))].sort();
+      const sample = keys.filter((_, i) => i % 7 === 0).slice(0, 12);
+      for (const key of sample) {
+        const expected = listings.filter((l) => l.status === 'active' && blockKeyOf(l) === key).map((l) => l.id).sort();
+        expect((await store.findBlock(key)).map((l) => l.id).sort(), key).to.deep.equal(expected);
+      }
+      if (store.findBlocks) {
+        const many = await store.findBlocks([...sample, 'no|such|block|0']);
+        expect([...many.keys()].sort()).to.deep.equal([...sample, 'no|such|block|0'].sort());
+        for (const key of sample) expect(many.get(key)!.map((l) => l.id).sort()).to.deep.equal((await store.findBlock(key)).map((l) => l.id).sort());
+      }
+      if (store.blockKeysAfter) {
+        const paged: string[] = [];
+        for (let after: string | null = null; ;) {
+          const page = await store.blockKeysAfter(after, 17);
+          paged.push(...page);
+          if (page.length < 17) break;
+          after = page[page.length - 1];
+        }
+        expect(paged).to.deep.equal(keys);
+      }
     });
 
     it('one writer at a time: a second writer is refused, naming the first, until it releases', async () => {

@@ -72,7 +72,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       expect(await store.health()).to.deep.equal({ ok: true, backend: 'elasticsearch', listings: 3 });
       // A replica that no node can hold (one node): yellow, still answering, and said.
       const alias = (store as unknown as { alias: string }).alias;
-      await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { auto_expand_replicas: false, number_of_replicas: 1 } } });
+      await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { auto_expand_replicas: 'false', number_of_replicas: 1 } } });
       expect(await store.health()).to.deep.include({ ok: true, listings: 3, detail: 'cluster yellow: 3 shard copies unassigned, 1 data node(s)' });
     } finally {
       await store.close();

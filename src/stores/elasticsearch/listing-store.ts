@@ -148,23 +148,43 @@ export class ElasticsearchListingStore implements ListingStore {
 
   /** Every active listing of a dedup block, series included (the grouping stage writes them back). */
   async findBlock(blockKey: string): Promise<StoredListing[]> {
+    return (await this.findBlocks([blockKey])).get(blockKey)!;
+  }
+
+  /** Several blocks in one search (paged by id), split by each document's block key. */
+  async findBlocks(blockKeys: string[]): Promise<Map<string, StoredListing[]>> {
     await this.refreshIfWritten();
-    const listings: StoredListing[] = [];
+    const blocks = new Map<string, StoredListing[]>(blockKeys.map((key) => [key, []]));
     let after: estypes.SortResults | undefined;
     for (;;) {
       const response = await guarded(() => this.client.search<ListingSource>({
         index: this.alias,
-        query: { bool: { filter: [{ term: { block_key: blockKey } }, { term: { status: 'active' } }] } },
+        query: { bool: { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] } },
         sort: [{ id: { order: 'asc' } }],
         size: BLOCK_PAGE,
         track_total_hits: false,
         ...(after ? { search_after: after } : {}),
       }));
       const hits = response.hits.hits;
-      listings.push(...hits.map((hit) => fromSource(hit._source!)));
-      if (hits.length < BLOCK_PAGE) return listings;
+      for (const hit of hits) blocks.get(hit._source!.block_key!)?.push(fromSource(hit._source!));
+      if (hits.length < BLOCK_PAGE) return blocks;
       after = hits[hits.length - 1].sort;
     }
+  }
+
+  /**
+   * The distinct block keys of the active listings after `after`, in order (a composite
+   * aggregation pages through them exactly): with it a first build groups once at its end.
+   */
+  async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
+    await this.refreshIfWritten();
+    const response = await guarded(() => this.client.search({
+      index: this.alias, size: 0, track_total_hits: false,
+      query: { bool: { filter: [{ term: { status: 'active' } }, { exists: { field: 'block_key' } }] } },
+      aggs: { keys: { composite: { size: limit, sources: [{ key: { terms: { field: 'block_key', order: 'asc' } } }], ...(after !== null ? { after: { key: after } } : {}) } } },
+    }));
+    const buckets = (response.aggregations?.keys as estypes.AggregationsCompositeAggregate | undefined)?.buckets ?? [];
+    return (buckets as unknown as { key: { key: string } }[]).map((bucket) => bucket.key.key);
   }
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
