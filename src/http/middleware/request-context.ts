@@ -19,6 +19,8 @@ export function requestContext(logger: pino.Logger) {
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
+    // Every body is JSON: browsers must not guess another type from its content.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     let failure: unknown;
     try {
       await next();
