@@ -24,6 +24,7 @@ import { mapPoints } from '../routes/map/handler.js';
 import { DetailParams } from '../routes/detail/schema.js';
 import { showListing } from '../routes/detail/handler.js';
 import { PtzParams, lookupPtzZone } from '../routes/ptz/handler.js';
+import { serveOpenApi } from '../routes/docs/handler.js';
 
 export const BASE_PATH = '/api/v1';
 
@@ -33,6 +34,7 @@ export function createRouter(deps: AppDeps): Router {
   const limit = rateLimit(deps);
 
   router.get('/health', health(deps));
+  router.get('/openapi.json', conditional(), serveOpenApi(deps));
   router.get('/ping', auth, ping(deps));
   const paid = siteFiltersOffer();
   router.get('/sources', auth, limit, siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
