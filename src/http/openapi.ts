@@ -47,6 +47,8 @@ interface Operation {
   cache?: string;
   /** The 503 body when it is not the plain error body. */
   unavailable?: string;
+  /** An HTML page rather than a JSON answer. */
+  html?: boolean;
 }
 
 const LISTING_HEADERS: Header[] = ['rate', 'quota', 'unknownSources'];
@@ -55,6 +57,7 @@ const OPERATIONS: Operation[] = [
   { path: '/health', summary: 'Service state (no key)', answer: 'HealthAnswer', keyed: false, errors: [], headers: [], unavailable: 'HealthAnswer',
     description: '200 when both stores answer, 503 with `status: degraded` otherwise.' },
   { path: '/openapi.json', summary: 'This document (no key)', answer: 'OpenApiDocument', keyed: false, errors: [], headers: ['etag'], cache: 'no-cache' },
+  { path: '/docs', summary: 'This document rendered by Swagger UI, with Authorize and Try it out (no key)', answer: '', html: true, keyed: false, errors: [], headers: [], cache: 'no-cache' },
   { path: '/ping', summary: 'Checks the key and returns the limits of its offer', answer: 'PingAnswer', keyed: true, errors: [], headers: [], cache: 'no-store',
     description: 'Consumes nothing and keeps answering when a quota is reached.' },
   { path: '/sources', summary: 'The listing sites (offers with site filters)', answer: 'SourcesAnswer', keyed: true, errors: [402], headers: ['rate', 'quota'], cache: 'no-store' },
@@ -174,7 +177,8 @@ function responses(op: Operation): JsonObject {
   if (op.headers.includes('unknownSources')) success.push('X-Unknown-Sources');
   if (op.headers.includes('etag')) success.push('ETag');
   const json = (schema: string) => ({ 'application/json': { schema: ref(schema) } });
-  const answers: JsonObject = { 200: { description: 'OK', headers: headerRefs(success), content: json(op.answer) } };
+  const content = op.html ? { 'text/html': { schema: { type: 'string' } } } : json(op.answer);
+  const answers: JsonObject = { 200: { description: 'OK', headers: headerRefs(success), content } };
   if (op.headers.includes('etag')) answers[304] = { description: 'Not modified: the ETag sent in If-None-Match is current.', headers: headerRefs(success) };
   const statuses = [...op.errors, ...(op.keyed ? [401, 429] : []), 503].sort();
   for (const status of statuses) {

@@ -25,6 +25,7 @@ import { DetailParams } from '../routes/detail/schema.js';
 import { showListing } from '../routes/detail/handler.js';
 import { PtzParams, lookupPtzZone } from '../routes/ptz/handler.js';
 import { serveOpenApi } from '../routes/docs/handler.js';
+import { docsAsset, docsPage } from '../routes/docs/page.js';
 
 export const BASE_PATH = '/api/v1';
 
@@ -35,6 +36,8 @@ export function createRouter(deps: AppDeps): Router {
 
   router.get('/health', health(deps));
   router.get('/openapi.json', conditional(), serveOpenApi(deps));
+  router.get('/docs', docsPage());
+  router.get('/docs/:file', conditional(), docsAsset());
   router.get('/ping', auth, ping(deps));
   const paid = siteFiltersOffer();
   router.get('/sources', auth, limit, siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
