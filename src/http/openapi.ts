@@ -243,10 +243,9 @@ export function openApiDocument(version: string): JsonObject {
 
 /** `/annonces/{source}/{reference}` -> `getAnnoncesBySourceByReference`: stable names for generated clients. */
 function operationId(path: string): string {
-  const words = path.split('/').filter(Boolean).map((part) => {
-    const name = part.replace(/[{}]/g, '');
-    const word = name.charAt(0).toUpperCase() + name.slice(1);
-    return part.startsWith('{') ? `By${word}` : word;
+  const words = path.split('/').filter(Boolean).flatMap((part) => {
+    const capitalised = part.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+    return part.startsWith('{') ? capitalised.map((w) => `By${w}`) : capitalised;
   });
   return `get${words.join('')}`;
 }
