@@ -15,7 +15,7 @@ export function createApp(deps: AppDeps): Koa {
   app.proxy = false;
   // Koa's own error printer would duplicate our structured log line.
   app.silent = true;
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.metrics));
   // Negotiated gzip or brotli (quality 4: most of the gain of 11 for a fraction of its CPU).
   app.use(compress({ threshold: COMPRESS_THRESHOLD_BYTES, br: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }, deflate: false }));
   const router = createRouter(deps);
