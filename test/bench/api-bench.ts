@@ -21,6 +21,7 @@ import { formatBytes, integer, log, markdownTable, ms, resultsTable, verdict, ty
 import { seededRandom } from './stats.js';
 import { latestProfile, summariseProfile } from './profile.js';
 import { calibrate, residentBytes, type Calibration } from './calibration.js';
+import { COMPRESSION_SCENARIOS, compressionTable, measureCompression, type CompressionRow } from './compression.js';
 
 export async function runApiBench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenario);
@@ -36,6 +37,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   const rows: ResultRow[] = [];
   let plans: PlanRow[] = [];
   const cursorQueries: CursorQuery[] = [];
+  let compression: CompressionRow[] = [];
   try {
     const facts = readFacts(raw.store.database, bench.enteredFrom);
     log(`catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments.slice(0, 5).map((d) => `${d.code} (${d.listings})`).join(', ')}; `
@@ -63,6 +65,11 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
         cursorQueries.push({ query: first.replace('/annonces?', ''), page: pageOfCursor(path), page1Ms: await raw.medianMs([first], 7), deepMs: await raw.medianMs([path], 7) });
       }
     }
+    const compressible = rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! }));
+    if (compressible.length) {
+      log(`compression: ${compressible.map((s) => s.name).join(', ')} with Accept-Encoding none, gzip and br`);
+      compression = await measureCompression({ base: server.base, key: bench.key, pid: server.pid, connections: options.connections, seconds: options.duration, scenarios: compressible });
+    }
     if (scenarios.some((s) => s.name.startsWith('text'))) {
       log('full text: timing both plans and the chosen one');
       const depts = facts.departments.map((d) => d.code);
@@ -76,6 +83,9 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     await server.stop();
   }
   let report = renderReport(options, catalogue, server, rows, plans, cursorQueries);
+  if (compression.length) {
+    report += `\n### Compression: bytes and server CPU per response by Accept-Encoding (${options.connections} connections, ${options.duration} s each)\n\n${compressionTable(compression)}\n`;
+  }
   const profileFile = options.profile ? latestProfile(profileDir) : null;
   if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
   process.stdout.write(report);
