@@ -22,11 +22,12 @@ async function main(): Promise<void> {
     if (config.metricsPort !== null) await startMetricsServer(clusterMetricsSource(), config.metricsPort, config.host);
     return;
   }
+  const { metrics } = service.deps;
+  // A worker answers the primary's metrics requests before it listens: a scrape waits for every worker.
+  if (metrics && config.apiWorkers > 1) shareWithClusterPrimary(metrics);
   if (config.apiWorkers === 1) await bootstrapIfEmpty(service, config);
   await service.listen(config.port, config.host);
-  const { metrics } = service.deps;
-  if (metrics && config.apiWorkers > 1) shareWithClusterPrimary(metrics);
-  else if (metrics && config.metricsPort !== null) await startMetricsServer(metricsSource(metrics), config.metricsPort, config.host);
+  if (metrics && config.apiWorkers === 1 && config.metricsPort !== null) await startMetricsServer(metricsSource(metrics), config.metricsPort, config.host);
   // The map's exact totals are counted in memory once this copy is read: after listening, a slice per
   // turn of the event loop, so the server answers meanwhile (counting in SQL until it is read).
   const { listings } = service.deps;

@@ -114,9 +114,15 @@ describe('API_WORKERS: several API processes on one port', function () {
     });
 
     it('serves the metrics of both workers summed on METRICS_PORT', async () => {
-      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-      // The twelve searches of the test before, whichever worker answered each.
-      expect(text).to.include('annonces_http_requests_total{route="/api/v1/annonces",method="GET",status="200"} 12');
+      // The twelve searches of the test before, whichever worker answered each. A scrape fails while
+      // a worker is still starting (the primary waits for every worker), as the one after succeeds.
+      const searches = 'annonces_http_requests_total{route="/api/v1/annonces",method="GET",status="200"} 12';
+      let text = '';
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline && !text.includes(searches);) {
+        text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text(), () => '');
+        if (!text.includes(searches)) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(text).to.include(searches);
     });
 
     it('shares the rate windows: a third request in one second is refused whichever process gets it', async () => {
