@@ -21,6 +21,7 @@ import { formatBytes, integer, log, markdownTable, ms, resultsTable, verdict, ty
 import { seededRandom } from './stats.js';
 import { latestProfile, summariseProfile } from './profile.js';
 import { calibrate, residentBytes, type Calibration } from './calibration.js';
+import { recordApiRun } from './charts.js';
 import { COMPRESSION_SCENARIOS, compressionTable, measureCompression, type CompressionRow } from './compression.js';
 
 export async function runApiBench(options: BenchOptions): Promise<void> {
@@ -89,6 +90,14 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   const profileFile = options.profile ? latestProfile(profileDir) : null;
   if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
   process.stdout.write(report);
+  // A run of every scenario replaces the charts' figures (the bench server reads listings from SQLite).
+  if (options.scenario === null) {
+    const charts = await recordApiRun({
+      engine: 'sqlite', label: `${integer(catalogue.listings)} listings, ${new Date().toISOString().slice(0, 16)}Z`,
+      figures: rows.map((r) => ({ scenario: r.name, p50: r.p50, p99: r.p99, rps: r.rps })),
+    });
+    log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
+  }
   if (options.markdown) {
     writeFileSync(options.markdown, report);
     log(`report written to ${options.markdown}`);
