@@ -78,7 +78,8 @@ export function clusterMetricsSource(): MetricsSource {
 
 export interface MetricsSource { contentType: string; read(): Promise<string> }
 
-export const metricsSource = (metrics: ApiMetrics): MetricsSource => ({ contentType: metrics.registry.contentType, read: () => metrics.registry.metrics() });
+/** The registry of a process's own metrics (the API's, or an indexer load's). */
+export const metricsSource = (metrics: { registry: Registry }): MetricsSource => ({ contentType: metrics.registry.contentType, read: () => metrics.registry.metrics() });
 
 /** GET /metrics on its own port; anything else is 404. */
 export function startMetricsServer(source: MetricsSource, port: number, host?: string): Promise<Server> {
