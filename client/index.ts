@@ -43,7 +43,7 @@ export interface AnnoncesClientOptions {
   now?: () => number;
   /** Longest Retry-After a single call waits for before throwing RateLimitedError. */
   maxWaitSeconds?: number;
-  /** Retries of one request after 429 or 503. */
+  /** Retries of one request after 429 or 503 (a follower retries without limit). */
   maxRetries?: number;
   /** Pause of a follower that is up to date. */
   pollIntervalMs?: number;
@@ -86,7 +86,7 @@ export class RetryLaterError extends ApiError {
 
 interface Sent { data?: unknown; error?: unknown; response: Response }
 
-interface Waits { maxWaitSeconds: number; signal?: AbortSignal }
+interface Waits { maxWaitSeconds: number; maxRetries: number; signal?: AbortSignal }
 
 export interface FollowOptions { cursor?: string; signal?: AbortSignal }
 
@@ -147,7 +147,8 @@ export class AnnoncesClient {
     read: (cursor: string | undefined, waits: Waits) => Promise<Answer<T>>, options: FollowOptions,
   ): AsyncGenerator<T> {
     const { signal } = options;
-    const waits: Waits = { maxWaitSeconds: Number.POSITIVE_INFINITY, signal };
+    // A follower waits as long and as often as the API asks: it is meant to run forever.
+    const waits: Waits = { maxWaitSeconds: Number.POSITIVE_INFINITY, maxRetries: Number.POSITIVE_INFINITY, signal };
     let cursor = options.cursor;
     while (!signal?.aborted) {
       let batch: T;
@@ -166,7 +167,7 @@ export class AnnoncesClient {
   }
 
   /** One request, retried after 429 and 503 within the waits allowed; T is the declared 200 body. */
-  private async call<T>(send: () => Promise<Sent>, waits: Waits = { maxWaitSeconds: this.maxWaitSeconds }): Promise<Answer<T>> {
+  private async call<T>(send: () => Promise<Sent>, waits: Waits = { maxWaitSeconds: this.maxWaitSeconds, maxRetries: this.maxRetries }): Promise<Answer<T>> {
     for (let attempt = 0; ; attempt++) {
       const { data, error, response } = await send();
       if (response.ok || response.status === 304) {
@@ -178,7 +179,7 @@ export class AnnoncesClient {
       if (response.status === 402) throw new QuotaError(response.status, body);
       if (response.status !== 429 && response.status !== 503) throw new ApiError(response.status, body);
       const seconds = Math.max(1, Number(response.headers.get('Retry-After')) || body.retry_after_seconds || 1);
-      if (attempt >= this.maxRetries || seconds > waits.maxWaitSeconds || waits.signal?.aborted) throw new RetryLaterError(response.status, body, seconds);
+      if (attempt >= waits.maxRetries || seconds > waits.maxWaitSeconds || waits.signal?.aborted) throw new RetryLaterError(response.status, body, seconds);
       await this.sleep(seconds * 1000, waits.signal);
     }
   }

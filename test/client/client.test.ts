@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { makeListings } from '../support/fixtures.js';
 import { NO_RATE_WINDOWS, offersWith } from '../access/support/quota-app.js';
 import type { StoredListing } from '../../src/listings/stored.js';
+import { StoreUnavailableError, type ListingStore } from '../../src/stores/listing-store.js';
 
 const keyOf = (a: { source: string; reference: string }) => `${a.source}/${a.reference}`;
 
@@ -127,6 +128,33 @@ describe('typed client', function () {
       abort.abort();
     }
     expect(sleeps).to.deep.equal([retryAfter * 1000]);
+  });
+
+  it('503 while the store is down: a follower retries the same cursor after Retry-After, without limit', async () => {
+    const store = app.service.deps.listings;
+    let failures = 0;
+    // The feed fails for six requests of a single call (one and five retries), then seven more times.
+    const feed = (...args: Parameters<ListingStore['feed']>) => (++failures <= 13 ? Promise.reject(new StoreUnavailableError('test')) : store.feed(...args));
+    const flaky = new Proxy(store, {
+      get: (target, property) => (property === 'feed' ? feed : Reflect.get(target, property, target)),
+    });
+    app.service.deps.listings = flaky;
+    try {
+      const key = await app.newKey('sur_mesure');
+      const single = await clientFor(key).feed().catch((error: unknown) => error);
+      expect(single).to.be.instanceOf(RetryLaterError);
+      expect((single as RetryLaterError).status).to.equal(503);
+      expect(sleeps).to.deep.equal([5000, 5000, 5000, 5000, 5000]);
+      sleeps = [];
+      const abort = new AbortController();
+      for await (const batch of clientFor(key).followFeed({}, { signal: abort.signal })) {
+        expect(batch.items.length).to.be.above(0);
+        abort.abort();
+      }
+      expect(sleeps).to.deep.equal(Array(7).fill(5000));
+    } finally {
+      app.service.deps.listings = store;
+    }
   });
 
   it('402 with a resumption date: a single call throws it without retrying, a follower sleeps until it once', async () => {
