@@ -22,6 +22,8 @@ import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import { rebuildGroups } from './dedup/rebuild.js';
 import { withWriterLock } from '../src/stores/writer-lock.js';
+import { IndexerMetrics } from './metrics.js';
+import { metricsSource, startMetricsServer } from '../src/http/metrics.js';
 
 /**
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
@@ -40,12 +42,15 @@ async function main(argv: string[]): Promise<number> {
     if (positionals.length === 0) return usage('load needs at least one file');
     mkdirSync(config.dataDir, { recursive: true });
     const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
+    const metrics = config.metricsPort === null ? undefined : new IndexerMetrics();
+    const metricsServer = metrics ? await startMetricsServer(metricsSource(metrics), config.metricsPort!, config.host) : null;
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
-      const report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true });
+      const report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true, metrics });
       console.log(JSON.stringify(report));
       return 0;
     } finally {
+      metricsServer?.close();
       await store.close();
     }
   }
@@ -99,7 +104,8 @@ async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unkn
 }
 
 export async function loadWithProgress(
-  files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null, options: { groupInWorker?: boolean } = {},
+  files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null,
+  options: { groupInWorker?: boolean; metrics?: IndexerMetrics } = {},
 ): Promise<LoadReport> {
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s | {regrouped} regrouped at the end', stream: process.stderr }, cliProgress.Presets.shades_classic)
@@ -107,10 +113,15 @@ export async function loadWithProgress(
   bar?.start(0, 0, { written: 0, unchanged: 0, rejected: 0, rate: 0, regrouped: 0 });
   try {
     const sites = loadSites();
-    return await runLoad({
+    const report = await runLoad({
       files, store, rejectsFile, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites, groupInWorker: options.groupInWorker }), parseInWorker: true,
-      onProgress: (r) => bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second, regrouped: r.regrouped_at_end }),
+      onProgress: (r) => {
+        bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second, regrouped: r.regrouped_at_end });
+        options.metrics?.observe(r);
+      },
     });
+    options.metrics?.observe(report);
+    return report;
   } finally {
     bar?.stop();
   }

@@ -7,6 +7,7 @@ import { createService } from './server.js';
 import { bootstrapIfEmpty } from './bootstrap.js';
 import { SqliteListingStore } from './stores/sqlite/listing-store.js';
 import { assertClusterConfig, ClusterConfigError, isClusterPrimary, superviseWorkers } from './cluster.js';
+import { clusterMetricsSource, metricsSource, shareWithClusterPrimary, startMetricsServer } from './http/metrics.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -18,10 +19,15 @@ async function main(): Promise<void> {
     await service.close();
     service.deps.logger.info({ workers: config.apiWorkers }, 'starting API workers');
     superviseWorkers(config, (message, fields) => service.deps.logger.warn(fields ?? {}, message));
+    if (config.metricsPort !== null) await startMetricsServer(clusterMetricsSource(), config.metricsPort, config.host);
     return;
   }
+  const { metrics } = service.deps;
+  // A worker answers the primary's metrics requests before it listens: a scrape waits for every worker.
+  if (metrics && config.apiWorkers > 1) shareWithClusterPrimary(metrics);
   if (config.apiWorkers === 1) await bootstrapIfEmpty(service, config);
   await service.listen(config.port, config.host);
+  if (metrics && config.apiWorkers === 1 && config.metricsPort !== null) await startMetricsServer(metricsSource(metrics), config.metricsPort, config.host);
   // The map's exact totals are counted in memory once this copy is read: after listening, a slice per
   // turn of the event loop, so the server answers meanwhile (counting in SQL until it is read).
   const { listings } = service.deps;

@@ -16,6 +16,7 @@ import { loadSites } from './listings/sites.js';
 import { CursorCodec } from './listings/cursor.js';
 import { loadPtzLookup } from './ptz/lookup.js';
 import { openListingStore } from './stores/open-listing-store.js';
+import { ApiMetrics } from './http/metrics.js';
 
 export const VERSION = '1.0.0';
 
@@ -50,6 +51,12 @@ export async function createService(config: Config, overrides: Partial<AppDeps> 
     now: Date.now,
     ...overrides,
   };
+  if (config.metricsPort !== null) {
+    const metrics = new ApiMetrics();
+    Object.assign(deps, {
+      metrics, listings: metrics.timed('listings', deps.listings), access: metrics.timed('access', deps.access), metering: metrics.timed('access', deps.metering),
+    });
+  }
   const app = createApp(deps);
   let server: Server | null = null;
   return {

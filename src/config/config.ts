@@ -34,6 +34,8 @@ export const ConfigSchema = z.object({
    * as built by better-sqlite3 maps at most 2 047 MiB.
    */
   SQLITE_MMAP_MIB: z.coerce.number().int().min(0).max(2047).default(2047),
+  /** Port of the Prometheus metrics (GET /metrics); unset: no metrics. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export interface Config {
@@ -51,6 +53,7 @@ export interface Config {
   sampleCount: number;
   apiWorkers: number;
   sqliteMmapMiB: number;
+  metricsPort: number | null;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -73,5 +76,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sampleCount: parsed.SAMPLE_COUNT,
     apiWorkers: parsed.API_WORKERS,
     sqliteMmapMiB: parsed.SQLITE_MMAP_MIB,
+    metricsPort: parsed.METRICS_PORT ?? null,
   };
 }

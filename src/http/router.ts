@@ -1,12 +1,15 @@
 /**
  * Every route of the API, each one a visible pipeline (STYLE.md):
- * authenticate -> rate limit -> validate -> meter (quota check, then counting) -> handler.
+ * authenticate -> rate limit -> validate -> offer gate -> meter (quota check, then counting) -> handler.
+ * Detail and PTZ answer conditional requests (`ETag`, 304) inside the meter.
  */
 import Router from '@koa/router';
 import type { AppDeps } from './state.js';
 import { authenticate } from './middleware/authenticate.js';
 import { meter, rateLimit } from './middleware/metering.js';
 import { validate } from './middleware/validate.js';
+import { siteFiltersOffer } from './middleware/site-filters.js';
+import { conditional } from './middleware/freshness.js';
 import { health } from '../routes/health/handler.js';
 import { ping } from '../routes/ping/handler.js';
 import { listSources } from '../routes/sources/handler.js';
@@ -21,6 +24,8 @@ import { mapPoints } from '../routes/map/handler.js';
 import { DetailParams } from '../routes/detail/schema.js';
 import { showListing } from '../routes/detail/handler.js';
 import { PtzParams, lookupPtzZone } from '../routes/ptz/handler.js';
+import { serveOpenApi } from '../routes/docs/handler.js';
+import { docsAsset, docsPage } from '../routes/docs/page.js';
 
 export const BASE_PATH = '/api/v1';
 
@@ -30,13 +35,17 @@ export function createRouter(deps: AppDeps): Router {
   const limit = rateLimit(deps);
 
   router.get('/health', health(deps));
+  router.get('/openapi.json', conditional(), serveOpenApi(deps));
+  router.get('/docs', docsPage());
+  router.get('/docs/:file', conditional(), docsAsset());
   router.get('/ping', auth, ping(deps));
-  router.get('/sources', auth, limit, meter(deps, 'sources'), listSources(deps));
-  router.get('/annonces', auth, limit, validate(SearchParams), meter(deps, 'listings'), searchListings(deps));
-  router.get('/annonces/feed', auth, limit, validate(FeedParams), meter(deps, 'listings'), readFeed(deps));
-  router.get('/annonces/retirees', auth, limit, validate(WithdrawnParams), meter(deps, 'listings'), listWithdrawn(deps));
-  router.get('/annonces/map', auth, limit, validate(MapParams), meter(deps, 'map'), mapPoints(deps));
-  router.get('/annonces/:source/:reference', auth, limit, validate(DetailParams, (ctx) => ctx.params), meter(deps, 'listings'), showListing(deps));
-  router.get('/ptz/zone', auth, limit, validate(PtzParams), meter(deps, 'ptz'), lookupPtzZone(deps));
+  const paid = siteFiltersOffer();
+  router.get('/sources', auth, limit, siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
+  router.get('/annonces', auth, limit, validate(SearchParams), paid, meter(deps, 'listings'), searchListings(deps));
+  router.get('/annonces/feed', auth, limit, validate(FeedParams), paid, meter(deps, 'listings'), readFeed(deps));
+  router.get('/annonces/retirees', auth, limit, validate(WithdrawnParams), paid, meter(deps, 'listings'), listWithdrawn(deps));
+  router.get('/annonces/map', auth, limit, validate(MapParams), paid, meter(deps, 'map'), mapPoints(deps));
+  router.get('/annonces/:source/:reference', auth, limit, validate(DetailParams, (ctx) => ctx.params), meter(deps, 'listings'), conditional(), showListing(deps));
+  router.get('/ptz/zone', auth, limit, validate(PtzParams), meter(deps, 'ptz'), conditional(), lookupPtzZone(deps));
   return router;
 }

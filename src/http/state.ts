@@ -7,6 +7,7 @@ import type { SiteCatalog } from '../listings/sites.js';
 import type { CursorCodec } from '../listings/cursor.js';
 import type { PtzLookup } from '../ptz/lookup.js';
 import type { Metering } from '../access/metering.js';
+import type { ApiMetrics } from './metrics.js';
 
 export interface AppDeps {
   listings: ListingStore;
@@ -21,6 +22,8 @@ export interface AppDeps {
   version: string;
   /** Injected clock (tests move time); epoch milliseconds. */
   now: () => number;
+  /** Prometheus metrics, when METRICS_PORT is set. */
+  metrics?: ApiMetrics;
 }
 
 export interface Caller {

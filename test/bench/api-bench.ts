@@ -21,6 +21,8 @@ import { formatBytes, integer, log, markdownTable, ms, resultsTable, verdict, ty
 import { seededRandom } from './stats.js';
 import { latestProfile, summariseProfile } from './profile.js';
 import { calibrate, residentBytes, type Calibration } from './calibration.js';
+import { recordApiRun } from './charts.js';
+import { COMPRESSION_SCENARIOS, compressionTable, measureCompression, type CompressionRow } from './compression.js';
 
 export async function runApiBench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenario);
@@ -36,6 +38,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   const rows: ResultRow[] = [];
   let plans: PlanRow[] = [];
   const cursorQueries: CursorQuery[] = [];
+  let compression: CompressionRow[] = [];
   try {
     const facts = readFacts(raw.store.database, bench.enteredFrom);
     log(`catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments.slice(0, 5).map((d) => `${d.code} (${d.listings})`).join(', ')}; `
@@ -63,6 +66,11 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
         cursorQueries.push({ query: first.replace('/annonces?', ''), page: pageOfCursor(path), page1Ms: await raw.medianMs([first], 7), deepMs: await raw.medianMs([path], 7) });
       }
     }
+    const compressible = rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! }));
+    if (compressible.length) {
+      log(`compression: ${compressible.map((s) => s.name).join(', ')} with Accept-Encoding none, gzip and br`);
+      compression = await measureCompression({ base: server.base, key: bench.key, pid: server.pid, connections: options.connections, seconds: options.duration, scenarios: compressible });
+    }
     if (scenarios.some((s) => s.name.startsWith('text'))) {
       log('full text: timing both plans and the chosen one');
       const depts = facts.departments.map((d) => d.code);
@@ -76,9 +84,20 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     await server.stop();
   }
   let report = renderReport(options, catalogue, server, rows, plans, cursorQueries);
+  if (compression.length) {
+    report += `\n### Compression: bytes and server CPU per response by Accept-Encoding (${options.connections} connections, ${options.duration} s each)\n\n${compressionTable(compression)}\n`;
+  }
   const profileFile = options.profile ? latestProfile(profileDir) : null;
   if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
   process.stdout.write(report);
+  // A run of every scenario replaces the charts' figures (the bench server reads listings from SQLite).
+  if (options.scenario === null) {
+    const charts = await recordApiRun({
+      engine: 'sqlite', label: `${integer(catalogue.listings)} listings, ${new Date().toISOString().slice(0, 16)}Z`,
+      figures: rows.map((r) => ({ scenario: r.name, p50: r.p50, p99: r.p99, rps: r.rps })),
+    });
+    log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
+  }
   if (options.markdown) {
     writeFileSync(options.markdown, report);
     log(`report written to ${options.markdown}`);

@@ -14,6 +14,7 @@ import { formatBytes, integer, log, markdownTable } from './report.js';
 import { latestProfile, summariseProfile } from './profile.js';
 import { measureStages, stagesTable } from './indexer-stages.js';
 import { memoryCurveTable } from './memory-curve.js';
+import { recordIndexerRun } from './charts.js';
 
 export async function runIndexerBench(options: BenchOptions): Promise<void> {
   const sampleFile = await ensureSample(options.records);
@@ -62,6 +63,11 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
       '',
     ].join('\n');
     const profileFile = options.profile ? latestProfile(profileDir) : null;
+    const charts = await recordIndexerRun({
+      label: `${new Date().toISOString().slice(0, 16)}Z, peak RSS ${peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`}`,
+      records: figures.records, recordsPerSecond: figures.endToEndPerSecond, samples: figures.memory ?? [],
+    });
+    log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
     process.stdout.write(report + '\n' + (profileFile ? `\n### Where the indexer's time went\n\n${summariseProfile(profileFile, 25, 'the indexer')}\n` : ''));
     if (options.stageRecords > 0) {
       const limit = Math.min(options.stageRecords, options.records);

@@ -21,6 +21,8 @@ export interface LoadRun {
   firstFailure: string | null;
   /** First non-2xx status seen, to say what went wrong. */
   firstBadStatus: number | null;
+  /** Bytes received per response (headers and body, as sent on the wire). */
+  bytesPerResponse: number;
 }
 
 export interface LoadSpec {
@@ -29,6 +31,8 @@ export interface LoadSpec {
   paths: readonly string[];
   connections: number;
   seconds: number;
+  /** Extra request headers (e.g. Accept-Encoding). */
+  headers?: Record<string, string>;
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
@@ -36,6 +40,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
   let next = 0;
   const latencies: number[] = [];
   let non2xx = 0;
+  let bytes = 0;
   let firstBadStatus: number | null = null;
   const basePath = new URL(spec.base).pathname;
   const started = process.hrtime.bigint();
@@ -47,7 +52,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
     duration: spec.seconds,
     // Under 50 connections a slow scenario queues: a request may wait 50 service times.
     timeout: 120,
-    headers: { 'x-api-key': spec.key, accept: 'application/json' },
+    headers: { 'x-api-key': spec.key, accept: 'application/json', ...spec.headers },
     requests: [{
       method: 'GET',
       setupRequest: (request) => {
@@ -58,8 +63,9 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
   }, (error, result) => finish({ error, result }));
   let firstFailure: string | null = null;
   instance.on('reqError', (error: Error) => { firstFailure ??= error.message; });
-  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+  instance.on('response', (_client: unknown, statusCode: number, responseBytes: number, responseTime: number) => {
     latencies.push(responseTime);
+    bytes += responseBytes;
     if (statusCode < 200 || statusCode > 299) {
       non2xx++;
       firstBadStatus ??= statusCode;
@@ -77,6 +83,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
     failures: result.errors,
     firstFailure,
     firstBadStatus,
+    bytesPerResponse: latencies.length ? bytes / latencies.length : 0,
   };
 }
 

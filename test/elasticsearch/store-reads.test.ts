@@ -113,7 +113,7 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     cluster.on('POST', '/annonces/_search', (params) => {
       const after = params.body.search_after as string[] | undefined;
       const start = after ? block.findIndex((l) => l.id === after[0]) + 1 : 0;
-      return { hits: { hits: block.slice(start, start + params.body.size).map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))), [l.id])) } };
+      return { hits: { hits: block.slice(start, start + params.body.size).map((l) => hitOf({ ...JSON.parse(JSON.stringify(toSource(l))), block_key: 'vente|maison|69003' }, [l.id])) } };
     });
     const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
     await store.upsertMany([listings[0]]);
@@ -121,7 +121,7 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     expect(found.map((l) => l.id)).to.deep.equal(block.map((l) => l.id));
     expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['POST /_bulk', 'GET /annonces/_refresh', 'POST /annonces/_search', 'POST /annonces/_search']);
     expect(cluster.requests[2].body).to.deep.equal({
-      query: { bool: { filter: [{ term: { block_key: 'vente|maison|69003' } }, { term: { status: 'active' } }] } },
+      query: { bool: { filter: [{ terms: { block_key: ['vente|maison|69003'] } }, { term: { status: 'active' } }] } },
       sort: [{ id: { order: 'asc' } }], size: 1000, track_total_hits: false,
     });
     expect(cluster.requests[3].body.search_after).to.deep.equal([block[999].id]);

@@ -68,6 +68,7 @@ describe('API_WORKERS: several API processes on one port', function () {
     let port = 0;
     let key = '';
     let slowKey = '';
+    let metricsPort = 0;
     const prefix = `annonces-test-cluster-${process.pid}-${Date.now()}:`;
 
     before(async function () {
@@ -81,7 +82,10 @@ describe('API_WORKERS: several API processes on one port', function () {
       key = await createKey('acme', 'sur_mesure');
       slowKey = await createKey('slow', 'region');
       port = await freePort();
-      server = spawn(TSX, ['src/main.ts'], { env: { ...env, API_WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '0' }, stdio: 'ignore' });
+      metricsPort = await freePort();
+      server = spawn(TSX, ['src/main.ts'], {
+        env: { ...env, API_WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '0', METRICS_PORT: String(metricsPort) }, stdio: 'ignore',
+      });
       for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
         if (childrenOf(primaryPid()).length === 2 && (await get(port, '/health', '').then((r) => r.status, () => 0)) === 200) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -107,6 +111,18 @@ describe('API_WORKERS: several API processes on one port', function () {
       expect(Number(answers.at(-1)!.headers['x-quota-items-used'])).to.equal(12);
       const distinctIds = new Set(answers.flatMap((a) => JSON.parse(a.body).items.map((item: { reference: string }) => item.reference)));
       expect(distinctIds.size).to.equal(12);
+    });
+
+    it('serves the metrics of both workers summed on METRICS_PORT', async () => {
+      // The twelve searches of the test before, whichever worker answered each. A scrape fails while
+      // a worker is still starting (the primary waits for every worker), as the one after succeeds.
+      const searches = 'annonces_http_requests_total{route="/api/v1/annonces",method="GET",status="200"} 12';
+      let text = '';
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline && !text.includes(searches);) {
+        text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text(), () => '');
+        if (!text.includes(searches)) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(text).to.include(searches);
     });
 
     it('shares the rate windows: a third request in one second is refused whichever process gets it', async () => {

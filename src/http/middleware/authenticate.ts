@@ -1,7 +1,8 @@
 /**
  * SPEC.md Authentication: the key in `X-Api-Key` or `Authorization: Bearer`. 401 API_KEY_MISSING
  * without a key, API_KEY_INVALID for an unknown, revoked or blocked key. Keys are looked up by their
- * SHA-256 (the key itself is never stored nor logged). Sets `X-Annonces-From` on every answer.
+ * SHA-256 (the key itself is never stored nor logged). Sets `X-Annonces-From` on every answer, and
+ * `Cache-Control: no-store` since keyed answers are per-account data (a route may relax it, like PTZ).
  */
 import type { Context, Next } from 'koa';
 import { ApiError } from '../errors.js';
@@ -12,6 +13,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export function authenticate(deps: AppDeps) {
   return async function authenticateMiddleware(ctx: Context, next: Next): Promise<void> {
+    ctx.set('Cache-Control', 'no-store');
     const key = readKey(ctx);
     if (!key) throw new ApiError(401, 'API_KEY_MISSING', 'An API key is required in the X-Api-Key header (or Authorization: Bearer).');
     const found = key.length <= 256 ? await deps.access.findKeyWithAccount(hashApiKey(key)) : null;

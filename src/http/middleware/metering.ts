@@ -4,7 +4,8 @@
  * - `meter(kind)`: refuses before the search when the daily request cap (429) or a quota (402) is
  *   reached, then, once the handler succeeded, counts what it cost and sets the quota headers:
  *   the listings it delivered (`ctx.state.delivered`), or the request token of a PTZ lookup (a
- *   400/404 lookup costs nothing, SPEC.md /ptz/zone).
+ *   400/404 lookup costs nothing, SPEC.md /ptz/zone). A `HEAD` delivers no listing, so it counts
+ *   none: it costs its request token only.
  */
 import type { Context, Next } from 'koa';
 import type { MeterKind } from '../../access/metering.js';
@@ -29,7 +30,7 @@ export function meter(deps: AppDeps, kind: MeterKind) {
 }
 
 function settle(deps: AppDeps, who: Caller, kind: MeterKind, ctx: Context): Promise<Record<string, string>> {
-  if (kind === 'listings') return deps.metering.recordDelivery(who, ctx.state.delivered ?? [], deps.now());
+  if (kind === 'listings' && ctx.method !== 'HEAD') return deps.metering.recordDelivery(who, ctx.state.delivered ?? [], deps.now());
   if (kind === 'ptz') return deps.metering.recordRequest(who, deps.now());
   return deps.metering.quotaHeaders(who, deps.now());
 }

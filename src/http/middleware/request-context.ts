@@ -1,7 +1,8 @@
 /**
  * First middleware: a request id (echoed in `X-Request-Id`), one structured log line per request,
  * and the rendering of every error as a JSON body. Unknown errors are logged and answered 500 without
- * details; backend outages become 503 SERVICE_UNAVAILABLE.
+ * details; backend outages become 503 SERVICE_UNAVAILABLE. With metrics on, it counts the request
+ * by route and status, its latency, and the quota and rate refusals.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
@@ -9,16 +10,19 @@ import type pino from 'pino';
 import { ApiError, serviceUnavailable } from '../errors.js';
 import { StoreUnavailableError } from '../../stores/listing-store.js';
 import { AccessUnavailableError } from '../../stores/access-store.js';
+import type { ApiMetrics } from '../metrics.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function requestContext(logger: pino.Logger) {
+export function requestContext(logger: pino.Logger, metrics?: ApiMetrics) {
   return async function requestContextMiddleware(ctx: Context, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
+    // Every body is JSON: browsers must not guess another type from its content.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     let failure: unknown;
     try {
       await next();
@@ -34,6 +38,10 @@ export function requestContext(logger: pino.Logger) {
     };
     if (ctx.status >= 500) logger.error({ ...line, err: failure }, 'request failed');
     else logger.info(line, 'request');
+    if (!metrics) return;
+    // The route pattern, never the raw path: one series per route, whatever callers send.
+    metrics.observeRequest((ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', ctx.method, ctx.status, ms / 1000);
+    if (ctx.status === 402 || ctx.status === 429) metrics.countRefusal(String((ctx.body as { code?: unknown } | undefined)?.code ?? 'none'));
   };
 }
 

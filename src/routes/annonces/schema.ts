@@ -1,6 +1,7 @@
 /** GET /annonces parameters (SPEC.md). */
 import { z } from 'zod';
 import { SORTS } from '../../listings/query.js';
+import { Annonce } from '../../listings/annonce.js';
 import { listingFilterParams } from '../shared/listing-filter.js';
 import { cursor, integer, pageSize } from '../shared/params.js';
 
@@ -15,3 +16,11 @@ export const SearchParams = z.object({
   dedup: z.enum(['0', '1', 'false', 'true'], { error: 'must be 0 or 1' }).optional(),
 });
 export type SearchParams = z.infer<typeof SearchParams>;
+
+export const SearchPage = z.object({
+  page: z.number().int().min(1),
+  page_size: z.number().int().min(1).max(100),
+  has_more: z.boolean(),
+  next_cursor: z.string().max(500).nullable().describe('The cursor of the next page, null on the last one.'),
+  items: z.array(Annonce),
+});

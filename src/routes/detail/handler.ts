@@ -7,7 +7,8 @@ import type { AppDeps, Caller } from '../../http/state.js';
 import { notFound } from '../../http/errors.js';
 import { listingId } from '../../listings/stored.js';
 import { presentAnnonce } from '../../listings/present.js';
-import type { DetailParams } from './schema.js';
+import type { DetailParams, ListingDetail } from './schema.js';
+import type { z } from 'zod';
 
 export function showListing(deps: AppDeps) {
   return async function showListingHandler(ctx: Context): Promise<void> {
@@ -18,6 +19,6 @@ export function showListing(deps: AppDeps) {
       throw notFound(`No listing ${params.source}/${params.reference} in your access period`);
     }
     ctx.state.delivered = [listing.id];
-    ctx.body = { annonce: presentAnnonce(listing, { withPricePoints: caller.offer.priceSeries }) };
+    ctx.body = { annonce: presentAnnonce(listing, { withPricePoints: caller.offer.priceSeries }) } satisfies z.infer<typeof ListingDetail>;
   };
 }

@@ -1,6 +1,7 @@
 /** GET /health (no key): 200 when both stores answer, 503 `degraded` otherwise. */
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
+import type { HealthAnswer } from './schema.js';
 
 export function health(deps: AppDeps) {
   return async function healthHandler(ctx: Context): Promise<void> {
@@ -10,6 +11,6 @@ export function health(deps: AppDeps) {
     ]);
     const ok = listings.ok && access.ok;
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ok' : 'degraded', version: deps.version, time: new Date(deps.now()).toISOString(), checks: { listings, access } };
+    ctx.body = { status: ok ? 'ok' : 'degraded', version: deps.version, time: new Date(deps.now()).toISOString(), checks: { listings, access } } satisfies HealthAnswer;
   };
 }

@@ -1,5 +1,6 @@
 /** GET /annonces/map: `bbox` = south,west,north,east in decimal degrees, plus the /annonces filters. */
 import { z } from 'zod';
+import { AnnonceMapPoint } from '../../listings/annonce.js';
 import { listingFilterParams } from '../shared/listing-filter.js';
 
 const coordinate = /^[+-]?\d{1,3}(\.\d{1,12})?$/;
@@ -28,3 +29,10 @@ export const MapParams = z.object({
   dedup: z.enum(['0', '1', 'false', 'true'], { error: 'must be 0 or 1' }).optional(),
 });
 export type MapParams = z.infer<typeof MapParams>;
+
+export const MapAnswer = z.object({
+  bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).describe('The box asked for; west > east crosses the antimeridian.'),
+  total: z.number().int().min(0).describe('Every listing in the box, exactly.'),
+  capped: z.boolean().describe('True when total is above the points returned (at most 2 000).'),
+  items: z.array(AnnonceMapPoint).max(2000),
+});

@@ -1,6 +1,7 @@
 /** GET /ping: checks the key and returns the offer's limits; costs nothing, answers past the quota. */
 import type { Context } from 'koa';
 import type { AppDeps, Caller } from '../../http/state.js';
+import type { PingAnswer } from './schema.js';
 
 export function ping(deps: AppDeps) {
   return async function pingHandler(ctx: Context): Promise<void> {
@@ -13,6 +14,6 @@ export function ping(deps: AppDeps) {
       rate_limit_per_min: offer.perMinute,
       items_per_day: offer.itemsPerDay,
       server_time: new Date(deps.now()).toISOString(),
-    };
+    } satisfies PingAnswer;
   };
 }

@@ -2,11 +2,12 @@
 import type { Context } from 'koa';
 import type { AppDeps, Caller } from '../../http/state.js';
 import { paidPlanRequired } from '../shared/scope.js';
+import type { SourcesAnswer } from './schema.js';
 
 export function listSources(deps: AppDeps) {
   return async function listSourcesHandler(ctx: Context): Promise<void> {
     if (!(ctx.state.caller as Caller).offer.siteFilters) throw paidPlanRequired();
     const items = deps.sites.sites.map((s) => ({ source: s.source, name: s.name, url: s.url, priority: s.priority }));
-    ctx.body = { items, count: items.length };
+    ctx.body = { items, count: items.length } satisfies SourcesAnswer;
   };
 }
