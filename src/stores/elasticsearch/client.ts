@@ -3,7 +3,7 @@
  * ES_API_KEY or ES_USERNAME/ES_PASSWORD, ES_CA_FILE).
  *
  * @elastic/elasticsearch 8.x sends `compatible-with=8`, which 8.x and 9.x clusters both accept (a 9.x
- * client would send `compatible-with=9`, which an 8.x cluster refuses: TOOLCHAIN.md section 6).
+ * client would send `compatible-with=9`, which an 8.x cluster refuses: elastic/elasticsearch-js issue 2909).
  */
 import { readFileSync } from 'node:fs';
 import { Client, type ClientOptions } from '@elastic/elasticsearch';

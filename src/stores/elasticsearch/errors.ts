@@ -4,8 +4,7 @@
  * built is ours to fix, so it stays a 500 that shows in the logs).
  *
  * Errors are recognised by name and status code rather than `instanceof`: the client is a dual
- * CJS/ESM package and a class seen through the other module system is a different class
- * (../shared/TOOLCHAIN.md section 6).
+ * CJS/ESM package and a class seen through the other module system is a different class.
  */
 import { StoreUnavailableError } from '../listing-store.js';
 

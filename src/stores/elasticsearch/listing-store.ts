@@ -1,5 +1,5 @@
 /**
- * ListingStore on Elasticsearch: the production engine (DESIGN.md "Two backends behind one port").
+ * ListingStore on Elasticsearch: the production engine (docs/elasticsearch.md).
  * Reads go to the alias with the bodies of the pure builders; writes go through the bulk writer.
  * Same semantics as the SQLite adapter; the shared conformance suite runs against both.
  *
