@@ -176,6 +176,65 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     expect((await client.count({ index: alias })).count).to.equal(6000);
   });
 
+  it('the feed polled while a load runs (3 shards) never delivers a change behind its cursor', async () => {
+    const alias = await fresh('polled');
+    const dir = mkdtempSync(path.join(tmpdir(), 'es-poll-'));
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
+    const store = new ElasticsearchListingStore(client, { alias });
+    const first = writeNdjson(Array.from({ length: 1500 }, (_, i) => rawRecord(i, { reference: `P${i}` })), 'a.ndjson', dir);
+    // The second load changes every price and adds listings: each listing has a newer version to deliver.
+    const second = writeNdjson(Array.from({ length: 3000 }, (_, i) => rawRecord(i, { reference: `P${i}`, price: `${300 + i} 000 €`, collected_at: '2026-11-02T10:00:00Z' })), 'b.ndjson', dir);
+    const load = async (file: string) => {
+      const child = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: 'ignore' });
+      const [code] = await once(child, 'exit');
+      expect(code).to.equal(0);
+    };
+    await load(first);
+    // A mirror: the latest version of each listing delivered, by change_seq.
+    const mirror = new Map<string, number>();
+    let after: (string | number)[] | null = null;
+    const poll = async () => {
+      for (;;) {
+        const page = await store.feed({ filter: {}, scope: ALL, changedUntil: Date.now(), pageSize: 100, after });
+        for (const item of page.items) mirror.set(item.id, item.change_seq);
+        if (page.last) after = page.last;
+        if (!page.hasMore) return;
+      }
+    };
+    let loading = true;
+    const second_ = load(second).finally(() => { loading = false; });
+    while (loading) await poll();
+    await second_;
+    await poll();
+    await client.indices.refresh({ index: alias });
+    const final = new Map<string, number>();
+    for (let page = null as null | Awaited<ReturnType<typeof store.feed>>, position: (string | number)[] | null = null; page === null || page.hasMore; position = page.last) {
+      page = await store.feed({ filter: {}, scope: ALL, changedUntil: Date.now(), pageSize: 500, after: position });
+      for (const item of page.items) final.set(item.id, item.change_seq);
+    }
+    expect(final.size).to.equal(3000);
+    // Every listing's latest version reached the mirror: nothing appeared behind the cursor.
+    expect([...final].filter(([id, seq]) => mirror.get(id) !== seq)).to.deep.equal([]);
+  });
+
+  it('reindex on a live cluster: a new generation with the same documents, the alias moved', async () => {
+    const alias = await fresh('reindexed');
+    const dir = mkdtempSync(path.join(tmpdir(), 'es-reindex-'));
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
+    const file = writeNdjson(Array.from({ length: 500 }, (_, i) => rawRecord(i)), 'in.ndjson', dir);
+    for (const args of [['load', file], ['reindex']]) {
+      const child = spawn(process.execPath, [...INDEXER, ...args], { env, stdio: 'ignore' });
+      expect((await once(child, 'exit'))[0], args[0]).to.equal(0);
+    }
+    expect(await indicesOf(client, alias)).to.deep.equal([`${alias}-v2`]);
+    await client.indices.refresh({ index: alias });
+    expect((await client.count({ index: alias })).count).to.equal(500);
+    const store = new ElasticsearchListingStore(client, { alias });
+    const found = await store.search({ filter: { words: ['lumineux'] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 5, page: 1, after: null });
+    expect(found.items).to.have.length(5);
+    await client.indices.delete({ index: `${alias}-v1` });
+  });
+
   it('a bulk load refreshes once per batch for its block lookups, not once per lookup', async () => {
     const store = await openTestElasticsearchStore('refresh', { refreshOnWrite: false });
     try {
