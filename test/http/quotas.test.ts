@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { TestApp } from '../support/app.js';
+import { describeEngines } from '../support/engines.js';
 import { NO_RATE_WINDOWS, offersWith, startQuotaApp, type AccessBackendName } from '../access/support/quota-app.js';
 import { hasRedisServer, privateRedis, until, type PrivateRedis } from '../access/support/private-redis.js';
 
@@ -36,7 +37,7 @@ function backends(): { name: AccessBackendName; skip: string | null }[] {
 }
 
 for (const backend of backends()) {
-  describe(`Quotas and rate limits over HTTP (${backend.name} access backend)`, function () {
+  describeEngines(`Quotas and rate limits over HTTP (${backend.name} access backend)`, function (engine) {
     const apps: TestApp[] = [];
     before(function () {
       if (backend.skip) {
@@ -47,7 +48,7 @@ for (const backend of backends()) {
     afterEach(async () => { await Promise.all(apps.splice(0).map((a) => a.close())); });
 
     async function start(offers = offersWith({}, NO_RATE_WINDOWS)): Promise<TestApp> {
-      const app = await startQuotaApp(backend.name, offers);
+      const app = await startQuotaApp(backend.name, offers, undefined, engine);
       app.clock.now = NOW;
       apps.push(app);
       return app;

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/app.js';
+import type { Engine } from '../../support/engines.js';
 import { makeListings } from '../../support/fixtures.js';
 import { createAccessBackend } from '../../../src/access/backend.js';
 import { loadOffers, OfferCatalog, type Offer } from '../../../src/access/offers.js';
@@ -22,11 +23,11 @@ export const NO_RATE_WINDOWS: Partial<Offer> = { perSecond: 10_000, perMinute: 1
 
 export const LISTINGS = makeListings({ count: 300, seed: 11 });
 
-export async function startQuotaApp(backend: AccessBackendName, offers: OfferCatalog, redisUrl = process.env.REDIS_URL): Promise<TestApp> {
-  if (backend === 'sqlite') return startTestApp({ listings: LISTINGS, deps: { offers } });
+export async function startQuotaApp(backend: AccessBackendName, offers: OfferCatalog, redisUrl = process.env.REDIS_URL, engine: Engine = 'sqlite'): Promise<TestApp> {
+  if (backend === 'sqlite') return startTestApp({ listings: LISTINGS, engine, deps: { offers } });
   const keyPrefix = `test:quotas:${process.pid}:${randomBytes(4).toString('hex')}:`;
   const access = await createAccessBackend({ redisUrl: redisUrl!, accessFile: '', keyPrefix, offers });
-  const app = await startTestApp({ listings: LISTINGS, deps: { offers, access: access.access, metering: access.metering } });
+  const app = await startTestApp({ listings: LISTINGS, engine, deps: { offers, access: access.access, metering: access.metering } });
   return {
     ...app,
     async close() {
