@@ -56,7 +56,7 @@ fetch() {
   command -v mvn >/dev/null || die "Maven (mvn) is needed once to fetch Elasticsearch $ES_VERSION"
   mkdir -p "$CACHE_DIR"
   log "fetching org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION from Maven Central"
-  mvn -q -B dependency:copy \
+  mvn -q -B -Dstyle.color=never dependency:copy \
     -Dartifact="org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip" \
     -DoutputDirectory="$CACHE_DIR" >&2 || die "Maven could not fetch Elasticsearch $ES_VERSION"
   [[ -f "$ZIP" ]] || die "Maven did not leave $ZIP"
