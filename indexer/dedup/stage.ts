@@ -92,7 +92,12 @@ export class DedupGrouping implements GroupingStage {
   get blockCache(): Pick<BlockCache, 'cached' | 'size'> { return this.cache; }
 
   async begin(store: ListingStore): Promise<void> {
-    this.atEnd = this.options.groupFirstBuildAtEnd !== false && store.blockKeysAfter !== undefined && (await store.count()) === 0;
+    // Deferring needs a durable mark: a first build killed before its grouping ended leaves rows
+    // ungrouped that a rerun reads as unchanged; the mark makes that rerun group the whole store.
+    if (store.blockKeysAfter === undefined || store.groupingPending === undefined || store.setGroupingPending === undefined) return;
+    if (await store.groupingPending()) { this.atEnd = true; return; }
+    this.atEnd = this.options.groupFirstBuildAtEnd !== false && (await store.count()) === 0;
+    if (this.atEnd) await store.setGroupingPending(true);
   }
 
   async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]> {
@@ -194,9 +199,11 @@ export class DedupGrouping implements GroupingStage {
     if (file !== undefined) {
       this.groupedInWorker = true;
       yield* groupInWorker(file, options, clock);
-      return;
+    } else {
+      for await (const page of regroupEveryBase(store as EveryBaseStore, { ...options, clock })) yield listingsPage(page);
     }
-    for await (const page of regroupEveryBase(store as EveryBaseStore, { ...options, clock })) yield listingsPage(page);
+    // Reached once the caller has written the last page: the store is grouped.
+    await store.setGroupingPending?.(false);
   }
 
   /**
