@@ -53,6 +53,13 @@ export interface LoadProgress {
   groups_formed: number;
   /** Listings a first build rewrote with their group fields once its records were written (0 for a later load). */
   regrouped_at_end: number;
+  /** Records whose title or description was cut to its cap (text-cap.ts). */
+  texts_truncated: number;
+  /**
+   * Places where an input was damaged (a cut or corrupt gzip stream, bytes after it, a cut last
+   * line), each also in the rejects file: what was readable before them is loaded. The CLI then exits 3.
+   */
+  damaged_inputs: { file: string; line: number; reason: string }[];
   seconds: number;
   records_per_second: number;
 }
@@ -107,7 +114,9 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   const now = options.now ?? Date.now;
   const grouping: GroupingStage = options.grouping ?? new SingletonGrouping();
   const rejects = new RejectsWriter(options.rejectsFile ?? null);
-  const report: LoadProgress = { read: 0, written: 0, unchanged: 0, stale: 0, rejected: 0, groups_formed: 0, regrouped_at_end: 0, seconds: 0, records_per_second: 0 };
+  const report: LoadProgress = {
+    read: 0, written: 0, unchanged: 0, stale: 0, rejected: 0, groups_formed: 0, regrouped_at_end: 0, texts_truncated: 0, damaged_inputs: [], seconds: 0, records_per_second: 0,
+  };
   let changeSeq = await options.store.maxChangeSeq();
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
 
@@ -164,7 +173,14 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   try {
     await grouping.begin?.(options.store);
     for await (const { input, outcome } of lines) {
+      if (!outcome.ok && outcome.damaged) {
+        // Not a record: the place where the input stops being readable.
+        report.damaged_inputs.push({ file: input.file, line: input.line, reason: outcome.reason });
+        await rejects.write({ file: input.file, line: input.line, reason: outcome.reason, record: input.text || undefined });
+        continue;
+      }
       report.read++;
+      if (outcome.ok && outcome.truncated) report.texts_truncated++;
       if (!outcome.ok) await reject(input, outcome.reason, outcome.field);
       else if (outcome.record.collectedAt > now() + FUTURE_TOLERANCE_MS) await reject(input, 'collected_at is in the future', 'collected_at');
       else batch.push({ input, record: outcome.record, hash: outcome.contentHash });
