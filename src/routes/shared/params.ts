@@ -8,11 +8,11 @@ import { DPE_LETTERS, type DpeLetter } from '../../listings/annonce.js';
 const single = 'given more than once; must be given once, as a string';
 
 /**
- * One of a few values. Checked as a single string first: a repeated parameter is "given more than
- * once", not "must be one of" values it may well be.
+ * One of a few values. A repeated parameter (an array) is "given more than once", not "must be one
+ * of" values it may well be. An enum schema still (the OpenAPI document lists its values).
  */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, message: string) =>
-  z.string(single).pipe(z.enum(values, { error: message }));
+  z.enum(values, { error: (issue) => (Array.isArray(issue.input) ? single : message) });
 
 /** A text parameter with a maximum length (trimmed; empty means absent). */
 export const text = (max: number) =>
