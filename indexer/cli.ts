@@ -9,7 +9,7 @@
  *                                                           mappings/ and swap the alias (no downtime);
  *                                                           SQLite: rebuild the full-text index, ANALYZE
  * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
- * Exit status: 0, 2 for a usage error, 3 when a load ran to its end but an input was damaged (a cut
+ * Exit status: 0, 2 for a usage error, 4 when a load ran to its end but an input was damaged (a cut
  * or corrupt gzip, bytes after it, a cut last line: what was readable is loaded), 1 for a failure.
  */
 import { parseArgs } from 'node:util';
@@ -114,7 +114,7 @@ export async function loadWithProgress(
 }
 
 /** Exit status of a load that ran to its end when an input was damaged (its report lists where). */
-export const EXIT_DAMAGED_INPUT = 3;
+export const EXIT_DAMAGED_INPUT = 4;
 
 /** 0, or EXIT_DAMAGED_INPUT: everything readable was loaded and grouped, but an input ended badly. */
 export function exitCodeOf(report: LoadReport): number {

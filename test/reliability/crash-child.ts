@@ -6,7 +6,7 @@
  *   BULK_COMMIT_ROWS  rows per transaction of a first build (a small file then commits several times);
  *   stderr "phase write" at its first write and "phase build" when the records are written and the
  *   store's final build starts, so that the parent can kill it at a random time of either phase.
- * Prints the load's report on stdout; exit 3 when an input was damaged, as the CLI.
+ * Prints the load's report on stdout; exits as the CLI (exitCodeOf: 4 when an input was damaged).
  */
 import { loadConfig } from '../../src/config/config.js';
 import { openListingStore } from '../../src/stores/open-listing-store.js';

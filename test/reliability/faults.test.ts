@@ -44,7 +44,7 @@ describe('faults of issue #30', function () {
   this.timeout(120_000);
   const summary: { input: string; lines: number; written: number; exit: number }[] = [];
 
-  describe('input that ends badly: what can be read is loaded and grouped, the rest reported, exit 3', () => {
+  describe('input that ends badly: what can be read is loaded and grouped, the rest reported, exit 4', () => {
     const records = [...generateSample({ count: 1500, seed: 21 })].map((r) => JSON.stringify(r.record));
     const text = `${records.join('\n')}\n`;
     const whole = gzipSync(text);
