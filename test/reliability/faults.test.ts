@@ -24,6 +24,7 @@ import { EXIT_DAMAGED_INPUT } from '../../indexer/cli.js';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
 import { hasRedisServer, privateRedis } from '../access/support/private-redis.js';
 import { startQuotaApp, offersWith, NO_RATE_WINDOWS } from '../access/support/quota-app.js';
+import { connectRedis } from '../../src/stores/redis/client.js';
 import { recordReliability } from '../support/reliability-output.js';
 
 const run = promisify(execFile);
@@ -206,6 +207,38 @@ describe('faults of issue #30', function () {
         test: "test/reliability/faults.test.ts 'a correctly signed cursor of the wrong shape'",
         cases: tried.length, unit: 'cursors', result: 'each a 400 on cursor, none a 500; a well-shaped one answers with its page',
       });
+    });
+  });
+
+  describe('Redis quota counters deleted under an account refused for its monthly quota', function () {
+    before(function () { if (!process.env.REDIS_URL) this.skip(); });
+
+    it('the account stays refused (402 ITEMS_QUOTA, its counts) until its period ends', async () => {
+      const app = await startQuotaApp('redis', offersWith({ secteur: { itemsPerMonth: 20 } }, NO_RATE_WINDOWS));
+      const redis = connectRedis(process.env.REDIS_URL!);
+      try {
+        const account = `blocked-${process.pid}-${Date.now()}`;
+        const key = await app.newKey('secteur', { account });
+        expect((await app.get('/annonces?page_size=25', key)).status).to.equal(200);
+        const refused = await app.get('/annonces?page_size=25', key);
+        expect(refused.status).to.equal(402);
+        expect(refused.body).to.include({ code: 'ITEMS_QUOTA', consomme: 25 });
+        // Only the usage keys go (a flush of the wrong pattern, an eviction): the account's hash stays.
+        const usage = await redis.keys(`test:quotas:${process.pid}:*usage:{${account}}:*`);
+        expect(usage).to.have.length.at.least(2);
+        await redis.del(...usage);
+        const after = await app.get('/annonces?page_size=25', key);
+        expect(after.status).to.equal(402);
+        expect(after.body).to.deep.include({ code: 'ITEMS_QUOTA', consomme: 25, repart_le: refused.body.repart_le });
+        recordReliability('usage-loss', {
+          title: "Redis usage counters deleted under an account refused for its monthly quota (its account hash kept)",
+          test: "test/reliability/faults.test.ts 'Redis quota counters deleted'", cases: 1, unit: 'deletion',
+          result: 'still 402 ITEMS_QUOTA with the counts and resumption date it had (it got a fresh quota)',
+        });
+      } finally {
+        redis.disconnect();
+        await app.close();
+      }
     });
   });
 

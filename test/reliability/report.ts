@@ -13,6 +13,7 @@ const ROWS: { name: string; fault: string }[] = [
   { name: 'damaged-input', fault: '2. A damaged gzip input crashed the indexer and left the store looking complete' },
   { name: 'pid-reuse', fault: '3. A crash marker whose pid was reused' },
   { name: 'redis-loss', fault: '4. Losing Redis data locked every client out while /health said ok' },
+  { name: 'usage-loss', fault: "4. Deleting only the usage keys reset a 402-blocked account's quota" },
   { name: 'cursors', fault: '5. Signed cursors of the wrong shape gave a 500' },
   { name: 'rejects', fault: '7. Contact data in clear in the rejects file; 9. a UTF-8 BOM rejected the first record' },
   { name: 'text-cap', fault: '8. No size cap on text' },
