@@ -224,8 +224,8 @@ describe('indexer crash safety: SIGKILL at any point, rerun, same store as a cle
     const run = await loadInChild(target, [first], { kind: 'point', crashAt: 'upsertMany:2:after' });
     expect(run.signal).to.equal('SIGKILL');
     const marker = unsyncedBuildMarker(path.join(target.dataDir, 'listings.sqlite'));
-    const written = JSON.parse(readFileSync(marker, 'utf8')) as { pid: number; pid_start?: string };
-    expect(written.pid_start, 'the marker says when its process started').to.be.a('string');
+    const written = JSON.parse(readFileSync(marker, 'utf8')) as { pid: number; pid_start?: number };
+    expect(written.pid_start, 'the marker says when its process started').to.be.a('number');
     // Another live process given that pid since: the marker names it, with the killed process's start time.
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {

@@ -36,7 +36,7 @@ const buildingHere = new Set<string>();
  * was given the same pid later (pids are reused) is not taken for the build: a rerun that took it
  * for a live build left the store without its full-text and map indexes. Absent in older markers.
  */
-interface Marker { boot_id: string; pid: number; pid_start?: string; started_at: string }
+interface Marker { boot_id: string; pid: number; pid_start?: number; started_at: string }
 
 /** Refusal to open a store whose unsynced first build a restart of the machine interrupted. */
 export class UnsyncedBuildInterruptedError extends Error {
@@ -88,11 +88,12 @@ export function checkUnsyncedBuild(storeFile: string, bootId = currentBootId()):
 }
 
 /** When process `pid` started, in clock ticks since boot (Linux /proc/<pid>/stat, field 22); null where unknown. */
-export function processStart(pid: number): string | null {
+export function processStart(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isFinite(start) ? start : null;
   } catch {
     return null;
   }
