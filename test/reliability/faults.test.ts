@@ -24,7 +24,7 @@ import { EXIT_DAMAGED_INPUT } from '../../indexer/cli.js';
 import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
 import { hasRedisServer, privateRedis } from '../access/support/private-redis.js';
 import { startQuotaApp, offersWith, NO_RATE_WINDOWS } from '../access/support/quota-app.js';
-import { connectRedis } from '../../src/stores/redis/client.js';
+import { connectRedis, waitUntilReady } from '../../src/stores/redis/client.js';
 import { recordReliability } from '../support/reliability-output.js';
 
 const run = promisify(execFile);
@@ -217,6 +217,7 @@ describe('faults of issue #30', function () {
       const app = await startQuotaApp('redis', offersWith({ secteur: { itemsPerMonth: 20 } }, NO_RATE_WINDOWS));
       const redis = connectRedis(process.env.REDIS_URL!);
       try {
+        expect(await waitUntilReady(redis, 5000)).to.equal(true);
         const account = `blocked-${process.pid}-${Date.now()}`;
         const key = await app.newKey('secteur', { account });
         expect((await app.get('/annonces?page_size=25', key)).status).to.equal(200);
@@ -245,7 +246,7 @@ describe('faults of issue #30', function () {
   describe('a Redis that lost its data (a private redis-server without persistence, restarted)', function () {
     before(function () { if (!hasRedisServer()) this.skip(); });
 
-    it('/health says degraded, naming the lost accounts, instead of ok while every key is a 401', async () => {
+    it('/health says degraded when Redis refuses writes, and when it lost its accounts (every key a 401)', async () => {
       const redis = await privateRedis({ persistent: false });
       const app = await startQuotaApp('redis', offersWith({}, NO_RATE_WINDOWS), redis.url);
       try {
@@ -254,6 +255,19 @@ describe('faults of issue #30', function () {
         const before = await app.get('/health');
         expect(before.status).to.equal(200);
         expect(before.body.checks.access.detail).to.match(/1 account/);
+        // A Redis that answers but refuses writes (here: it wants a replica it does not have).
+        const admin = connectRedis(redis.url);
+        try {
+          expect(await waitUntilReady(admin, 5000)).to.equal(true);
+          await admin.config('SET', 'min-replicas-to-write', '1');
+          const refusing = await app.get('/health');
+          expect(refusing.status).to.equal(503);
+          expect(refusing.body.checks.access.detail).to.match(/^Redis refuses writes/);
+          await admin.config('SET', 'min-replicas-to-write', '0');
+          expect((await app.get('/health')).status).to.equal(200);
+        } finally {
+          admin.disconnect();
+        }
         await redis.stop();
         await redis.start();
         // Back, and empty.
@@ -268,8 +282,8 @@ describe('faults of issue #30', function () {
         expect(health.body.checks.access.ok).to.equal(false);
         expect(health.body.checks.access.detail).to.match(/holds no account although it held some/);
         recordReliability('redis-loss', {
-          title: 'Redis restarted without persistence (accounts, keys and counters lost)', test: "test/reliability/faults.test.ts 'a Redis that lost its data'",
-          cases: 1, unit: 'restart', result: '/health 503 degraded, naming the lost accounts (it said ok while every key was a 401)',
+          title: 'Redis refusing writes, then restarted without persistence (accounts, keys and counters lost)', test: "test/reliability/faults.test.ts 'a Redis that lost its data'",
+          cases: 2, unit: 'faults (writes refused; a restart without persistence)', result: '/health 503 degraded, naming the refused writes, then the lost accounts (it said ok while every key was a 401)',
         });
       } finally {
         await app.close();

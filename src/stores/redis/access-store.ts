@@ -10,8 +10,8 @@ import { RedisAccountStore } from './account-store.js';
 import { RedisUsageCounters } from './usage-counters.js';
 import { AccountsWitness } from './accounts-witness.js';
 
-/** Errors of a Redis that answers but refuses writes (failed RDB save, read-only replica, maxmemory). */
-const REFUSES_WRITES = /^(MISCONF|READONLY|OOM)/;
+/** Errors of a Redis that answers but refuses writes (failed RDB save, read-only replica, maxmemory, missing replicas). */
+const REFUSES_WRITES = /^(MISCONF|READONLY|OOM|NOREPLICAS)/;
 
 export class RedisAccessStore extends RedisAccountStore implements AccessStore {
   readonly backend = REDIS_BACKEND;
