@@ -9,6 +9,8 @@
  *                                                           mappings/ and swap the alias (no downtime);
  *                                                           SQLite: rebuild the full-text index, ANALYZE
  * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
+ * Exit status: 0, 2 for a usage error, 4 when a load ran to its end but an input was damaged (a cut
+ * or corrupt gzip, bytes after it, a cut last line: what was readable is loaded), 1 for a failure.
  */
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
@@ -48,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
       const report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true, metrics });
       console.log(JSON.stringify(report));
-      return 0;
+      return exitCodeOf(report);
     } finally {
       metricsServer?.close();
       await store.close();
@@ -125,6 +127,14 @@ export async function loadWithProgress(
   } finally {
     bar?.stop();
   }
+}
+
+/** Exit status of a load that ran to its end when an input was damaged (its report lists where). */
+export const EXIT_DAMAGED_INPUT = 4;
+
+/** 0, or EXIT_DAMAGED_INPUT: everything readable was loaded and grouped, but an input ended badly. */
+export function exitCodeOf(report: LoadReport): number {
+  return report.damaged_inputs.length > 0 ? EXIT_DAMAGED_INPUT : 0;
 }
 
 function usage(problem: string): number {

@@ -63,7 +63,7 @@ export interface LoadProgress {
  * write), then what a bulk load builds once at the end (indexes, full text). At 5M the second part
  * runs over a 32 GB store, so its time and its share of the peak are reported apart.
  */
-export interface LoadReport extends LoadProgress {
+export interface LoadReport extends LoadProgress, InputFindings {
   /** Seconds until the last record was written; the rest of `seconds` is the bulk mode's final build. */
   write_seconds: number;
   /**
@@ -77,6 +77,17 @@ export interface LoadReport extends LoadProgress {
   peak_rss_mib_writing: number;
   /** ...and at the end of the load, the final build included. */
   peak_rss_mib: number;
+}
+
+/** What a load found wrong with its input itself, beside the records it refused (in LoadReport). */
+export interface InputFindings {
+  /** Records whose title or description was cut to its cap (text-cap.ts). */
+  texts_truncated: number;
+  /**
+   * Places where an input was damaged (a cut or corrupt gzip stream, bytes after it, a cut last
+   * line), each also in the rejects file: what was readable before them is loaded. The CLI then exits 4.
+   */
+  damaged_inputs: { file: string; line: number; reason: string }[];
 }
 
 interface Parsed { input: InputLine; record: NormalisedRecord; hash: string }
@@ -96,9 +107,9 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
     return loaded;
   };
   // The report's time includes what the bulk mode does at the end (building indexes).
-  const { progress, groupingSeconds } = options.bulkLoad !== false && store.duringBulkLoad ? await store.duringBulkLoad(writeRecords) : await writeRecords();
+  const { progress, groupingSeconds, findings } = options.bulkLoad !== false && store.duringBulkLoad ? await store.duringBulkLoad(writeRecords) : await writeRecords();
   return {
-    ...withTiming(progress, started), write_seconds: progress.seconds, grouping_seconds: Math.round(groupingSeconds * 100) / 100,
+    ...withTiming(progress, started), ...findings, write_seconds: progress.seconds, grouping_seconds: Math.round(groupingSeconds * 100) / 100,
     grouped_in_worker: options.grouping?.groupedInWorker === true,
     peak_rss_mib_writing: peakWhileWriting, peak_rss_mib: peakRssMiB(),
   };
@@ -109,13 +120,14 @@ function peakRssMiB(): number {
   return Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
 }
 
-async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progress: LoadProgress; groupingSeconds: number }> {
+async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progress: LoadProgress; groupingSeconds: number; findings: InputFindings }> {
   const now = options.now ?? Date.now;
   const grouping: GroupingStage = options.grouping ?? new SingletonGrouping();
   const rejects = new RejectsWriter(options.rejectsFile ?? null);
   const report: LoadProgress = { read: 0, written: 0, unchanged: 0, stale: 0, rejected: 0, groups_formed: 0, regrouped_at_end: 0, seconds: 0, records_per_second: 0 };
   let changeSeq = await options.store.maxChangeSeq();
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
+  const findings: InputFindings = { texts_truncated: 0, damaged_inputs: [] };
 
   const reject = async (input: InputLine, reason: string, field?: string) => {
     report.rejected++;
@@ -170,7 +182,14 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   try {
     await grouping.begin?.(options.store);
     for await (const { input, outcome } of lines) {
+      if (!outcome.ok && outcome.damaged) {
+        // Not a record: the place where the input stops being readable.
+        findings.damaged_inputs.push({ file: input.file, line: input.line, reason: outcome.reason });
+        await rejects.write({ file: input.file, line: input.line, reason: outcome.reason, record: input.text || undefined });
+        continue;
+      }
       report.read++;
+      if (outcome.ok && outcome.truncated) findings.texts_truncated++;
       if (!outcome.ok) await reject(input, outcome.reason, outcome.field);
       else if (outcome.record.collectedAt > now() + FUTURE_TOLERANCE_MS) await reject(input, 'collected_at is in the future', 'collected_at');
       else batch.push({ input, record: outcome.record, hash: outcome.contentHash });
@@ -181,7 +200,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   } finally {
     await rejects.close();
   }
-  return { progress: withTiming(report, started), groupingSeconds };
+  return { progress: withTiming(report, started), groupingSeconds, findings };
 }
 
 function withTiming(report: LoadProgress, started: bigint): LoadProgress {

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readLines } from './read.js';
-import { parseRecord } from './parse.js';
+import { parseInput } from './parse.js';
 import { SiteCatalog, type Site } from '../src/listings/sites.js';
 import { loadCommunes } from '../src/refdata/communes.js';
 import type { ParsedLine, WorkerMessage } from './parsed-lines.js';
@@ -21,7 +21,7 @@ async function run(port: NonNullable<typeof parentPort>, files: string[], siteLi
   const send: (message: WorkerMessage) => Promise<void> = boundedPoster(port, MAX_CHUNKS_AHEAD);
   let chunk: ParsedLine[] = [];
   for await (const input of readLines(files)) {
-    chunk.push({ input, outcome: parseRecord(input.text, sites, context) });
+    chunk.push({ input, outcome: parseInput(input, sites, context) });
     if (chunk.length >= CHUNK_LINES) { await send({ lines: chunk }); chunk = []; }
   }
   if (chunk.length > 0) await send({ lines: chunk });

@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { readLines, type InputLine } from './read.js';
-import { parseRecord, type ParseOutcome } from './parse.js';
+import { parseInput, type ParseOutcome } from './parse.js';
 import { PARSE_WORKER_LIMITS } from './heap.js';
 import { workerMessages } from './worker-messages.js';
 import type { NormaliseContext } from './normalise.js';
@@ -18,7 +18,7 @@ export interface ParsedLine { input: InputLine; outcome: ParseOutcome }
 export interface WorkerMessage { lines: ParsedLine[]; done?: boolean }
 
 export async function* parseInline(files: readonly string[], sites: SiteCatalog, context: NormaliseContext): AsyncGenerator<ParsedLine> {
-  for await (const input of readLines(files)) yield { input, outcome: parseRecord(input.text, sites, context) };
+  for await (const input of readLines(files)) yield { input, outcome: parseInput(input, sites, context) };
 }
 
 /**

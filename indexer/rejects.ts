@@ -1,6 +1,7 @@
-/** The rejects file: one NDJSON line per refused record, with its file, line number and reason. */
+/** The rejects file: one NDJSON line per refused record, with its file, line number and reason (and the record, redacted). */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { redactedRecord } from './reject-record.js';
 
 export interface Reject { file: string; line: number; reason: string; field?: string; record?: string }
 
@@ -14,7 +15,8 @@ export class RejectsWriter {
     this.count++;
     if (!this.path) return;
     this.stream ??= createWriteStream(this.path, { flags: 'a' });
-    const line = JSON.stringify({ ...reject, record: reject.record?.slice(0, 2000) }) + '\n';
+    // Contact data never leaves the store in clear, not even in the rejects (reject-record.ts).
+    const line = JSON.stringify({ ...reject, record: reject.record === undefined ? undefined : redactedRecord(reject.record) }) + '\n';
     if (!this.stream.write(line)) await once(this.stream, 'drain');
   }
 

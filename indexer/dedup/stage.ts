@@ -95,11 +95,18 @@ export class DedupGrouping implements GroupingStage {
   get blockCache(): Pick<BlockCache, 'cached' | 'size'> { return this.cache; }
 
   async begin(store: ListingStore): Promise<void> {
-    this.atEnd = this.options.groupFirstBuildAtEnd !== false && store.blockKeysAfter !== undefined && (await store.count()) === 0;
+    // Deferring needs a durable mark: a first build killed before its grouping ended leaves rows
+    // ungrouped that a rerun reads as unchanged; the mark makes that rerun group the whole store.
+    if (store.blockKeysAfter === undefined || store.groupingPending === undefined || store.setGroupingPending === undefined) return;
+    if (await store.groupingPending()) { this.atEnd = true; return; }
+    this.atEnd = this.options.groupFirstBuildAtEnd !== false && (await store.count()) === 0;
+    if (this.atEnd) await store.setGroupingPending(true);
   }
 
   async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]> {
-    if (this.atEnd) return batch.map((listing) => ({ ...listing, ...ungrouped(listing) }));
+    // Grouped at the end: written as merged, which keeps a stored listing's group fields (and so its
+    // group key, which the regrouping keeps) and gives a new one none.
+    if (this.atEnd) return batch;
     const dirty = new Map(batch.map((listing) => [listing.id, listing]));
     // The cache is a copy of one store's blocks: another store starts it again.
     if (this.cacheStore !== store) this.cache.clear();
@@ -208,9 +215,11 @@ export class DedupGrouping implements GroupingStage {
     if (file !== undefined) {
       this.groupedInWorker = true;
       yield* groupInWorker(file, options, clock);
-      return;
+    } else {
+      for await (const page of regroupEveryBase(store as EveryBaseStore, { ...options, clock })) yield listingsPage(page);
     }
-    for await (const page of regroupEveryBase(store as EveryBaseStore, { ...options, clock })) yield listingsPage(page);
+    // Reached once the caller has written the last page: the store is grouped.
+    await store.setGroupingPending?.(false);
   }
 
   /**

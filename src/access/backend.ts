@@ -3,6 +3,7 @@
  * and rate windows shared by every API server), else the embedded SQLite file with in-memory rate
  * windows. Both get the same MeteringService.
  */
+import path from 'node:path';
 import type pino from 'pino';
 import type { AccessStore } from '../stores/access-store.js';
 import { SqliteAccessStore } from '../stores/sqlite/access-store.js';
@@ -43,7 +44,10 @@ export async function createAccessBackend(config: AccessBackendConfig): Promise<
   const client = connectRedis(config.redisUrl, reportOutage(config.logger));
   await waitUntilReady(client, REDIS_STARTUP_WAIT_MS);
   const keyPrefix = config.keyPrefix ?? 'annonces:';
-  const access = new RedisAccessStore(client, keyPrefix);
+  // The witness that accounts existed lives beside the embedded access file (the data directory).
+  const access = new RedisAccessStore(client, keyPrefix, true, config.accessFile ? path.join(path.dirname(config.accessFile), 'redis-accounts-witness.json') : null);
+  // Seen at start, so that a loss is caught even if nobody asked /health before it.
+  await access.health();
   return { access, metering: new MeteringService(access, offers, RateWindows.onRedis(client, keyPrefix)), close: () => access.close() };
 }
 

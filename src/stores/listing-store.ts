@@ -75,6 +75,15 @@ export interface ListingStore {
    */
   blockKeysAfter?(after: string | null, limit: number): Promise<string[]>;
   /**
+   * Optional, with blockKeysAfter: a durable mark, written with the store's data, that a first build's
+   * records are (being) written ungrouped and its grouping at the end has not completed. A load killed
+   * before the end leaves it set, and the next load groups the whole store at its end again instead
+   * of counting the committed rows as unchanged and leaving them ungrouped. A backend without these
+   * methods never defers its grouping (stage.ts).
+   */
+  groupingPending?(): Promise<boolean>;
+  setGroupingPending?(pending: boolean): Promise<void>;
+  /**
    * Indexer writes. `change_seq` values are assigned by the caller. Returns the documents the backend
    * refused one by one (SQLite writes a batch in one transaction and refuses none; Elasticsearch may
    * refuse a document, e.g. a mapping error), so the indexer sends them to its rejects file.

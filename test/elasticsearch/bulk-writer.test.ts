@@ -3,6 +3,7 @@
  * that cannot succeed reported once and never retried, versions carried on every action.
  */
 import { expect } from 'chai';
+import { gunzipSync } from 'node:zlib';
 import type { StoredListing } from '../../src/listings/stored.js';
 import { StoreUnavailableError } from '../../src/stores/listing-store.js';
 import { BulkWriter, type DocumentFailure } from '../../src/stores/elasticsearch/bulk-writer.js';
@@ -147,9 +148,18 @@ describe('Elasticsearch bulk writer', () => {
   });
 });
 
+/** The batch journal's requests (write-journal.ts): the state index, the journal written, then removed. */
+function acceptJournal(cluster: ReturnType<typeof mockCluster>) {
+  cluster.on('PUT', '/annonces-state', () => ({ acknowledged: true }));
+  cluster.on('PUT', '/annonces-state/_doc/batch-journal', () => ({ result: 'created', _seq_no: 0, _primary_term: 1 }));
+  cluster.on('DELETE', '/annonces-state/_doc/batch-journal', () => ({ result: 'deleted' }));
+}
+const JOURNAL = ['PUT /annonces-state', 'PUT /annonces-state/_doc/batch-journal'];
+
 describe('Elasticsearch store upsertMany: refused documents go to the callback (the indexer rejects file)', () => {
   function failingCluster() {
     const cluster = mockCluster();
+    acceptJournal(cluster);
     cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, (id) => (id === ids[2] ? { status: 400, type: 'mapper_parsing_exception', reason: 'bad value' } : 'ok')));
     cluster.on('GET', '/annonces/_refresh', () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
     return cluster;
@@ -175,9 +185,13 @@ describe('Elasticsearch store upsertMany: refused documents go to the callback (
 
   it('refreshOnWrite refreshes the alias after the bulk, so the next search sees the writes', async () => {
     const cluster = mockCluster();
+    acceptJournal(cluster);
     cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, () => 'ok'));
     cluster.on('GET', '/annonces/_refresh', () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
     await new ElasticsearchListingStore(cluster.client, { alias: 'annonces', refreshOnWrite: true }).upsertMany(listings);
-    expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['POST /_bulk', 'GET /annonces/_refresh']);
+    expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([...JOURNAL, 'POST /_bulk', 'DELETE /annonces-state/_doc/batch-journal', 'GET /annonces/_refresh']);
+    // The journal holds the whole batch, gzipped, until the bulk is done.
+    const journal = cluster.requests[1].body as { listings: string };
+    expect(JSON.parse(gunzipSync(Buffer.from(journal.listings, 'base64')).toString('utf8')).map((l: { id: string }) => l.id)).to.deep.equal(ids);
   });
 });

@@ -17,7 +17,7 @@ import { createElasticsearchClient } from '../../src/stores/elasticsearch/client
 import { ensureIndex, indicesOf } from '../../src/stores/elasticsearch/aliases.js';
 import { ElasticsearchListingStore, MissingAliasError } from '../../src/stores/elasticsearch/listing-store.js';
 import { openElasticsearchStore } from '../../src/stores/elasticsearch/open.js';
-import { lockIndexOf, readLock } from '../../src/stores/elasticsearch/writer-lock.js';
+import { stateIndexOf, readLock } from '../../src/stores/elasticsearch/writer-lock.js';
 import { WriterBusyError, type WriterIdentity } from '../../src/stores/writer-lock.js';
 import { runLoad } from '../../indexer/load.js';
 import { loadSites } from '../../src/listings/sites.js';
@@ -116,7 +116,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
 
       // A writer killed mid-load: its lock stays, and so does refresh_interval -1.
       const alias = (store as unknown as { alias: string }).alias;
-      await client.index({ index: lockIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 0, heartbeat_at: Date.now() } });
+      await client.index({ index: stateIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 0, heartbeat_at: Date.now() } });
       await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { refresh_interval: '-1' } } });
       expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
       expect(await readLock(client, alias)).to.equal(null);
@@ -137,7 +137,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       const second = await store.acquireWriterLock({ changesFrom: 3 });
       await second.release();
       const alias = (store as unknown as { alias: string }).alias;
-      await client.index({ index: lockIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now() } });
+      await client.index({ index: stateIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now() } });
       const taken = await store.acquireWriterLock({ changesFrom: 10 });
       // The dead load's writes may not be visible yet: the feed stays below the older start.
       expect((await readLock(client, alias))?.document.changes_from).to.equal(5);

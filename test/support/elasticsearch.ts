@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createElasticsearchClient, type ElasticsearchConnection } from '../../src/stores/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../src/stores/elasticsearch/aliases.js';
-import { lockIndexOf } from '../../src/stores/elasticsearch/writer-lock.js';
+import { stateIndexOf } from '../../src/stores/elasticsearch/writer-lock.js';
 import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from '../../src/stores/elasticsearch/listing-store.js';
 
 export function elasticsearchConnection(env: NodeJS.ProcessEnv = process.env): ElasticsearchConnection | null {
@@ -31,7 +31,7 @@ export function testAlias(prefix: string): string {
 /** Deletes every concrete index behind the alias, and its writer lock's index, by name. */
 export async function deleteAliasIndices(client: ElasticsearchListingStore['client'], alias: string): Promise<void> {
   const indices = await indicesOf(client, alias);
-  await client.indices.delete({ index: [...indices, lockIndexOf(alias)], ignore_unavailable: true });
+  await client.indices.delete({ index: [...indices, stateIndexOf(alias)], ignore_unavailable: true });
 }
 
 /**

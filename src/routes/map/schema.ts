@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { AnnonceMapPoint } from '../../listings/annonce.js';
 import { listingFilterParams } from '../shared/listing-filter.js';
+import { oneOf } from '../shared/params.js';
 
 const coordinate = /^[+-]?\d{1,3}(\.\d{1,12})?$/;
 
-export const Bbox = z.string({ error: 'is required: south,west,north,east in decimal degrees' })
+export const Bbox = z.string({ error: (issue) => (issue.input === undefined ? 'is required: south,west,north,east in decimal degrees' : 'given more than once; must be given once, as a string') })
   .max(200, 'at most 200 characters')
   .transform((value, ctx) => {
     const parts = value.split(',').map((s) => s.trim());
@@ -26,7 +27,7 @@ export const Bbox = z.string({ error: 'is required: south,west,north,east in dec
 export const MapParams = z.object({
   ...listingFilterParams,
   bbox: Bbox,
-  dedup: z.enum(['0', '1', 'false', 'true'], { error: 'must be 0 or 1' }).optional(),
+  dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
 });
 export type MapParams = z.infer<typeof MapParams>;
 

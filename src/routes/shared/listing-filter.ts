@@ -7,12 +7,12 @@ import { foldText, queryWords } from '../../refdata/text.js';
 import type { ListingFilter } from '../../listings/query.js';
 import { TRANSACTION_TYPES } from '../../listings/annonce.js';
 import { unprocessable, type FieldIssue } from '../../http/errors.js';
-import { commaList, decimal, integer, isoDateTime, letterList, siteFilterParams, text } from './params.js';
+import { commaList, decimal, integer, isoDateTime, letterList, oneOf, siteFilterParams, text } from './params.js';
 
 export const listingFilterParams = {
   q: text(120),
   type: text(40),
-  transaction: z.enum(TRANSACTION_TYPES, { error: 'must be vente or location' }).optional(),
+  transaction: oneOf(TRANSACTION_TYPES, 'must be vente or location').optional(),
   ville: commaList(120, 8),
   cp: text(16),
   dept: text(3),

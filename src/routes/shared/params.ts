@@ -5,7 +5,14 @@
 import { z } from 'zod';
 import { DPE_LETTERS, type DpeLetter } from '../../listings/annonce.js';
 
-const single = 'must be given once, as a string';
+const single = 'given more than once; must be given once, as a string';
+
+/**
+ * One of a few values. A repeated parameter (an array) is "given more than once", not "must be one
+ * of" values it may well be. An enum schema still (the OpenAPI document lists its values).
+ */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, message: string) =>
+  z.enum(values, { error: (issue) => (Array.isArray(issue.input) ? single : message) });
 
 /** A text parameter with a maximum length (trimmed; empty means absent). */
 export const text = (max: number) =>
@@ -32,10 +39,18 @@ export const isoDateTime = z.string(single).trim()
   .regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z')
   .transform((v, ctx) => {
     const ms = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
-    if (Number.isNaN(ms)) { ctx.addIssue({ code: 'custom', message: 'is not a valid date' }); return z.NEVER; }
+    // Date.parse rolls a day the month lacks over into the next month (2026-02-30 -> 2 March).
+    if (Number.isNaN(ms) || !isCalendarDate(v.slice(0, 10))) { ctx.addIssue({ code: 'custom', message: 'is not a valid date' }); return z.NEVER; }
     return ms;
   })
   .optional();
+
+/** Whether `yyyy-mm-dd` names a day of the calendar. */
+function isCalendarDate(date: string): boolean {
+  const [year, month, day] = date.split('-').map(Number);
+  const parsed = new Date(Date.UTC(year, month - 1, day));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
+}
 
 /** `dpe=A&dpe=B` or `dpe=A,B` (case-insensitive). */
 export const letterList = z.union([z.string(), z.array(z.string()).max(20, 'repeated too many times')], { error: 'must be letters A to G' })

@@ -24,7 +24,8 @@ import { buildWithdrawnBody } from './withdrawn-body.js';
 import { indicesOf } from './aliases.js';
 import { loadIndexDefinition } from './index-definition.js';
 import type { WriterLock, WriterLockRequest } from '../writer-lock.js';
-import { acquireElasticsearchWriterLock, lockIsDead, readLock, removeLock } from './writer-lock.js';
+import { clearJournal, readJournal, writeJournal } from './write-journal.js';
+import { acquireElasticsearchWriterLock, ensureStateIndex, lockIsDead, readLock, removeLock, stateIndexOf } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
   alias: string;
@@ -40,6 +41,8 @@ export interface ElasticsearchListingStoreOptions {
 }
 
 const GET_MANY_CHUNK = 1000;
+/** The id of the grouping-owed mark in the alias's state index. */
+const GROUPING_MARK = 'grouping-pending';
 const BLOCK_PAGE = 1000;
 
 export class ElasticsearchListingStore implements ListingStore {
@@ -94,7 +97,44 @@ export class ElasticsearchListingStore implements ListingStore {
   }
 
   async acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> {
-    return guarded(() => acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.restoreRefresh()));
+    return guarded(() => acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter()));
+  }
+
+  /**
+   * What a writer killed mid-load leaves: a batch perhaps half-written (its journal is replayed, so
+   * the batch is whole) and refreshes off (restored).
+   */
+  private async undoDeadWriter(): Promise<void> {
+    const journal = await guarded(() => readJournal(this.client, this.alias));
+    if (journal !== null) {
+      await this.writer.write(journal);
+      await guarded(() => clearJournal(this.client, this.alias));
+    }
+    await this.restoreRefresh();
+  }
+
+  /** A grouping is owed to the whole catalogue (a first build's, or a dead writer's). */
+  async groupingPending(): Promise<boolean> {
+    try {
+      const response = await guarded(() => this.client.get({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
+      return response.found;
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+
+  async setGroupingPending(pending: boolean): Promise<void> {
+    if (pending) {
+      await guarded(() => ensureStateIndex(this.client, this.alias));
+      await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id: GROUPING_MARK, document: { since: Date.now() } }));
+      return;
+    }
+    try {
+      await guarded(() => this.client.delete({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
   }
 
   /**
@@ -109,7 +149,8 @@ export class ElasticsearchListingStore implements ListingStore {
     if (indices.length === 0) return false;
     const settings = await guarded(() => this.client.indices.getSettings({ index: indices, name: 'index.refresh_interval' }));
     const stopped = Object.values(settings).some((s) => String(s.settings?.index?.refresh_interval ?? '') === '-1');
-    if (stopped) await this.restoreRefresh();
+    if (lock !== null) await this.undoDeadWriter();
+    else if (stopped) await this.restoreRefresh();
     if (lock !== null) await guarded(() => removeLock(this.client, this.alias, lock));
     return stopped || lock !== null;
   }
@@ -190,7 +231,11 @@ export class ElasticsearchListingStore implements ListingStore {
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
     if (listings.length === 0) return [];
     this.unrefreshedWrites = true;
+    // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
+    const journaled = listings.length > 1;
+    if (journaled) await guarded(() => writeJournal(this.client, this.alias, listings));
     const report = await this.writer.write(listings);
+    if (journaled) await guarded(() => clearJournal(this.client, this.alias));
     this.lastWrite = report;
     if (this.options.refreshOnWrite) await this.refresh();
     for (const failure of report.failures) await this.options.onDocumentFailure?.(failure);

@@ -1,6 +1,6 @@
 /**
  * The writer lock of an Elasticsearch alias (src/stores/writer-lock.ts): one document in a small
- * index of its own, `<alias>-writer-lock`, created with `op_type: create` (a second writer gets a
+ * index of its own, `<alias>-state`, created with `op_type: create` (a second writer gets a
  * conflict) and changed only with `if_seq_no`/`if_primary_term` (compare-and-set), so two writers
  * racing for a dead holder's lock cannot both win.
  *
@@ -30,7 +30,11 @@ export interface LockState {
   primaryTerm: number;
 }
 
-export const lockIndexOf = (alias: string): string => `${alias}-writer-lock`;
+/**
+ * The small index of an alias's writer state: the writer lock, and the mark of a grouping still owed
+ * (listing-store.ts groupingPending).
+ */
+export const stateIndexOf = (alias: string): string => `${alias}-state`;
 
 /** A write's version, which the next compare-and-set names (always present on a successful write). */
 function versionOf(written: { _seq_no?: number; _primary_term?: number }): { seqNo: number; primaryTerm: number } {
@@ -39,7 +43,7 @@ function versionOf(written: { _seq_no?: number; _primary_term?: number }): { seq
 
 export async function readLock(client: Client, alias: string): Promise<LockState | null> {
   try {
-    const response = await client.get<LockDocument>({ index: lockIndexOf(alias), id: LOCK_ID });
+    const response = await client.get<LockDocument>({ index: stateIndexOf(alias), id: LOCK_ID });
     if (!response.found || !response._source) return null;
     return { document: response._source, seqNo: response._seq_no!, primaryTerm: response._primary_term! };
   } catch (error) {
@@ -53,10 +57,10 @@ export function lockIsDead(lock: LockDocument, now = Date.now()): boolean {
   return alive === null ? now - lock.heartbeat_at > STALE_AFTER_MS : !alive;
 }
 
-async function ensureLockIndex(client: Client, alias: string): Promise<void> {
+export async function ensureStateIndex(client: Client, alias: string): Promise<void> {
   try {
     await client.indices.create({
-      index: lockIndexOf(alias),
+      index: stateIndexOf(alias),
       settings: { index: { number_of_shards: 1, auto_expand_replicas: '0-1' } },
       mappings: { dynamic: false, properties: { heartbeat_at: { type: 'date', format: 'epoch_millis' } } },
     });
@@ -68,7 +72,7 @@ async function ensureLockIndex(client: Client, alias: string): Promise<void> {
 /** Removes a lock if it is still the one read (a newer holder's lock is left alone). */
 export async function removeLock(client: Client, alias: string, state: LockState): Promise<void> {
   try {
-    await client.delete({ index: lockIndexOf(alias), id: LOCK_ID, if_seq_no: state.seqNo, if_primary_term: state.primaryTerm });
+    await client.delete({ index: stateIndexOf(alias), id: LOCK_ID, if_seq_no: state.seqNo, if_primary_term: state.primaryTerm });
   } catch (error) {
     if (statusOf(error) !== 404 && statusOf(error) !== 409) throw error;
   }
@@ -82,12 +86,12 @@ export async function removeLock(client: Client, alias: string, state: LockState
 export async function acquireElasticsearchWriterLock(
   client: Client, alias: string, request: WriterLockRequest, onTakeOver: () => Promise<void>,
 ): Promise<WriterLock> {
-  await ensureLockIndex(client, alias);
+  await ensureStateIndex(client, alias);
   const holder = currentIdentity();
   const document: LockDocument = { holder, changes_from: request.changesFrom, heartbeat_at: Date.now() };
   let state: { seqNo: number; primaryTerm: number };
   try {
-    const created = await client.create({ index: lockIndexOf(alias), id: LOCK_ID, document });
+    const created = await client.create({ index: stateIndexOf(alias), id: LOCK_ID, document });
     state = versionOf(created);
   } catch (error) {
     if (statusOf(error) !== 409) throw error;
@@ -99,7 +103,7 @@ export async function acquireElasticsearchWriterLock(
     }
     try {
       const taken = await client.index({
-        index: lockIndexOf(alias), id: LOCK_ID, document,
+        index: stateIndexOf(alias), id: LOCK_ID, document,
         ...(existing ? { if_seq_no: existing.seqNo, if_primary_term: existing.primaryTerm } : { op_type: 'create' as const }),
       });
       state = versionOf(taken);
@@ -115,7 +119,7 @@ export async function acquireElasticsearchWriterLock(
   let beating: Promise<void> = Promise.resolve();
   const heartbeat = setInterval(() => {
     document.heartbeat_at = Date.now();
-    beating = client.index({ index: lockIndexOf(alias), id: LOCK_ID, document, if_seq_no: state.seqNo, if_primary_term: state.primaryTerm })
+    beating = client.index({ index: stateIndexOf(alias), id: LOCK_ID, document, if_seq_no: state.seqNo, if_primary_term: state.primaryTerm })
       .then((r) => { state = versionOf(r); })
       .catch((error: unknown) => { if (statusOf(error) === 409) lost = new Error(`the writer lock of alias ${alias} was taken over`); });
   }, HEARTBEAT_MS);

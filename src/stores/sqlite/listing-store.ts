@@ -96,6 +96,9 @@ export interface SqliteListingStoreOptions {
   mmapMiB?: number;
 }
 
+/** meta key of ListingStore.groupingPending. */
+const GROUPING_PENDING = 'grouping_pending';
+
 export class SqliteListingStore implements ListingStore {
   readonly backend = 'sqlite';
   private readonly db: Database.Database;
@@ -365,6 +368,18 @@ export class SqliteListingStore implements ListingStore {
 
   async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
     return this.reads.blockKeysAfter(after, limit);
+  }
+
+  async groupingPending(): Promise<boolean> {
+    return this.statement('SELECT 1 FROM meta WHERE key = ?').get(GROUPING_PENDING) !== undefined;
+  }
+
+  /** In the load's write transaction: in bulk mode the mark commits with the first rows, and its removal with the last group fields. */
+  async setGroupingPending(pending: boolean): Promise<void> {
+    this.inWriteTransaction(() => {
+      if (pending) this.statement('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(GROUPING_PENDING, new Date().toISOString());
+      else this.statement('DELETE FROM meta WHERE key = ?').run(GROUPING_PENDING);
+    }, 0);
   }
 
   async findBlockCandidates(blockKey: string): Promise<BlockCandidate[]> {

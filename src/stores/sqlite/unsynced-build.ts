@@ -14,6 +14,7 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processStart } from '../writer-lock.js';
 
 const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
 
@@ -31,7 +32,12 @@ export const unsyncedBuildMarker = (storeFile: string): string => `${storeFile}.
 /** The stores this process is building now (its own marker names a live process: this one). */
 const buildingHere = new Set<string>();
 
-interface Marker { boot_id: string; pid: number; started_at: string }
+/**
+ * `pid_start`: when the process with that pid started (processStart), so that another process that
+ * was given the same pid later (pids are reused) is not taken for the build: a rerun that took it
+ * for a live build left the store without its full-text and map indexes. Absent in older markers.
+ */
+interface Marker { boot_id: string; pid: number; pid_start?: number; started_at: string }
 
 /** Refusal to open a store whose unsynced first build a restart of the machine interrupted. */
 export class UnsyncedBuildInterruptedError extends Error {
@@ -49,7 +55,7 @@ export class UnsyncedBuildInterruptedError extends Error {
 export function beginUnsyncedBuild(storeFile: string, bootId = currentBootId()): boolean {
   if (bootId === null || storeFile === '' || storeFile === ':memory:') return false;
   const marker = unsyncedBuildMarker(storeFile);
-  const written: Marker = { boot_id: bootId, pid: process.pid, started_at: new Date().toISOString() };
+  const written: Marker = { boot_id: bootId, pid: process.pid, pid_start: processStart(process.pid) ?? undefined, started_at: new Date().toISOString() };
   writeFileSync(marker, `${JSON.stringify(written)}\n`);
   syncPath(marker);
   syncPath(path.dirname(marker));
@@ -76,7 +82,10 @@ export function checkUnsyncedBuild(storeFile: string, bootId = currentBootId()):
   const written = JSON.parse(readFileSync(marker, 'utf8')) as Marker;
   if (written.boot_id !== bootId) throw new UnsyncedBuildInterruptedError(storeFile, written.started_at);
   if (written.pid === process.pid) return buildingHere.has(path.resolve(storeFile)) ? 'running' : 'dead';
-  return processAlive(written.pid) ? 'running' : 'dead';
+  if (!processAlive(written.pid)) return 'dead';
+  // Alive, but is it the build's process, or another one given the same pid since?
+  const start = written.pid_start === undefined ? null : processStart(written.pid);
+  return start !== null && start !== written.pid_start ? 'dead' : 'running';
 }
 
 function processAlive(pid: number): boolean {

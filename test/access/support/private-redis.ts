@@ -20,7 +20,8 @@ export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
 }
 
-export async function privateRedis(): Promise<PrivateRedis> {
+/** `persistent: false`: no append-only file, so a restart comes back empty (a Redis set up wrongly). */
+export async function privateRedis(options: { persistent?: boolean } = {}): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'private-redis-'));
   const pidFile = path.join(dir, 'redis.pid');
@@ -29,7 +30,7 @@ export async function privateRedis(): Promise<PrivateRedis> {
     url: `redis://127.0.0.1:${port}`,
     async start() {
       const started = spawnSync('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always',
+        '--port', String(port), '--bind', '127.0.0.1', '--save', '', ...(options.persistent === false ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always']),
         '--dir', dir, '--daemonize', 'yes', '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log'),
       ]);
       if (started.status !== 0) throw new Error(`redis-server did not start: ${started.stderr}`);
