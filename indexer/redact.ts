@@ -13,11 +13,13 @@
 export const REDACTION_MARKER = '[coordonnées masquées]';
 
 /**
- * Between two digits of a phone number people put nothing, one or two spaces (also no-break
- * ones), a dot, a dash or a slash, sometimes with spaces around it (`06 - 12 - 34`). Never a line
- * break: two numbers on two lines are two numbers.
+ * Between two digits of a phone number people put nothing, up to three spaces (also no-break
+ * ones), a dot, a dash or a slash, sometimes with spaces around it (`06 - 12 - 34`), and sometimes
+ * that mark doubled by a slip (`04.94..62`, `06 -- 12`, `06 ./ 12`). Never a line break: two
+ * numbers on two lines are two numbers. The run stays short (two marks at most), so it cannot join
+ * the numbers of a sentence into a phone.
  */
-const SEP = String.raw`(?:[ \t\u00a0\u202f]{0,2}[.\-/]?[ \t\u00a0\u202f]{0,2})`;
+const SEP = String.raw`(?:[ \t\u00a0\u202f]{0,3}(?:[.\-/][ \t\u00a0\u202f]{0,3}){0,2})`;
 
 /**
  * A French number: ten digits, the first a 0 and the second 1-9 (01-05 landlines, 06/07 mobiles,
