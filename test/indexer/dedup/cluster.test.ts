@@ -39,7 +39,7 @@ describe('dedup block clustering', () => {
   const A = { source: 'seloger', reference: 'A', surface: 65.4, seller_name: 'Agence du Parc', year_built: null };
   const B = { source: 'pap', reference: 'B', surface: 65.4, seller_name: 'Immo Sud', year_built: 1930 };
   // No text, no energy figures: it matches B (same agency, same year) but not A directly.
-  const C = { source: 'locamoi', reference: 'C', surface: 65, description: null, seller_name: 'Immo Sud', year_built: 1930, dpe: null, ges: null, dpe_value: null, ges_value: null, bedrooms: null };
+  const C = { source: 'locamoi', reference: 'C', surface: 64.5, description: null, seller_name: 'Immo Sud', year_built: 1930, dpe: null, ges: null, dpe_value: null, ges_value: null, bedrooms: null };
 
   it('joins a chain A~B~C when A and C are compatible, though A and C do not match directly', () => {
     const { ids, features } = block([A, B, C]);
