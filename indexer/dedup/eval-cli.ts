@@ -21,6 +21,7 @@ import type { ListingStore } from '../../src/stores/listing-store.js';
 import type { MergeClock } from '../merge.js';
 import { runLoad, type LoadReport } from '../load.js';
 import { evaluateStore, readLabels } from './evaluate.js';
+import type { PairScores } from './metrics.js';
 import { explainPairs } from './explain.js';
 import { DedupGrouping } from './stage.js';
 
@@ -79,10 +80,10 @@ async function main(argv: string[]): Promise<number> {
     const labels = await readLabels(labelsFile);
     const evaluation = await evaluateStore(store, labels);
     output.quality = evaluation;
-    if (values.explain) output.explain = await explainPairs(store, labels);
+    if (values.explain) output.explain = await explainPairs(store, labels.property);
     console.log(JSON.stringify(output, null, 2));
-    const { precision, recall, f1 } = evaluation.active;
-    console.log(`active listings: precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`);
+    console.log(scoreLine('active listings', evaluation.active));
+    for (const [shape, scores] of Object.entries(evaluation.by_shape)) console.log(scoreLine(`  ${shape} pairs (${scores.truePairs} true, ${scores.predictedPairs} predicted)`, scores));
     return 0;
   } finally {
     await dispose();
@@ -153,6 +154,10 @@ class TimedGrouping implements GroupingStage {
       this.wallSeconds += Number(process.hrtime.bigint() - wall) / 1e9;
     }
   }
+}
+
+function scoreLine(what: string, { precision, recall, f1 }: PairScores): string {
+  return `${what}: precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`;
 }
 
 function round2(value: number): number {

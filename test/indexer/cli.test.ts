@@ -64,6 +64,12 @@ describe('command lines', function () {
     expect(output.grouping_stage.cpu_seconds).to.be.above(0);
     expect(output.quality.active.precision).to.be.above(0.98);
     expect(output.quality.active.recall).to.be.above(0.9);
+    // Each pair shape of the generator is measured apart, and printed.
+    expect(Object.keys(output.quality.by_shape)).to.deep.equal(['classic', 'sparse', 'twin']);
+    expect(output.quality.by_shape.sparse.truePairs).to.be.above(50);
+    expect(output.quality.by_shape.sparse.recall).to.be.above(0.9);
+    expect(output.quality.by_shape.twin.precision).to.be.above(0.98);
+    expect(result.stdout).to.match(/\n {2}sparse pairs \(\d+ true, \d+ predicted\): precision /);
   });
 
   it('indexer load killed during a first build: the next load finishes it; after a restart of the machine, refused', async () => {
