@@ -337,8 +337,8 @@ function numberInRange(value: unknown, min: number, max: number): number | null 
 /**
  * Reads the numeric and date fields of one record, each as null when its value does not fit the
  * field (field-values.ts), is out of range or unreadable, and remembers which fields it nulled so
- * that the load report can count them. A placeholder ("N/A", "nc", "") is an absent value, not a
- * nulled one.
+ * that the load report can count them. A placeholder ("N/A", "nc", "", 0 rooms or 0 €) is an absent
+ * value, not a nulled one.
  */
 class FieldReader {
   readonly nulled: string[] = [];
@@ -369,12 +369,15 @@ class FieldReader {
     return this.kept(field, value, fits ? number : null);
   }
 
+  /** A date; a placeholder date (1970-01-01, the year 2200) is no date and not counted. */
   date(field: string, value: unknown): number | null {
-    return this.kept(field, value, parseDate(value));
+    const ms = parseDate(value);
+    return ms === null && anyDateMs(value) !== null ? null : this.kept(field, value, ms);
   }
 
+  /** `result` for `value`; a value given but not kept is counted, unless it is a placeholder (`N/A`, `0`). */
   private kept<T>(field: string, value: unknown, result: T | null): T | null {
-    if (result === null && !isAbsent(value) && typeof value !== 'boolean') this.nulled.push(field);
+    if (result === null && !isAbsent(value) && typeof value !== 'boolean' && parseNumber(value) !== 0) this.nulled.push(field);
     return result;
   }
 }
@@ -473,10 +476,14 @@ const RFC_2822 = /^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}(?::\d{2})?
  * its own day.
  */
 export function parseDate(value: unknown): number | null {
-  let ms: number | null = null;
-  if (typeof value === 'number') ms = epochToMs(value);
-  else if (typeof value === 'string') ms = parseDateText(value.trim());
+  const ms = anyDateMs(value);
   return ms !== null && ms >= EARLIEST_DATE && ms < LATEST_DATE ? ms : null;
+}
+
+/** The date a value writes, placeholders (1970-01-01) included. */
+function anyDateMs(value: unknown): number | null {
+  if (typeof value === 'number') return epochToMs(value);
+  return typeof value === 'string' ? parseDateText(value.trim()) : null;
 }
 
 function epochToMs(value: number): number | null {

@@ -23,13 +23,13 @@ const SEP = String.raw`(?:[ \t\u00a0\u202f]{0,3}(?:[.\-/][ \t\u00a0\u202f]{0,3})
 
 /**
  * A French number: ten digits, the first a 0 and the second 1-9 (01-05 landlines, 06/07 mobiles,
- * 08, 09), or the international forms `+33` / `0033` followed by the nine digits, optionally
+ * 08, 09; freephone numbers are written `0 800 800 838`), or the international forms `+33` / `0033` followed by the nine digits, optionally
  * with the trunk zero written as `(0)` or `0`. Digits may be grouped any way (`06 1234 5678`,
  * `06 12 345 678`). Prices never start with 0 and dates or postal codes have fewer than ten
  * digits, so they cannot match; the digit look-arounds stop it from biting into a longer number
  * (a SIRET `012 345 678 00012` is 14 digits, not a phone).
  */
-const FRENCH_PHONE = String.raw`(?<![\d+])(?:(?:\+|\b00)[ \t\u00a0\u202f]?33[ \t\u00a0\u202f]?\)?${SEP}(?:\([ \t]?0[ \t]?\)${SEP}|0${SEP})?[1-9]|\(?0[1-9]\)?)(?:${SEP}\d){8}(?!\d)`;
+const FRENCH_PHONE = String.raw`(?<![\d+])(?:(?:\+|\b00)[ \t\u00a0\u202f]?33[ \t\u00a0\u202f]?\)?${SEP}(?:\([ \t]?0[ \t]?\)${SEP}|0${SEP})?[1-9]|\(?0${SEP}[1-9]\)?)(?:${SEP}\d){8}(?!\d)`;
 
 /**
  * A foreign number in international form (`+32 470 12 34 56`, `+41 22 123 45 67`): a plus sign,

@@ -123,8 +123,9 @@ export function explainPair(a: StoredListing, b: StoredListing): string[] {
     lines.push(`score ${detail.score} against ${MATCH_THRESHOLD}: ${detail.score >= MATCH_THRESHOLD ? 'a match' : 'not a match'}`);
   }
   const sameGroup = a.dedup_key !== null && a.dedup_key === b.dedup_key;
-  lines.push(`stored groups: ${a.dedup_key ?? 'none'} / ${b.dedup_key ?? 'none'}: ${sameGroup ? 'one group' : 'not one group'}${
-    sameGroup && detail.score < MATCH_THRESHOLD ? ' (joined through other members)' : ''}`);
+  const why = sameGroup && detail.score < MATCH_THRESHOLD ? ' (joined through other members)'
+    : !sameGroup && detail.score >= MATCH_THRESHOLD ? ' (the union was refused: a group holds one listing per site, and none outside the limits of another member)' : '';
+  lines.push(`stored groups: ${a.dedup_key ?? 'none'} / ${b.dedup_key ?? 'none'}: ${sameGroup ? 'one group' : 'not one group'}${why}`);
   return lines;
 }
 

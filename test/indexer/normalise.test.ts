@@ -509,7 +509,7 @@ describe('normaliseRecord', () => {
     });
 
     it('placeholders are absent values, not nulled ones', () => {
-      expect(normalise({ surface: 'N/A', bedrooms: '', price: null }).nulled).to.deep.equal([]);
+      expect(normalise({ surface: 'N/A', bedrooms: '', price: null, rooms: '0' }).nulled).to.deep.equal([]);
     });
   });
 

@@ -52,6 +52,7 @@ const MUST_REDACT: [string, string][] = [
   ['au 04\u00a0\u00a094 / 62 44 24 ou', `au ${M} ou`],
   ['tel 06. .12.34.56.78', `tel ${M}`],
   ['06 12  34   56 78 le soir', `${M} le soir`],
+  ['contacter le 0 800 800 838. Référence du lot: B401.', `contacter le ${M}. Référence du lot: B401.`],
 ];
 
 /** What listings are full of and must come out exactly as they went in. */
