@@ -131,11 +131,16 @@ describe('command lines', function () {
     };
     // The same agency's other flat in the building, at the same price, 6 m² larger.
     const other = { ...seloger, reference: '262973312', url: seloger.url.replace('262973311', '262973312'), surface: '71.0' };
-    const result = await cli('indexer/cli.ts', ['load', writeNdjson([seloger, leboncoin, other], 'in.ndjson', dir)], dir);
+    // An optional field of the wrong shape is dropped and counted; a record without a URL is unusable.
+    const oddShapes = { ...seloger, source: 'pap', reference: 'P-1', price: { amount: 210000 }, title: ['Appartement'] };
+    const noUrl = { ...seloger, reference: '262973313', url: undefined };
+    const rejects = path.join(dir, 'rejects.ndjson');
+    const result = await cli('indexer/cli.ts', ['load', writeNdjson([seloger, leboncoin, other, oddShapes, noUrl], 'in.ndjson', dir), '--rejects', rejects], dir);
     expect(result.code, result.stderr).to.equal(0);
     const report = JSON.parse(result.stdout);
-    expect(report).to.include({ read: 3, written: 3, rejected: 0, groups_formed: 1 });
-    expect(report.nulled_fields).to.deep.equal({ bedrooms: 1 });
+    expect(report).to.include({ read: 5, written: 4, rejected: 1, groups_formed: 1 });
+    expect(report.nulled_fields).to.deep.equal({ bedrooms: 1, price: 1, title: 1 });
+    expect(JSON.parse(readFileSync(rejects, 'utf8'))).to.include({ line: 5, field: 'url' });
 
     const match = await cli('indexer/cli.ts', ['dedup', 'explain', 'seloger/262973311', 'leboncoin/3100000001'], dir);
     expect(match.code, match.stderr).to.equal(0);
