@@ -9,6 +9,7 @@ import type { ListingStore } from '../../src/stores/listing-store.js';
 import { featuresOf, type Features } from '../../src/listings/dedup-features.js';
 import { floorsComparable, LIMITS, MATCH_THRESHOLD, scoreDetail, surfacesClose } from './score.js';
 import { scanListings } from './scan.js';
+import { WEAK_MATCH_BELOW } from './cluster.js';
 
 export interface Explanation {
   missed: Record<string, number>;
@@ -124,7 +125,7 @@ export function explainPair(a: StoredListing, b: StoredListing): string[] {
   }
   const sameGroup = a.dedup_key !== null && a.dedup_key === b.dedup_key;
   const why = sameGroup && detail.score < MATCH_THRESHOLD ? ' (joined through other members)'
-    : !sameGroup && detail.score >= MATCH_THRESHOLD ? ' (the union was refused: a group holds one listing per site, and none outside the limits of another member)' : '';
+    : !sameGroup && detail.score >= MATCH_THRESHOLD ? ` (the union was refused: a group holds one listing per site and none outside the limits of another member; a match below ${WEAK_MATCH_BELOW} also needs to be the only one of its kind with that site and to nearly match every member)` : '';
   lines.push(`stored groups: ${a.dedup_key ?? 'none'} / ${b.dedup_key ?? 'none'}: ${sameGroup ? 'one group' : 'not one group'}${why}`);
   return lines;
 }

@@ -92,7 +92,7 @@ function placeUncached(content: PlaceFields): string | null {
  * else the commune of that name (in its department when several share the name); null when
  * unknown or ambiguous. The indexer has already corrected city names to the table's (normalise.ts).
  */
-export function communeOfContent(content: PlaceFields): Commune | null {
+function communeOfContent(content: PlaceFields): Commune | null {
   const table = places().communes;
   const folded = content.city ? foldText(content.city) : null;
   if (content.postal_code) {

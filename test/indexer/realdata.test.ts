@@ -76,7 +76,7 @@ describe('real collector data', function () {
 
     it('keeps precision on the same crawl cut to sparse records (no text, postal code or city name only)', () => {
       expect(report.levallois_sparse.labelled_pairs.precision).to.be.at.least(0.99);
-      expect(report.levallois_sparse.labelled_pairs.recall).to.be.at.least(0.85);
+      expect(report.levallois_sparse.labelled_pairs.recall).to.be.at.least(0.8);
       expect(report.levallois_sparse.unambiguous_pairs.recall).to.be.at.least(0.9);
     });
   });
