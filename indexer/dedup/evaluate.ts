@@ -13,6 +13,7 @@ import { createGunzip } from 'node:zlib';
 import { listingId } from '../../src/listings/stored.js';
 import type { ListingStore } from '../../src/stores/listing-store.js';
 import { PairCounter, scoresOf, type PairScores } from './metrics.js';
+import { ownContent } from './own-content.js';
 import { scanListings } from './scan.js';
 
 export interface Evaluation {
@@ -148,7 +149,8 @@ export async function evaluateUnambiguousPairs(store: ListingStore): Promise<Una
   const byValues = new Map<string, Entry[]>();
   for await (const page of scanListings(store, 'active')) {
     for (const listing of page) {
-      const c = listing.content;
+      // Its own values: what a group completed it with is no part of the pair's definition.
+      const c = ownContent(listing);
       if (c.price === null || c.rooms === null || c.surface === null) continue;
       const values = `${c.transaction_type}|${c.price}|${c.rooms}`;
       let entries = byValues.get(values);
