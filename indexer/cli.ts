@@ -19,11 +19,11 @@ import { loadSites } from '../src/listings/sites.js';
 import { loadCommunes } from '../src/refdata/communes.js';
 import { openListingStore } from '../src/stores/open-listing-store.js';
 import { SqliteListingStore } from '../src/stores/sqlite/listing-store.js';
+import { listingId } from '../src/listings/stored.js';
+import { explainPair } from './dedup/explain.js';
 import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import { rebuildGroups } from './dedup/rebuild.js';
-import { explainPair } from './dedup/explain.js';
-import { listingId } from '../src/listings/stored.js';
 
 /**
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
