@@ -5,6 +5,7 @@
  *                                                           a first build into SQLite may group in a
  *                                                           worker thread (faster, more memory: README)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
+ *   npm run indexer -- dedup explain <src>/<ref> <src>/<ref> why two listings are or are not one group
  *   npm run indexer -- reindex                               Elasticsearch: build annonces-v<N+1> from
  *                                                           mappings/ and swap the alias (no downtime);
  *                                                           SQLite: rebuild the full-text index, ANALYZE
@@ -20,6 +21,8 @@ import { loadSites } from '../src/listings/sites.js';
 import { loadCommunes } from '../src/refdata/communes.js';
 import { openListingStore } from '../src/stores/open-listing-store.js';
 import { SqliteListingStore } from '../src/stores/sqlite/listing-store.js';
+import { listingId } from '../src/listings/stored.js';
+import { explainPair } from './dedup/explain.js';
 import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import { rebuildGroups } from './dedup/rebuild.js';
@@ -57,8 +60,9 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (command === 'dedup') {
-    const { values } = parseArgs({ args: rest, options: { rebuild: { type: 'boolean' } } });
-    if (!values.rebuild) return usage('dedup needs --rebuild');
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { rebuild: { type: 'boolean' } } });
+    if (positionals[0] === 'explain') return explain(config, positionals.slice(1));
+    if (!values.rebuild) return usage('dedup needs --rebuild or explain');
     mkdirSync(config.dataDir, { recursive: true });
     const store = await openListingStore(config);
     try {
@@ -78,6 +82,31 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   return usage(command ? `unknown command ${command}` : 'missing command');
+}
+
+/** `dedup explain a b`: why two stored listings are or are not one group (indexer/dedup/explain.ts). */
+async function explain(config: ReturnType<typeof loadConfig>, ids: string[]): Promise<number> {
+  if (ids.length !== 2) return usage('dedup explain needs two listings, <source>/<reference> <source>/<reference>');
+  const wanted = ids.map(listingIdOf);
+  const store = await openListingStore(config);
+  try {
+    const listings = await store.getMany(wanted);
+    const unknown = wanted.filter((id) => !listings.has(id));
+    if (unknown.length > 0) {
+      console.error(`no listing ${unknown.join(', ')} in the store`);
+      return 1;
+    }
+    console.log(explainPair(listings.get(wanted[0])!, listings.get(wanted[1])!).join('\n'));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `seloger/262973311` (or the store id `seloger:262973311`): the source is what comes before the first separator. */
+function listingIdOf(text: string): string {
+  const at = text.search(/[/:]/);
+  return at > 0 ? listingId(text.slice(0, at), text.slice(at + 1)) : text;
 }
 
 async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unknown> {
@@ -138,7 +167,7 @@ export function exitCodeOf(report: LoadReport): number {
 }
 
 function usage(problem: string): number {
-  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- reindex`);
+  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`);
   return 2;
 }
 

@@ -54,6 +54,11 @@ export interface LoadProgress {
   groups_formed: number;
   /** Listings a first build rewrote with their group fields once its records were written (0 for a later load). */
   regrouped_at_end: number;
+  /**
+   * Per field, the values of accepted records stored as null because they did not fit the field
+   * (normalise.ts FieldReader): a collector whose columns shifted shows here.
+   */
+  nulled_fields: Record<string, number>;
   seconds: number;
   records_per_second: number;
 }
@@ -124,7 +129,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   const now = options.now ?? Date.now;
   const grouping: GroupingStage = options.grouping ?? new SingletonGrouping();
   const rejects = new RejectsWriter(options.rejectsFile ?? null);
-  const report: LoadProgress = { read: 0, written: 0, unchanged: 0, stale: 0, rejected: 0, groups_formed: 0, regrouped_at_end: 0, seconds: 0, records_per_second: 0 };
+  const report: LoadProgress = { read: 0, written: 0, unchanged: 0, stale: 0, rejected: 0, groups_formed: 0, regrouped_at_end: 0, nulled_fields: {}, seconds: 0, records_per_second: 0 };
   let changeSeq = await options.store.maxChangeSeq();
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
   const findings: InputFindings = { texts_truncated: 0, damaged_inputs: [] };
@@ -192,7 +197,10 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
       if (outcome.ok && outcome.truncated) findings.texts_truncated++;
       if (!outcome.ok) await reject(input, outcome.reason, outcome.field);
       else if (outcome.record.collectedAt > now() + FUTURE_TOLERANCE_MS) await reject(input, 'collected_at is in the future', 'collected_at');
-      else batch.push({ input, record: outcome.record, hash: outcome.contentHash });
+      else {
+        for (const field of outcome.record.nulled) report.nulled_fields[field] = (report.nulled_fields[field] ?? 0) + 1;
+        batch.push({ input, record: outcome.record, hash: outcome.contentHash });
+      }
       if (batch.length >= BATCH_SIZE) { await flush(batch); batch = []; }
     }
     await flush(batch);

@@ -16,6 +16,7 @@ import type { DpeLetter, ListingStatus, PropertyType, TransactionType } from '..
 import type { ListingContent } from '../src/listings/stored.js';
 import type { RawRecord } from './raw-record.js';
 import { redactContacts } from './redact.js';
+import { landUnitFactor, unitFits } from './field-values.js';
 
 export interface NormaliseContext {
   communes: CommuneTable;
@@ -31,6 +32,12 @@ export interface NormalisedRecord {
   collectedAt: number;
   /** Epoch ms of the publication on the source site, null when unknown. */
   publishedAt: number | null;
+  /**
+   * Fields the record gave a value for that did not fit (a surface written "1er étage", a bedroom
+   * count in m²): stored as null and counted by the load report, so a collector whose columns
+   * shifted shows up there instead of as wrong numbers.
+   */
+  nulled: string[];
 }
 
 export class NormaliseError extends Error {
@@ -54,27 +61,30 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
 
   const collectedAt = parseDate(raw.collected_at);
   if (collectedAt === null) throw new NormaliseError('collected_at', `unparseable collected_at "${clip(raw.collected_at)}"`);
-  let publishedAt = parseDate(raw.published_at);
+  const fields = new FieldReader();
+  let publishedAt = fields.date('published_at', raw.published_at);
   // Sites put placeholders (1970-01-01) or typos in the future; neither is a publication date.
   if (publishedAt !== null && publishedAt > collectedAt + DAY_MS) publishedAt = null;
 
+  // Only the identity, the URL and the collection time are required: a record without a title or
+  // a type (SeLoger-like collectors give neither) is stored with a type read from wherever the
+  // record names it and a title built from what is known.
   const rawTitle = cleanText(raw.title);
   const rawType = textOf(raw.type);
-  if (rawTitle === null && rawType === null) throw new NormaliseError('title', 'no title and no type to build one from');
+  const description = cleanDescription(raw.description);
 
-  const roomsField = integerInRange(raw.rooms, 1, MAX_COUNT);
-  const typeInfo = classifyType(rawType, rawTitle, roomsField === null);
+  const roomsField = fields.count('rooms', raw.rooms, 1);
+  const typeInfo = classifyType({ type: rawType, title: rawTitle, category: textOf(raw.category), url: externalUrl, description }, roomsField === null);
   const transaction = transactionOf(raw, rawTitle);
 
-  const price = numberInRange(raw.price, 0, MAX_PRICE);
-  const surface = numberInRange(raw.surface, 0, MAX_SURFACE);
+  const price = fields.price('price', raw.price);
+  const surface = fields.surface('surface', raw.surface, MAX_SURFACE);
   const rooms = roomsField ?? typeInfo.rooms;
 
   const place = resolvePlace(raw, ctx.communes);
   const dpe = energyClass(raw.dpe, raw.dpe_value, DPE_VALUE_UNIT);
   const ges = energyClass(raw.ges, raw.ges_value, GES_VALUE_UNIT);
 
-  const description = cleanDescription(raw.description);
   if (description !== null) {
     // Many sites only state the classes in the text ("Classe énergie : D - Classe climat : B").
     const wantDpe = dpe.letter === null && isAbsent(raw.dpe);
@@ -105,15 +115,15 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
     price_per_m2_color: null,
     price_label: price === null ? null : priceLabel(price, transaction),
     surface,
-    land_surface: numberInRange(raw.land_surface, 0, MAX_LAND_SURFACE),
-    living_room_surface: numberInRange(raw.living_room_surface, 0, MAX_SURFACE),
+    land_surface: fields.surface('land_surface', raw.land_surface, MAX_LAND_SURFACE),
+    living_room_surface: fields.surface('living_room_surface', raw.living_room_surface, MAX_SURFACE),
     rooms,
-    bedrooms: integerInRange(raw.bedrooms, 0, MAX_COUNT),
-    bathrooms: integerInRange(raw.bathrooms, 0, MAX_COUNT),
-    shower_rooms: integerInRange(raw.shower_rooms, 0, MAX_COUNT),
-    toilets: integerInRange(raw.toilets, 0, MAX_COUNT),
+    bedrooms: fields.count('bedrooms', raw.bedrooms, 0),
+    bathrooms: fields.count('bathrooms', raw.bathrooms, 0),
+    shower_rooms: fields.count('shower_rooms', raw.shower_rooms, 0),
+    toilets: fields.count('toilets', raw.toilets, 0),
     kitchen: textOf(raw.kitchen),
-    year_built: integerInRange(raw.year_built, 1700, 2100),
+    year_built: fields.year('year_built', raw.year_built),
     elevator: parseBoolean(raw.elevator),
     parking: parseBoolean(raw.parking),
     parking_interior: parseBoolean(raw.parking_interior),
@@ -147,7 +157,7 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
     updated_at: new Date(collectedAt).toISOString(),
     is_internal: raw.source === INTERNAL_SOURCE || parseBoolean(raw.is_internal) === true,
   };
-  return { content, status: statusOf(raw.status), collectedAt, publishedAt };
+  return { content, status: statusOf(raw.status), collectedAt, publishedAt, nulled: fields.nulled };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,12 +334,52 @@ function numberInRange(value: unknown, min: number, max: number): number | null 
   return number !== null && number > min && number <= max ? number : null;
 }
 
-/** An integer, rounded, within [min, max], else null. */
-function integerInRange(value: unknown, min: number, max: number): number | null {
-  const number = parseNumber(value);
-  if (number === null) return null;
-  const integer = Math.round(number);
-  return integer >= min && integer <= max ? integer : null;
+/**
+ * Reads the numeric and date fields of one record, each as null when its value does not fit the
+ * field (field-values.ts), is out of range or unreadable, and remembers which fields it nulled so
+ * that the load report can count them. A placeholder ("N/A", "nc", "", 0 rooms or 0 €) is an absent
+ * value, not a nulled one.
+ */
+class FieldReader {
+  readonly nulled: string[] = [];
+
+  /** A surface in m² (land: hectares and ares converted). */
+  surface(field: string, value: unknown, max: number): number | null {
+    const kind = max === MAX_LAND_SURFACE ? 'land' : 'surface';
+    const number = unitFits(kind, value) ? parseNumber(value) : null;
+    const metres = number === null ? null : kind === 'land' ? number * landUnitFactor(value) : number;
+    return this.kept(field, value, metres !== null && metres > 0 && metres <= max ? metres : null);
+  }
+
+  /** A count of rooms of some kind: a whole number within [min, MAX_COUNT] ("4.0" is 4, 2.5 is not a count). */
+  count(field: string, value: unknown, min: number): number | null {
+    const number = unitFits(field === 'rooms' ? 'rooms' : 'count', value) ? parseNumber(value) : null;
+    const fits = number !== null && Number.isInteger(number) && number >= min && number <= MAX_COUNT;
+    return this.kept(field, value, fits ? number : null);
+  }
+
+  price(field: string, value: unknown): number | null {
+    const number = unitFits('price', value) ? parseNumber(value) : null;
+    return this.kept(field, value, number !== null && number > 0 && number <= MAX_PRICE ? number : null);
+  }
+
+  year(field: string, value: unknown): number | null {
+    const number = parseNumber(value);
+    const fits = number !== null && Number.isInteger(number) && number >= 1700 && number <= 2100;
+    return this.kept(field, value, fits ? number : null);
+  }
+
+  /** A date; a placeholder date (1970-01-01, the year 2200) is no date and not counted. */
+  date(field: string, value: unknown): number | null {
+    const ms = parseDate(value);
+    return ms === null && anyDateMs(value) !== null ? null : this.kept(field, value, ms);
+  }
+
+  /** `result` for `value`; a value given but not kept is counted, unless it is a placeholder (`N/A`, `0`). */
+  private kept<T>(field: string, value: unknown, result: T | null): T | null {
+    if (result === null && !isAbsent(value) && typeof value !== 'boolean' && parseNumber(value) !== 0) this.nulled.push(field);
+    return result;
+  }
 }
 
 /** Coordinates are plain decimals (`48.873`, `"48,873"`): no thousands separator to guess. */
@@ -426,10 +476,14 @@ const RFC_2822 = /^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}(?::\d{2})?
  * its own day.
  */
 export function parseDate(value: unknown): number | null {
-  let ms: number | null = null;
-  if (typeof value === 'number') ms = epochToMs(value);
-  else if (typeof value === 'string') ms = parseDateText(value.trim());
+  const ms = anyDateMs(value);
   return ms !== null && ms >= EARLIEST_DATE && ms < LATEST_DATE ? ms : null;
+}
+
+/** The date a value writes, placeholders (1970-01-01) included. */
+function anyDateMs(value: unknown): number | null {
+  if (typeof value === 'number') return epochToMs(value);
+  return typeof value === 'string' ? parseDateText(value.trim()) : null;
 }
 
 function epochToMs(value: number): number | null {
@@ -451,10 +505,20 @@ function parseDateText(text: string): number | null {
     const ms = Date.parse(text);
     return Number.isNaN(ms) ? null : ms;
   }
-  m = text.length <= 30 ? FRENCH_LONG_DATE.exec(foldText(text)) : null;
+  if (text.length > MAX_DATE_TEXT) return null;
+  const folded = foldText(text);
+  m = FRENCH_LONG_DATE.exec(folded);
   if (m && FRENCH_MONTHS[m[2]] !== undefined) return utcMs(+m[3], FRENCH_MONTHS[m[2]], +m[1], 0, 0, 0, 0);
+  // "Publiée le 9 mars 2026", "Mise à jour le 12/06/2025", "lundi 9 mars 2026": the date after its label.
+  const firstDigit = text.search(FIRST_DIGIT);
+  if (firstDigit > 0 && DATE_LABEL.test(foldText(text.slice(0, firstDigit)))) return parseDateText(text.slice(firstDigit));
   return null;
 }
+
+const MAX_DATE_TEXT = 60;
+const FIRST_DIGIT = /\d/;
+/** The words before a date (text folded): the publication or update wording sites print, or a weekday. */
+const DATE_LABEL = /^(?:(?:annonce\s+)?(?:publiee?s?|mise?\s+a\s+jour|mis\s+en\s+ligne|en\s+ligne|modifiee?|creee?|ajoutee?|date\s+de\s+publication|depuis|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b\s*(?:le|du|depuis\s+le|depuis)?\s*:?\s*)+$/;
 
 /** Date.UTC with every field checked, so 31/02/2025 or 25:00 are refused instead of rolled over. */
 function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number | null {
@@ -501,19 +565,51 @@ const STUDIO = /\b(?:studio|studette)\b/;
 
 interface TypeInfo { type: PropertyType; rooms: number | null }
 
-/** The public type from the type field, else from the title; rooms from `T3`, `studio`, `3 pièces`. */
-function classifyType(rawType: string | null, title: string | null, wantRooms: boolean): TypeInfo {
-  const fromType = rawType === null ? NO_TYPE : typeOfField(rawType);
+/** Where a record may name its type, most explicit first. */
+interface TypeSources {
+  type: string | null;
+  title: string | null;
+  /** The site's category ("Ventes immobilières > Appartement"), when the collector keeps it. */
+  category: string | null;
+  url: string;
+  description: string | null;
+}
+
+/**
+ * The public type from the first of the type field, the title, the site category, the URL path
+ * (`/annonces/achat/appartement/toulon-83/...`) and the description's opening words that names
+ * one, else `Autre`; rooms from `T3`, `studio`, `3 pièces` in the type field or the title.
+ */
+function classifyType(sources: TypeSources, wantRooms: boolean): TypeInfo {
+  const fromType = sources.type === null ? NO_TYPE : typeOfField(sources.type);
   let type = fromType.type;
   let rooms = wantRooms ? fromType.rooms : null;
   if (type === null || (wantRooms && rooms === null)) {
-    if (title !== null) {
-      const foldedTitle = foldText(title.length > MAX_LABEL_LENGTH ? title.slice(0, MAX_LABEL_LENGTH) : title);
+    if (sources.title !== null) {
+      const foldedTitle = foldText(sources.title.length > MAX_LABEL_LENGTH ? sources.title.slice(0, MAX_LABEL_LENGTH) : sources.title);
       type ??= typeIn(foldedTitle);
       if (wantRooms) rooms ??= roomsIn(foldedTitle);
     }
   }
+  if (type === null && sources.category !== null) type = typeOfField(sources.category).type;
+  if (type === null) type = typeInUrl(sources.url);
+  if (type === null && sources.description !== null) {
+    // Only the opening words: a description names its own property first, other places later
+    // ("à deux pas de la maison de santé").
+    type = typeIn(foldText(sources.description.slice(0, DESCRIPTION_TYPE_CHARS)));
+  }
   return { type: type ?? 'Autre', rooms };
+}
+
+const DESCRIPTION_TYPE_CHARS = 80;
+const URL_PATH = /^https?:\/\/[^/?#]+([^?#]*)/i;
+const URL_PATH_SEPARATORS = /[-_/.+]+/g;
+
+/** The type a URL path names (`/achat/appartement/...`, `/ventes-maison-...`): path only, not the host. */
+function typeInUrl(url: string): PropertyType | null {
+  const path = URL_PATH.exec(url)?.[1];
+  if (!path) return null;
+  return typeIn(foldText(path.slice(0, MAX_LABEL_LENGTH).replace(URL_PATH_SEPARATORS, ' ')));
 }
 
 const NO_TYPE = { type: null, rooms: null };

@@ -39,7 +39,16 @@ export function parseRecord(text: string, sites: SiteCatalog, context: Normalise
   } catch {
     return { ok: false, reason: 'invalid JSON' };
   }
-  const raw = RawRecord.safeParse(json);
+  let raw = RawRecord.safeParse(json);
+  // An optional field of the wrong shape (an object for a price, a number list for a title) is
+  // dropped and counted as nulled: the record stays usable. Only the identity, the URL and the
+  // collection time make a record unusable.
+  const dropped = raw.success ? [] : droppableFields(json, raw.error.issues);
+  if (!raw.success && dropped.length > 0) {
+    const kept = { ...(json as Record<string, unknown>) };
+    for (const field of dropped) delete kept[field];
+    raw = RawRecord.safeParse(kept);
+  }
   if (!raw.success) {
     const issue = raw.error.issues[0];
     const where = issue.path.join('.');
@@ -50,9 +59,24 @@ export function parseRecord(text: string, sites: SiteCatalog, context: Normalise
   }
   try {
     const { record, cut } = capTexts(normaliseRecord(raw.data, context));
+    if (dropped.length > 0) record.nulled.push(...dropped);
     return cut.length > 0 ? { ok: true, record, contentHash: contentHash(record), truncated: cut } : { ok: true, record, contentHash: contentHash(record) };
   } catch (error) {
     if (error instanceof NormaliseError) return { ok: false, reason: error.message, field: error.field };
     throw error;
   }
+}
+
+const REQUIRED_FIELDS = new Set(['source', 'reference', 'url', 'collected_at']);
+
+/** The optional top-level fields the schema refused, or none when a required one is at fault. */
+function droppableFields(json: unknown, issues: readonly { path: readonly PropertyKey[] }[]): string[] {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return [];
+  const fields = new Set<string>();
+  for (const issue of issues) {
+    const field = issue.path[0];
+    if (typeof field !== 'string' || REQUIRED_FIELDS.has(field)) return [];
+    fields.add(field);
+  }
+  return [...fields];
 }

@@ -24,6 +24,7 @@ export const RawRecord = z.looseObject({
   title: looseText,
   description: looseText,
   type: looseText,                            // "appt", "T3", "studio", "maison de ville", "villa"...
+  category: looseText,                        // the site's category: "Ventes immobilières > Appartement"
   transaction: looseText,                     // "vente", "location", "à louer", "achat"...
   price: looseNumber,                         // "350 000 €", "1 200 €/mois CC"
   surface: looseNumber,                       // "45,5 m²"

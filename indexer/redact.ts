@@ -13,21 +13,23 @@
 export const REDACTION_MARKER = '[coordonnées masquées]';
 
 /**
- * Between two digits of a phone number people put nothing, one or two spaces (also no-break
- * ones), a dot, a dash or a slash, sometimes with spaces around it (`06 - 12 - 34`). Never a line
- * break: two numbers on two lines are two numbers.
+ * Between two digits of a phone number people put nothing, up to three spaces (also no-break
+ * ones), a dot, a dash or a slash, sometimes with spaces around it (`06 - 12 - 34`), and sometimes
+ * that mark doubled by a slip (`04.94..62`, `06 -- 12`, `06 ./ 12`). Never a line break: two
+ * numbers on two lines are two numbers. The run stays short (two marks at most), so it cannot join
+ * the numbers of a sentence into a phone.
  */
-const SEP = String.raw`(?:[ \t\u00a0\u202f]{0,2}[.\-/]?[ \t\u00a0\u202f]{0,2})`;
+const SEP = String.raw`(?:[ \t\u00a0\u202f]{0,3}(?:[.\-/][ \t\u00a0\u202f]{0,3}){0,2})`;
 
 /**
  * A French number: ten digits, the first a 0 and the second 1-9 (01-05 landlines, 06/07 mobiles,
- * 08, 09), or the international forms `+33` / `0033` followed by the nine digits, optionally
+ * 08, 09; freephone numbers are written `0 800 800 838`), or the international forms `+33` / `0033` followed by the nine digits, optionally
  * with the trunk zero written as `(0)` or `0`. Digits may be grouped any way (`06 1234 5678`,
  * `06 12 345 678`). Prices never start with 0 and dates or postal codes have fewer than ten
  * digits, so they cannot match; the digit look-arounds stop it from biting into a longer number
  * (a SIRET `012 345 678 00012` is 14 digits, not a phone).
  */
-const FRENCH_PHONE = String.raw`(?<![\d+])(?:(?:\+|\b00)[ \t\u00a0\u202f]?33[ \t\u00a0\u202f]?\)?${SEP}(?:\([ \t]?0[ \t]?\)${SEP}|0${SEP})?[1-9]|\(?0[1-9]\)?)(?:${SEP}\d){8}(?!\d)`;
+const FRENCH_PHONE = String.raw`(?<![\d+])(?:(?:\+|\b00)[ \t\u00a0\u202f]?33[ \t\u00a0\u202f]?\)?${SEP}(?:\([ \t]?0[ \t]?\)${SEP}|0${SEP})?[1-9]|\(?0${SEP}[1-9]\)?)(?:${SEP}\d){8}(?!\d)`;
 
 /**
  * A foreign number in international form (`+32 470 12 34 56`, `+41 22 123 45 67`): a plus sign,

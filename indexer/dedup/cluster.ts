@@ -50,11 +50,43 @@ export function clusterAround(members: readonly Features[], seeds: Iterable<numb
       if (!visited[j]) { visited[j] = 1; queue.push(j); }
     });
   }
+  const kept = withoutAmbiguousWeakEdges(members, edges);
   // Strongest first; equal scores in id order (members are sorted by id).
-  edges.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
+  kept.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
   const unionFind = new ConstrainedUnionFind(members.length, (i, j) => withinLimits(members[i], members[j]));
-  for (const edge of edges) unionFind.union(edge.a, edge.b);
-  return { groups: unionFind.groups().filter((group) => visited[group[0]]), edges };
+  // A weak match joins two sets only when every pair across them nearly matches too: a chain of
+  // matches on a few common values (a studio at the usual rent) must not gather several properties,
+  // while a copy whose price moved a little (half a point short) may still join through another.
+  const allNearlyMatch = (i: number, j: number) => scorePair(members[i], members[j]) >= threshold - CHAIN_SLACK;
+  for (const edge of kept) unionFind.union(edge.a, edge.b, edge.score < WEAK_MATCH_BELOW ? allNearlyMatch : undefined);
+  return { groups: unionFind.groups().filter((group) => visited[group[0]]), edges: kept };
+}
+
+/**
+ * Below this score a match rests on a few values (a price, a surface, the rooms): enough when the
+ * pair is the only one of its kind, not when two listings of one site fit equally well.
+ */
+export const WEAK_MATCH_BELOW = MATCH_THRESHOLD + 1;
+/** How far below the threshold a pair across a weak union may score. */
+const CHAIN_SLACK = 0.5;
+
+/**
+ * Drops the weak matches of a listing with a site on which it weakly matches several listings: the
+ * same price, rooms and surface on two listings of one site say that the values are common in the
+ * block (a building of identical flats, the usual rent of a studio), not which of them is the copy.
+ * Strong matches are kept: the strongest is joined first, and the others are refused then (a group
+ * holds one listing per site). Depends only on the edges of one connected part, so a load and a
+ * rebuild still agree.
+ */
+function withoutAmbiguousWeakEdges(members: readonly Features[], edges: readonly Edge[]): Edge[] {
+  const weakPartners = new Map<string, number>();
+  const count = (i: number, j: number) => {
+    const key = `${i}|${members[j].source}`;
+    weakPartners.set(key, (weakPartners.get(key) ?? 0) + 1);
+  };
+  for (const edge of edges) if (edge.score < WEAK_MATCH_BELOW) { count(edge.a, edge.b); count(edge.b, edge.a); }
+  const unique = (i: number, j: number) => weakPartners.get(`${i}|${members[j].source}`) === 1;
+  return edges.filter((edge) => edge.score >= WEAK_MATCH_BELOW || (unique(edge.a, edge.b) && unique(edge.b, edge.a)));
 }
 
 /** Groups of a whole block (every listing, singletons included). */

@@ -1,5 +1,6 @@
 /**
  * npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--cache LISTINGS] [--explain]
+ * npm run dedup-eval -- --realdata [DIR]
  *
  * Loads the records with the real indexer (runLoad + DedupGrouping) into a temporary SQLite store,
  * or reads the store already in --data-dir, and prints pairwise precision, recall and F1 of the
@@ -7,6 +8,10 @@
  * records with SingletonGrouping into another temporary store and reports both load times, the
  * measure of what grouping adds per record (wall and CPU time). --explain counts the missed and the
  * wrong pairs by reason (indexer/dedup/explain.ts). --cache sets the stage's block cache (listings).
+ *
+ * --realdata loads the real scraped listings where they lie (DIR, else REALDATA_DIR, else
+ * ../shared/realdata beside the repository) and reports rejects, nulled values, redaction and, on
+ * the Levallois crawl, the grouping's precision and recall on labelled pairs (realdata-eval.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,18 +26,23 @@ import type { ListingStore } from '../../src/stores/listing-store.js';
 import type { MergeClock } from '../merge.js';
 import { runLoad, type LoadReport } from '../load.js';
 import { evaluateStore, readLabels } from './evaluate.js';
+import type { PairScores } from './metrics.js';
 import { explainPairs } from './explain.js';
 import { DedupGrouping } from './stage.js';
+import { realdataDir } from './realdata.js';
+import { realdataReport } from './realdata-eval.js';
 
-const USAGE = 'usage: npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--cache LISTINGS] [--explain]';
+const USAGE = 'usage: npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--cache LISTINGS] [--explain]\n       npm run dedup-eval -- --realdata [DIR]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv, allowPositionals: true,
     options: {
       'data-dir': { type: 'string' }, keep: { type: 'string' }, compare: { type: 'boolean' }, threshold: { type: 'string' }, explain: { type: 'boolean' }, cache: { type: 'string' },
+      realdata: { type: 'boolean' },
     },
   });
+  if (values.realdata) return realdata(positionals[0] ?? realdataDir(process.env));
   const [recordsFile, labelsFile] = positionals;
   if (!labelsFile) return usage('records and labels files are required');
   const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
@@ -79,14 +89,30 @@ async function main(argv: string[]): Promise<number> {
     const labels = await readLabels(labelsFile);
     const evaluation = await evaluateStore(store, labels);
     output.quality = evaluation;
-    if (values.explain) output.explain = await explainPairs(store, labels);
+    if (values.explain) output.explain = await explainPairs(store, labels.property);
     console.log(JSON.stringify(output, null, 2));
-    const { precision, recall, f1 } = evaluation.active;
-    console.log(`active listings: precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`);
+    console.log(scoreLine('active listings', evaluation.active));
+    for (const [shape, scores] of Object.entries(evaluation.by_shape)) console.log(scoreLine(`  ${shape} pairs (${scores.truePairs} true, ${scores.predictedPairs} predicted)`, scores));
     return 0;
   } finally {
     await dispose();
   }
+}
+
+async function realdata(dir: string): Promise<number> {
+  if (!existsSync(dir)) return usage(`no real data in ${dir} (set REALDATA_DIR or pass the folder)`);
+  const report = await realdataReport(dir, loadSites());
+  console.log(JSON.stringify(report, null, 2));
+  for (const folder of report.folders) {
+    console.log(`${folder.folder}: ${folder.records} records, ${folder.rejected} rejected; descriptions with contact data ${folder.contact_descriptions_before} before, ${folder.contact_descriptions_after} after redaction`);
+  }
+  for (const [name, grouping] of [['levallois', report.levallois], ['levallois cut to sparse records', report.levallois_sparse]] as const) {
+    if (grouping === null) continue;
+    const { labelled_pairs: labelled, unambiguous_pairs: unambiguous } = grouping;
+    console.log(`${name}: labelled pairs (${labelled.same} same, ${labelled.different} different, ${labelled.unsure} unsure left out): precision ${labelled.precision.toFixed(4)}  recall ${labelled.recall.toFixed(4)}`);
+    console.log(`${name}: unambiguous pairs (same price and rooms, surfaces within 0.6 m², one candidate each side): ${unambiguous.grouped} of ${unambiguous.pairs} grouped, recall ${unambiguous.recall.toFixed(4)}`);
+  }
+  return 0;
 }
 
 async function loadInto(recordsFile: string, keepDir: string | null, grouping: GroupingStage) {
@@ -153,6 +179,10 @@ class TimedGrouping implements GroupingStage {
       this.wallSeconds += Number(process.hrtime.bigint() - wall) / 1e9;
     }
   }
+}
+
+function scoreLine(what: string, { precision, recall, f1 }: PairScores): string {
+  return `${what}: precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`;
 }
 
 function round2(value: number): number {

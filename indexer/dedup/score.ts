@@ -78,11 +78,10 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
     const gap = relativeGap(a.price, b.price);
     add('price', gap === 0 ? 1 : gap <= 0.03 ? 0.5 : gap <= 0.05 ? 0 : gap <= 0.08 ? -0.5 : -1.5);
   }
-  if (a.surface !== null && b.surface !== null) {
-    const gap = Math.abs(a.surface - b.surface);
-    // The same Carrez measure to the decimal (74.82 m²) is rarely a coincidence; whole metres often are.
-    add('surface', gap === 0 ? (Number.isInteger(a.surface) ? 1 : 2) : gap <= 0.5 ? 0.5 : gap <= 1 ? 0 : -2);
-  }
+  if (a.surface !== null && b.surface !== null) add('surface', surfacePoints(a.surface, b.surface));
+  // The same number of rooms on both sides: with the same price and surface, it is what a sparse
+  // copy (a price, a surface, the rooms and a place, nothing else) can offer.
+  if (a.rooms !== null && b.rooms !== null) add('rooms', 0.5);
   add('dpe', same(a.dpe, b.dpe, 1, -3));
   add('ges', same(a.ges, b.ges, 0.5, -2));
   add('dpe_value', same(a.dpeValue, b.dpeValue, 2, -3));
@@ -91,8 +90,10 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
   if (floorsComparable(a, b)) add('floor', 1);
   add('bedrooms', same(a.bedrooms, b.bedrooms, 0.3, -2));
   if (a.landSurface !== null && b.landSurface !== null) add('land_surface', relativeGap(a.landSurface, b.landSurface) <= 0.03 ? 1 : -2);
-  // Another agency holding a mandate too is common, so a different agency costs little.
-  add('agency', same(a.seller, b.seller, 1.5, -0.5));
+  // Sites spell one agency their own way ("Mcd" / "MCD ORPI"), show an agent's name instead, and
+  // another agency often holds a mandate too: a name inside the other is the same agency, and a
+  // different name is no evidence either way.
+  if (a.seller !== null && b.seller !== null && sameAgency(a.seller, b.seller)) add('agency', 1.5);
   const metres = distance(a, b);
   // Coordinates are rounded to ~111 m and often a commune centre: weak evidence either way.
   if (metres !== null) add('distance', metres <= 150 ? 0.5 : metres > 3_000 ? -1 : 0);
@@ -100,6 +101,36 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
   let score = 0;
   for (const points of Object.values(parts)) score += points;
   return { score, parts };
+}
+
+/**
+ * Points of two surfaces within the hard limit. The same Carrez measure to the decimal (74.82 m²) is
+ * rarely a coincidence; whole metres often are. A surface one site rounds or truncates to whole
+ * metres (45.95 / 46, 56.68 / 56) is the same measure, and so are two within 0.6 m² (a measure
+ * taken again); beyond that, up to a metre, nothing; more is another flat.
+ */
+export function surfacePoints(a: number, b: number): number {
+  const gap = Math.abs(a - b);
+  if (gap === 0) return Number.isInteger(a) ? 1 : 2;
+  if (withinRounding(a, b) || gap <= SAME_MEASURE_M2) return 1;
+  return gap <= 1 ? 0 : -2;
+}
+
+const SAME_MEASURE_M2 = 0.6;
+
+/** One surface is the other rounded, floored or ceiled to whole metres. */
+export function withinRounding(a: number, b: number): boolean {
+  if (Number.isInteger(a) === Number.isInteger(b)) return false;
+  const [whole, exact] = Number.isInteger(a) ? [a, b] : [b, a];
+  return whole === Math.round(exact) || whole === Math.floor(exact) || whole === Math.ceil(exact);
+}
+
+/** Two folded agency names of which one holds every word of the other. */
+export function sameAgency(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  const words = new Set(longer.split(' '));
+  return shorter.split(' ').every((word) => words.has(word));
 }
 
 function same<T>(a: T | null, b: T | null, equal: number, different: number): number {

@@ -31,12 +31,15 @@ export class ConstrainedUnionFind {
     return i;
   }
 
-  /** Joins the sets of a and b; false when they already are one set or when the union is refused. */
-  union(a: number, b: number): boolean {
+  /**
+   * Joins the sets of a and b; false when they already are one set or when the union is refused.
+   * `canPair` replaces the constructor's veto for this union (a stricter one for a weak match).
+   */
+  union(a: number, b: number, canPair = this.canPair): boolean {
     let ra = this.find(a);
     let rb = this.find(b);
     if (ra === rb) return false;
-    for (const x of this.members[ra]!) for (const y of this.members[rb]!) if (!this.canPair(x, y)) return false;
+    for (const x of this.members[ra]!) for (const y of this.members[rb]!) if (!canPair(x, y)) return false;
     if (this.members[ra]!.length < this.members[rb]!.length) [ra, rb] = [rb, ra];
     this.parent[rb] = ra;
     this.members[ra]!.push(...this.members[rb]!);

@@ -14,7 +14,7 @@ export interface BlockPayload {
   block: number;
   /** NDJSON lines of the block's records. */
   records: Uint8Array;
-  /** NDJSON lines `{"source","reference","property"}`, when labels were asked for. */
+  /** NDJSON lines `{"source","reference","property","shape"}`, when labels were asked for. */
   labels: Uint8Array | null;
   /** Ground-truth property of each line, in order. */
   propertyIds: string[];
@@ -41,9 +41,9 @@ export function serializeBlock(env: SampleEnv, block: number, withLabels: boolea
   let labelLines = '';
   const propertyIds: string[] = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
-    const { record, propertyId } = records[i];
+    const { record, propertyId, shape } = records[i];
     lines += JSON.stringify(record) + '\n';
-    if (withLabels) labelLines += JSON.stringify({ source: record.source, reference: String(record.reference), property: propertyId }) + '\n';
+    if (withLabels) labelLines += JSON.stringify({ source: record.source, reference: String(record.reference), property: propertyId, shape }) + '\n';
     propertyIds[i] = propertyId;
   }
   return { block, records: encoder.encode(lines), labels: withLabels ? encoder.encode(labelLines) : null, propertyIds };

@@ -17,6 +17,7 @@ import { Rng } from './prng.js';
 import { createNeighbourFlat, createProperty } from './property.js';
 import { renderCopy } from './render.js';
 import { chooseSites, loadSites, type Site } from './sites.js';
+import { applyShape, createTwinFlat, SPARSE_SHARE, TWIN_SHARE_OF_FLATS, type PairShape } from './real-shapes.js';
 
 /** Fixed default reference date, so that the default output is reproducible. */
 export const DEFAULT_NOW = new Date('2026-11-20T00:00:00Z');
@@ -31,6 +32,7 @@ const MULTI_SITE_SHARE = 0.3;
 /** Share of flats that get a neighbour flat (same building and surface): about 3 % of all properties. */
 const NEIGHBOUR_SHARE_OF_FLATS = 0.075;
 const NEIGHBOUR_SUFFIX = '-v';
+const TWIN_SUFFIX = '-t';
 
 export interface SampleOptions {
   /** Number of records (site listings) to yield. */
@@ -55,6 +57,8 @@ export interface SampleStats {
 export interface SampleRecord {
   record: Record<string, unknown>;
   propertyId: string;
+  /** How the property's copies were written (real-shapes.ts): the evaluation reports each shape apart. */
+  shape: PairShape;
 }
 
 /** What every block needs: reference tables, loaded once per thread. */
@@ -93,9 +97,17 @@ export function generateBlock(env: SampleEnv, block: number): SampleRecord[] {
     const unit = block * PROPERTIES_PER_BLOCK + i;
     const id = `P${String(unit + 1).padStart(8, '0')}`;
     const property = createProperty(id, unit * 2, env, rng);
-    writeCopies(env, property, rng, records);
-    if (property.kind === 'appartement' && rng.chance(NEIGHBOUR_SHARE_OF_FLATS)) {
-      writeCopies(env, createNeighbourFlat(property, id + NEIGHBOUR_SUFFIX, unit * 2 + 1, env, rng), rng, records);
+    const isFlat = property.kind === 'appartement';
+    if (isFlat && property.surface !== null && rng.chance(TWIN_SHARE_OF_FLATS)) {
+      // Its serial is the neighbour's: a flat gets a twin or a neighbour, never both.
+      writeCopies(env, property, rng, records, 'twin');
+      writeCopies(env, createTwinFlat(property, id + TWIN_SUFFIX, unit * 2 + 1, rng), rng, records, 'twin');
+      continue;
+    }
+    const sparse = property.rooms !== null && property.surface !== null && rng.chance(SPARSE_SHARE);
+    writeCopies(env, property, rng, records, sparse ? 'sparse' : 'classic');
+    if (isFlat && rng.chance(NEIGHBOUR_SHARE_OF_FLATS)) {
+      writeCopies(env, createNeighbourFlat(property, id + NEIGHBOUR_SUFFIX, unit * 2 + 1, env, rng), rng, records, 'classic');
     }
   }
   for (let i = records.length - 1; i > 0; i--) {
@@ -111,12 +123,14 @@ export function generateBlock(env: SampleEnv, block: number): SampleRecord[] {
  * The property's copies, one per chosen site. Its serial doubles as the per-site counter behind
  * references: a property is never twice on one site, so references never repeat.
  */
-function writeCopies(env: SampleEnv, property: Property, rng: Rng, out: SampleRecord[]): void {
-  const copies = rng.chance(MULTI_SITE_SHARE) ? rng.weighted(COPY_COUNTS) : 1;
+function writeCopies(env: SampleEnv, property: Property, rng: Rng, out: SampleRecord[], shape: PairShape): void {
+  // A property of a real shape is one pair: a SeLoger-like copy and a Leboncoin-like one.
+  const copies = shape !== 'classic' ? 2 : rng.chance(MULTI_SITE_SHARE) ? rng.weighted(COPY_COUNTS) : 1;
   const sites = chooseSites(env.sites, property, copies, rng);
   for (let copyIndex = 0; copyIndex < sites.length; copyIndex++) {
     const record = renderCopy(property, sites[copyIndex], { now: env.now, copyIndex, counter: property.serial }, rng);
-    out.push({ record, propertyId: property.id });
+    applyShape(record, property, shape, copyIndex, rng);
+    out.push({ record, propertyId: property.id, shape });
   }
 }
 

@@ -12,6 +12,7 @@
  */
 import type { ListingContent, StoredListing } from './stored.js';
 import { foldWords, shingles } from './shingles.js';
+import { isCommuneCentre } from './block-key.js';
 
 export interface Features {
   readonly id: string;
@@ -69,6 +70,7 @@ function compute(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from
   const completed = listing.completed_from;
   const own = <K extends keyof ListingContent>(field: K): ListingContent[K] | null => (field in completed ? null : c[field]);
   const description = own('description');
+  const position = ownPosition(c, own('latitude'), own('longitude'));
   let text: Uint32Array | null = null;
   let seller: string | null | undefined;
   let floor: string | null | undefined;
@@ -80,8 +82,8 @@ function compute(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from
     rooms: own('rooms'),
     bedrooms: own('bedrooms'),
     price: positive(c.price),
-    lat: own('latitude'),
-    lon: own('longitude'),
+    lat: position.lat,
+    lon: position.lon,
     dpe: own('dpe'),
     ges: own('ges'),
     dpeValue: own('dpe_value'),
@@ -92,6 +94,12 @@ function compute(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from
     hasText: Boolean(description),
     get floor() { return floor === undefined ? (floor = floorOf(description)) : floor; },
   };
+}
+
+/** The listing's own position; none when it is its commune's centre (an imputed value is no evidence). */
+function ownPosition(content: ListingContent, lat: number | null, lon: number | null): { lat: number | null; lon: number | null } {
+  if (lat === null || lon === null || isCommuneCentre(content, lat, lon)) return { lat: null, lon: null };
+  return { lat, lon };
 }
 
 /** A zero surface or price is a placeholder, not a value to compare. */

@@ -64,6 +64,12 @@ describe('command lines', function () {
     expect(output.grouping_stage.cpu_seconds).to.be.above(0);
     expect(output.quality.active.precision).to.be.above(0.98);
     expect(output.quality.active.recall).to.be.above(0.9);
+    // Each pair shape of the generator is measured apart, and printed.
+    expect(Object.keys(output.quality.by_shape)).to.deep.equal(['classic', 'sparse', 'twin']);
+    expect(output.quality.by_shape.sparse.truePairs).to.be.above(50);
+    expect(output.quality.by_shape.sparse.recall).to.be.above(0.9);
+    expect(output.quality.by_shape.twin.precision).to.be.above(0.98);
+    expect(result.stdout).to.match(/\n {2}sparse pairs \(\d+ true, \d+ predicted\): precision /);
   });
 
   it('indexer load killed during a first build: the next load finishes it; after a restart of the machine, refused', async () => {
@@ -108,6 +114,44 @@ describe('command lines', function () {
     }
     expect(stores[0]).to.have.length(3000);
     expect(stores[1]).to.deep.equal(stores[0]);
+  });
+
+  it('indexer load stores sparse real-shaped records, counts misfit values, groups them; dedup explain says why', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sparse-'));
+    const seloger = {
+      source: 'seloger', reference: '262973311', url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
+      collected_at: '2026-11-10T16:37:09Z', transaction: 'vente', price: '210000.0', surface: '65.0', rooms: '4.0', city: '83100',
+      images: ['https://img.example/1.jpg'],
+    };
+    // Leboncoin-like: the city name only (Toulon has three postal codes), blurred coordinates, no description.
+    const leboncoin = {
+      source: 'leboncoin', reference: '3100000001', url: 'https://www.leboncoin.fr/ad/ventes_immobilieres/3100000001', collected_at: '2026-11-11T08:00:00Z',
+      title: 'Appartement 4 pièces 65 m²', price: 210000, surface: 65, rooms: 4, city: 'Toulon', latitude: 43.1221, longitude: 5.9312,
+      bedrooms: '55,8 m²', images: ['https://img.example/2.jpg'],
+    };
+    // The same agency's other flat in the building, at the same price, 6 m² larger.
+    const other = { ...seloger, reference: '262973312', url: seloger.url.replace('262973311', '262973312'), surface: '71.0' };
+    // An optional field of the wrong shape is dropped and counted; a record without a URL is unusable.
+    const oddShapes = { ...seloger, source: 'pap', reference: 'P-1', price: { amount: 210000 }, title: ['Appartement'] };
+    const noUrl = { ...seloger, reference: '262973313', url: undefined };
+    const rejects = path.join(dir, 'rejects.ndjson');
+    const result = await cli('indexer/cli.ts', ['load', writeNdjson([seloger, leboncoin, other, oddShapes, noUrl], 'in.ndjson', dir), '--rejects', rejects], dir);
+    expect(result.code, result.stderr).to.equal(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).to.include({ read: 5, written: 4, rejected: 1, groups_formed: 1 });
+    expect(report.nulled_fields).to.deep.equal({ bedrooms: 1, price: 1, title: 1 });
+    expect(JSON.parse(readFileSync(rejects, 'utf8'))).to.include({ line: 5, field: 'url' });
+
+    const match = await cli('indexer/cli.ts', ['dedup', 'explain', 'seloger/262973311', 'leboncoin/3100000001'], dir);
+    expect(match.code, match.stderr).to.equal(0);
+    expect(match.stdout).to.contain('block: vente|appartement|c83137 / vente|appartement|c83137: the same');
+    expect(match.stdout).to.match(/evidence surface: 65 \/ 65: \+1\n/).and.to.match(/evidence distance: .*: no evidence/);
+    expect(match.stdout).to.match(/score 2\.5 against 2\.5: a match/).and.to.match(/: one group$/m);
+    const distinct = await cli('indexer/cli.ts', ['dedup', 'explain', 'seloger/262973311', 'seloger/262973312'], dir);
+    expect(distinct.stdout).to.contain('limit site: seloger / seloger: OUTSIDE').and.to.match(/not one group$/m);
+    const unknown = await cli('indexer/cli.ts', ['dedup', 'explain', 'seloger/262973311', 'pap/1'], dir);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.contain('no listing pap:1');
   });
 
   it('indexer without a command exits 2 with the usage', async () => {

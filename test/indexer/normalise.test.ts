@@ -65,11 +65,6 @@ describe('normaliseRecord', () => {
       });
     }
 
-    it('no title and no type', () => {
-      const error = rejection({ title: '  ', type: undefined });
-      expect(error.field).to.equal('title');
-      expect(error.message).to.match(/title/);
-    });
 
     it('a site missing from the sources configuration', () => {
       expect(rejection({ source: 'inconnu' }).field).to.equal('source');
@@ -129,9 +124,10 @@ describe('normaliseRecord', () => {
       expect(content({ bedrooms: -1 }).bedrooms).to.equal(null);
     });
 
-    it('rounds integers and keeps year_built within 1700..2100', () => {
-      const c = content({ rooms: '3.6', bedrooms: '2 chambres', bathrooms: 1, toilets: '1', year_built: '1975' });
+    it('reads whole counts ("4.0" is 4, 3.6 is no count) and keeps year_built within 1700..2100', () => {
+      const c = content({ rooms: '4.0', bedrooms: '2 chambres', bathrooms: 1, toilets: '1', year_built: '1975' });
       expect(c).to.include({ rooms: 4, bedrooms: 2, bathrooms: 1, toilets: 1, year_built: 1975 });
+      expect(normalise({ rooms: '3.6' }).nulled).to.deep.equal(['rooms']);
       expect(content({ year_built: 1650 }).year_built).to.equal(null);
       expect(content({ year_built: '2150' }).year_built).to.equal(null);
       expect(content({ year_built: 'construit en 2024' }).year_built).to.equal(2024);
@@ -177,13 +173,13 @@ describe('normaliseRecord', () => {
     ];
     for (const [input, expected] of cases) {
       it(`${JSON.stringify(input)} is ${expected}`, () => {
-        expect(content({ type: input, title: 'Annonce 1' }).type).to.equal(expected);
+        expect(content({ type: input, title: 'Annonce 1', url: 'https://www.seloger.com/annonces/123.htm' }).type).to.equal(expected);
       });
     }
 
     it('reads the type from the title when the type field is absent', () => {
       expect(content({ type: undefined, title: 'Achat :Maison / villa - Grasse' }).type).to.equal('Maison');
-      expect(content({ type: undefined, title: 'Belle opportunité' }).type).to.equal('Autre');
+      expect(content({ type: undefined, title: 'Belle opportunité', url: 'https://www.seloger.com/annonces/123.htm' }).type).to.equal('Autre');
       expect(content({ type: 'viager', title: 'Appartement en viager occupé' }).type).to.equal('Appartement');
     });
 
@@ -285,6 +281,9 @@ describe('normaliseRecord', () => {
       ['12/06/2025', '2025-06-12T00:00:00.000Z'],
       ['12/06/2025 14:05', '2025-06-12T14:05:00.000Z'],
       ['1er juillet 2025', '2025-07-01T00:00:00.000Z'],
+      ['Publiée le 9 mars 2025', '2025-03-09T00:00:00.000Z'],
+      ['Mise à jour le 12/06/2025', '2025-06-12T00:00:00.000Z'],
+      ['lundi 9 juin 2025', '2025-06-09T00:00:00.000Z'],
     ];
     for (const [input, expected] of cases) {
       it(`${JSON.stringify(input)} is ${expected}`, () => {
@@ -471,6 +470,46 @@ describe('normaliseRecord', () => {
 
     it('is cleaned of HTML and extra whitespace', () => {
       expect(content({ title: '  Maison &amp; jardin\n <b>calme</b> ' }).title).to.equal('Maison & jardin calme');
+    });
+  });
+
+  describe('sparse records (no title, no type)', () => {
+    const SELOGER_LIKE = {
+      source: 'seloger', reference: '262973311', url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
+      collected_at: '2026-11-10T16:37:09Z', transaction: 'vente', price: '210000.0', surface: '65.0', rooms: '4.0', city: '83100',
+      images: ['https://img.example/1.jpg'], title: undefined,
+    };
+
+    it('are stored: the type from the URL path, a title built from what is known, the city from the postal code', () => {
+      const c = content(SELOGER_LIKE);
+      expect(c).to.include({ type: 'Appartement', title: 'Appartement 4 pièces 65 m² à Toulon', transaction_type: 'vente', price: 210000, surface: 65, rooms: 4, postal_code: '83100', city: 'Toulon' });
+    });
+
+    it('take the type from the site category, then from the description opening, else Autre', () => {
+      const bare = { ...SELOGER_LIKE, url: 'https://www.leboncoin.fr/ad/ventes_immobilieres/1' };
+      expect(content({ ...bare, category: 'Ventes immobilières > Maison' }).type).to.equal('Maison');
+      expect(content({ ...bare, description: 'Au calme, villa de plain-pied avec jardin' }).type).to.equal('Maison');
+      // A type named far into the text is another place ("près de la maison de santé"), not this one.
+      expect(content({ ...bare, description: `${'Beau bien lumineux et calme. '.repeat(4)}Proche de la maison de santé.` }).type).to.equal('Autre');
+      expect(content(bare)).to.include({ type: 'Autre', title: 'Bien 4 pièces 65 m² à Toulon' });
+    });
+  });
+
+  describe('values that do not fit their field', () => {
+    it('are null and named in `nulled`, never a wrong number', () => {
+      const record = normalise({ bedrooms: '55,8 m²', surface: '1er étage', land_surface: 'dès le 30/06/2027', rooms: '3 pièces', price: '65 m²' });
+      expect(record.content).to.include({ bedrooms: null, surface: null, land_surface: null, rooms: 3, price: null });
+      expect([...record.nulled].sort()).to.deep.equal(['bedrooms', 'land_surface', 'price', 'surface']);
+    });
+
+    it('keep the values written as collectors write them', () => {
+      const record = normalise({ surface: 'env. 45,5 m² Carrez', land_surface: '1,5 ha', rooms: 'T3', bedrooms: '2 ch.', price: '350 000 € FAI', year_built: '1975.0' });
+      expect(record.content).to.include({ surface: 45.5, land_surface: 15000, rooms: 3, bedrooms: 2, price: 350000, year_built: 1975 });
+      expect(record.nulled).to.deep.equal([]);
+    });
+
+    it('placeholders are absent values, not nulled ones', () => {
+      expect(normalise({ surface: 'N/A', bedrooms: '', price: null, rooms: '0' }).nulled).to.deep.equal([]);
     });
   });
 

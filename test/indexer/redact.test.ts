@@ -46,6 +46,13 @@ const MUST_REDACT: [string, string][] = [
   ['Mail : Service.Negociation@BCDA.notaires.fr', `Mail : ${M}`],
   ['Contact : Vivien LESCAT au 06.75.17.46.36 ou negociation@chwartz.notaires.fr',
     `Contact : Vivien LESCAT au ${M} ou ${M}`],
+  // Doubled or mixed separators, as typed in a hurry
+  ['Tél : 04.94..62.44.24', `Tél : ${M}`],
+  ['appelez le 06 -- 12 34 56 78', `appelez le ${M}`],
+  ['au 04\u00a0\u00a094 / 62 44 24 ou', `au ${M} ou`],
+  ['tel 06. .12.34.56.78', `tel ${M}`],
+  ['06 12  34   56 78 le soir', `${M} le soir`],
+  ['contacter le 0 800 800 838. Référence du lot: B401.', `contacter le ${M}. Référence du lot: B401.`],
 ];
 
 /** What listings are full of and must come out exactly as they went in. */
@@ -75,6 +82,9 @@ const MUST_KEEP: string[] = [
   'Montant estimé des dépenses annuelles entre 1 852 € et 2 506 € (prix 2021)',
   'Rendez-vous at the agency at 10:30',
   'Suivez-nous sur Instagram @agence.immo',
+  'Carte professionnelle CPI 01012024000000020 délivrée par la CCI du Var',
+  'CPI 8301 2016 000 012 345 - SIRET 812 345 678 00027',
+  'Prix : 210 000 € - 65,5 m² - 4 pièces',
 ];
 
 describe('redactContacts', () => {

@@ -18,8 +18,8 @@ const DAY_MS = 86_400_000;
 const asJson = (record: Record<string, unknown>) => JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
 const take = (count: number, seed?: number) => [...generateSample({ count, seed })];
 
-/** Digits of a raw price ("350 000 €", "350.000 EUR", "1 200 €/mois CC", 350000): sample prices have no cents. */
-const priceOf = (value: unknown) => Number(String(value).replace(/[^\d]/g, ''));
+/** Digits of a raw price ("350 000 €", "350.000 EUR", "1 200 €/mois CC", 350000, "350000.0"): sample prices have no cents. */
+const priceOf = (value: unknown) => (/^\d+\.0$/.test(String(value)) ? Number(value) : Number(String(value).replace(/[^\d]/g, '')));
 const hasPhotos = (images: unknown) => (Array.isArray(images) ? images.length > 0 : typeof images === 'string' && images.length > 0);
 const isRental = (transaction: unknown) => /loc|louer/i.test(String(transaction));
 const filled = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -29,11 +29,14 @@ describe('indexer/sample: the sample catalogue generator', function () {
   this.timeout(60_000);
   const COUNT = 6_000;
   let sample: SampleRecord[];
+  /** The records written as their sites write them: what the proportions and site quirks describe. */
+  let classic: SampleRecord[];
   let stats: SampleStats;
 
   before(() => {
     stats = { properties: 0, multiSiteProperties: 0, neighbourFlats: 0 };
     sample = [...generateSample({ count: COUNT, stats })];
+    classic = sample.filter((item) => item.shape === 'classic');
   });
 
   describe('determinism', () => {
@@ -101,10 +104,10 @@ describe('indexer/sample: the sample catalogue generator', function () {
       }
       expect([...types].some((t) => /^T\d$/.test(t))).to.equal(true);
       expect([...types].some((t) => /^F\d$/.test(t))).to.equal(true);
-      const dpes = sample.map(({ record }) => String(record.dpe));
+      const dpes = classic.map(({ record }) => String(record.dpe));
       expect(dpes.some((d) => /^[A-G]$/.test(d))).to.equal(true);
       expect(dpes.some((d) => /^Classe énergie : [A-G] \(\d+ kWh\/m²\.an\)$/.test(d))).to.equal(true);
-      const published = sample.map(({ record }) => String(record.published_at));
+      const published = classic.map(({ record }) => String(record.published_at));
       expect(published.some((d) => /^\d{4}-\d{2}-\d{2}T/.test(d))).to.equal(true);
       expect(published.some((d) => /^\d{2}\/\d{2}\/\d{4}$/.test(d))).to.equal(true);
     });
@@ -113,7 +116,7 @@ describe('indexer/sample: the sample catalogue generator', function () {
       const communes = loadCommunes();
       let withPostalCode = 0;
       let bigCities = 0;
-      for (const { record } of sample) {
+      for (const { record } of classic) {
         if (filled(record.postal_code)) {
           withPostalCode++;
           const postalCode = String(record.postal_code).padStart(5, '0');
@@ -121,16 +124,16 @@ describe('indexer/sample: the sample catalogue generator', function () {
         }
         if (/^(paris|lyon|marseille)\b/i.test(String(record.city))) bigCities++;
       }
-      expect(share(withPostalCode, COUNT)).to.be.within(0.9, 0.99);
-      expect(share(bigCities, COUNT)).to.be.within(0.025, 0.09);
-      const cities = sample.map(({ record }) => String(record.city));
+      expect(share(withPostalCode, classic.length)).to.be.within(0.9, 0.99);
+      expect(share(bigCities, classic.length)).to.be.within(0.025, 0.09);
+      const cities = classic.map(({ record }) => String(record.city));
       expect(cities.some((c) => /^PARIS \d{2}$|^Paris \d+(e|er|ème)\b/.test(c))).to.equal(true);
       expect(cities.some((c) => /^[A-Z' -]+$/.test(c) && /\bST\b/.test(c))).to.equal(true);
     });
 
     it('collect over the 120 days before the reference date, after publication', () => {
       const now = DEFAULT_NOW.getTime();
-      for (const { record } of sample) {
+      for (const { record } of classic) {
         const collected = Date.parse(String(record.collected_at));
         expect(collected).to.be.within(now - 120 * DAY_MS, now);
         const published = String(record.published_at);
@@ -139,7 +142,7 @@ describe('indexer/sample: the sample catalogue generator', function () {
     });
 
     it('use photo URLs of the site, 1 to 20 per listing', () => {
-      for (const { record } of sample) {
+      for (const { record } of classic) {
         if (!hasPhotos(record.images)) continue;
         const urls = Array.isArray(record.images) ? record.images : String(record.images).split(', ');
         expect(urls.length).to.be.within(1, 20);
@@ -156,20 +159,55 @@ describe('indexer/sample: the sample catalogue generator', function () {
       expect(Math.max(...[...sitesOf.values()].map((s) => s.length))).to.equal(4);
     });
 
-    it('lists about 30 % of properties on 2 to 4 sites, with prices within 8 % of each other', () => {
+    it('lists about half of the properties on 2 to 4 sites (the real-shaped pairs on 2), with prices within 8 % of each other', () => {
       const prices = new Map<string, number[]>();
       for (const { record, propertyId } of sample) prices.set(propertyId, [...(prices.get(propertyId) ?? []), priceOf(record.price)]);
       const multi = [...prices.values()].filter((p) => p.length > 1);
       expect(stats.properties).to.equal(prices.size);
       expect(stats.multiSiteProperties).to.equal(multi.length);
-      expect(share(multi.length, prices.size)).to.be.within(0.25, 0.35);
+      expect(share(multi.length, prices.size)).to.be.within(0.45, 0.58);
       for (const copies of multi) expect(Math.max(...copies) / Math.min(...copies)).to.be.at.most(1.085);
+    });
+
+    it('writes over 30 % of the duplicate pairs in the real shapes: sparse pairs and same-agency twins', () => {
+      const copies = new Map<string, SampleRecord[]>();
+      for (const item of sample) copies.set(item.propertyId, [...(copies.get(item.propertyId) ?? []), item]);
+      const pairsByShape: Record<string, number> = {};
+      for (const list of copies.values()) pairsByShape[list[0].shape] = (pairsByShape[list[0].shape] ?? 0) + (list.length * (list.length - 1)) / 2;
+      const all = Object.values(pairsByShape).reduce((a, b) => a + b, 0);
+      expect(share(pairsByShape.sparse + pairsByShape.twin, all)).to.be.above(0.3);
+      for (const list of copies.values()) {
+        // The last block of the sample may be cut between the two copies of a pair.
+        if (list[0].shape === 'classic' || list.length < 2) continue;
+        const records = list.map((item) => asJson(item.record));
+        const seloger = records.find((r) => /^\d{5}$/.test(String(r.city)))!;
+        const leboncoin = records.find((r) => r !== seloger)!;
+        // SeLoger-like: no title, type, description, photo or position; the postal code in the city
+        // field; the type in the URL path. Leboncoin-like: the city name, no postal code or description.
+        expect(seloger).to.not.have.any.keys('title', 'type', 'description', 'latitude', 'postal_code');
+        expect(String(seloger.city)).to.match(/^\d{5}$/);
+        expect(String(seloger.url)).to.match(/\/annonces\/(?:achat|locations)\/[a-z-]+\/[a-z0-9-]+\/[a-z-]+\/[^/]+\.htm$/);
+        expect(leboncoin).to.not.have.any.keys('postal_code', 'description');
+        expect(String(leboncoin.city)).to.not.match(/\d{5}/);
+        expect(Number.isInteger(leboncoin.surface)).to.equal(true);
+        expect(priceOf(seloger.price)).to.equal(priceOf(leboncoin.price));
+      }
+      // Twins: two properties of one agency at one price, surfaces at least 1.5 m² apart.
+      const twins = [...copies.keys()].filter((id) => id.endsWith('-t'));
+      expect(twins.length).to.be.above(10);
+      for (const twin of twins) {
+        const original = copies.get(twin.slice(0, -2));
+        if (!original) continue;
+        const surfaceOf = (list: SampleRecord[]) => Number(asJson(list[0].record).surface);
+        expect(priceOf(copies.get(twin)![0].record.price)).to.equal(priceOf(original[0].record.price));
+        expect(Math.abs(surfaceOf(copies.get(twin)!) - surfaceOf(original))).to.be.at.least(1);
+      }
     });
 
     it('adds neighbour flats: same place, coordinates and surface, another property, prices > 12 % apart', () => {
       expect(share(stats.neighbourFlats, stats.properties)).to.be.within(0.02, 0.045);
       const byBuilding = new Map<string, SampleRecord[]>();
-      for (const item of sample) {
+      for (const item of classic) {
         const { record } = item;
         if (!filled(record.latitude) || !filled(record.surface) || !filled(record.postal_code)) continue;
         const key = `${record.postal_code}|${record.latitude}|${record.longitude}|${record.surface}`;
@@ -186,21 +224,21 @@ describe('indexer/sample: the sample catalogue generator', function () {
           }
         }
       }
-      expect(pairs).to.be.above(20);
+      expect(pairs).to.be.above(8);
     });
   });
 
   describe('proportions over a few thousand records', () => {
-    const count = (test: (record: Record<string, unknown>) => boolean) => sample.filter(({ record }) => test(record)).length;
+    const count = (test: (record: Record<string, unknown>) => boolean) => classic.filter(({ record }) => test(record)).length;
 
     it('about 8 % without photos and 25 % rentals', () => {
-      expect(share(count((r) => !hasPhotos(r.images)), COUNT)).to.be.within(0.05, 0.11);
-      expect(share(count((r) => isRental(r.transaction)), COUNT)).to.be.within(0.21, 0.29);
+      expect(share(count((r) => !hasPhotos(r.images)), classic.length)).to.be.within(0.05, 0.11);
+      expect(share(count((r) => isRental(r.transaction)), classic.length)).to.be.within(0.21, 0.29);
     });
 
     it('"lumineux" in about a quarter of descriptions, rare words rare', () => {
-      const descriptions = sample.map(({ record }) => record.description).filter((d): d is string => typeof d === 'string' && d !== '');
-      expect(share(descriptions.length, COUNT)).to.be.within(0.88, 0.99);
+      const descriptions = classic.map(({ record }) => record.description).filter((d): d is string => typeof d === 'string' && d !== '');
+      expect(share(descriptions.length, classic.length)).to.be.within(0.88, 0.99);
       expect(share(descriptions.filter((d) => /\blumineux\b/.test(d)).length, descriptions.length)).to.be.within(0.22, 0.28);
       for (const rare of ['pigeonnier', 'orangerie', 'tomettes']) {
         expect(share(descriptions.filter((d) => d.includes(rare)).length, descriptions.length), rare).to.be.below(0.005);
@@ -208,19 +246,19 @@ describe('indexer/sample: the sample catalogue generator', function () {
     });
 
     it('about 10 % of descriptions with a phone number or an e-mail, in French forms', () => {
-      const descriptions = sample.map(({ record }) => String(record.description ?? ''));
+      const descriptions = classic.map(({ record }) => String(record.description ?? ''));
       const phone = /(?:\+33|0033)\s?(?:\(0\))?\s?[1-9](?:[\s.-]?\d{2}){4}|\b0[1-9](?:[\s.-]?\d{2}){4}\b/;
       const email = /@|\sarobase\s|\[at\]|\(at\)/;
       const withContact = descriptions.filter((d) => phone.test(d) || email.test(d));
-      expect(share(withContact.length, COUNT)).to.be.within(0.06, 0.14);
+      expect(share(withContact.length, classic.length)).to.be.within(0.06, 0.14);
       expect(descriptions.some((d) => /\+33 \d( \d{2}){4}/.test(d))).to.equal(true);
       expect(descriptions.some((d) => /\b0\d(\.\d{2}){4}\b/.test(d))).to.equal(true);
       expect(descriptions.some((d) => / arobase |\[at\]/.test(d))).to.equal(true);
     });
 
     it('about 20 % private sellers, some contact fields, professionals with agencies and networks', () => {
-      const privates = sample.filter(({ record }) => /particulier/i.test(String(record.seller_type)));
-      expect(share(privates.length, COUNT)).to.be.within(0.15, 0.26);
+      const privates = classic.filter(({ record }) => /particulier/i.test(String(record.seller_type)));
+      expect(share(privates.length, classic.length)).to.be.within(0.15, 0.26);
       expect(count((r) => filled(r.seller_phone) || filled(r.seller_email))).to.be.above(0);
       const networks = new Set(sample.map(({ record }) => record.real_estate_network).filter(filled));
       for (const network of ['Century 21', 'Orpi', 'Laforêt', 'Guy Hoquet', 'IAD']) expect(networks, network).to.include(network);
@@ -228,11 +266,11 @@ describe('indexer/sample: the sample catalogue generator', function () {
     });
 
     it('year built on about 35 %, DPE on about 80 %, GES on about 70 %, about 3 % no longer active', () => {
-      expect(share(count((r) => filled(r.year_built)), COUNT)).to.be.within(0.29, 0.41);
-      expect(share(count((r) => filled(r.dpe)), COUNT)).to.be.within(0.74, 0.86);
-      expect(share(count((r) => filled(r.ges)), COUNT)).to.be.within(0.62, 0.76);
-      const inactive = sample.filter(({ record }) => filled(record.status) && record.status !== 'active');
-      expect(share(inactive.length, COUNT)).to.be.within(0.015, 0.05);
+      expect(share(count((r) => filled(r.year_built)), classic.length)).to.be.within(0.29, 0.41);
+      expect(share(count((r) => filled(r.dpe)), classic.length)).to.be.within(0.74, 0.86);
+      expect(share(count((r) => filled(r.ges)), classic.length)).to.be.within(0.62, 0.76);
+      const inactive = classic.filter(({ record }) => filled(record.status) && record.status !== 'active');
+      expect(share(inactive.length, classic.length)).to.be.within(0.015, 0.05);
       for (const { record } of inactive) expect(['vendue', 'sous compromis', 'archivée', 'retirée']).to.include(record.status);
     });
   });
@@ -274,7 +312,7 @@ describe('indexer/sample: the sample catalogue generator', function () {
       });
       const labelLines = gunzipSync(await readFile(labels)).toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
       expect(labelLines).to.have.length(250);
-      expect(labelLines[0]).to.deep.equal({ source: sample[0].record.source, reference: String(sample[0].record.reference), property: sample[0].propertyId });
+      expect(labelLines[0]).to.deep.equal({ source: sample[0].record.source, reference: String(sample[0].record.reference), property: sample[0].propertyId, shape: sample[0].shape });
     });
 
     it('the CLI rejects a missing or bad --count with a usage message', async () => {

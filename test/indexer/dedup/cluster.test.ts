@@ -39,7 +39,7 @@ describe('dedup block clustering', () => {
   const A = { source: 'seloger', reference: 'A', surface: 65.4, seller_name: 'Agence du Parc', year_built: null };
   const B = { source: 'pap', reference: 'B', surface: 65.4, seller_name: 'Immo Sud', year_built: 1930 };
   // No text, no energy figures: it matches B (same agency, same year) but not A directly.
-  const C = { source: 'locamoi', reference: 'C', surface: 65, description: null, seller_name: 'Immo Sud', year_built: 1930, dpe: null, ges: null, dpe_value: null, ges_value: null, bedrooms: null };
+  const C = { source: 'locamoi', reference: 'C', surface: 64.5, description: null, seller_name: 'Immo Sud', year_built: 1930, dpe: null, ges: null, dpe_value: null, ges_value: null, bedrooms: null };
 
   it('joins a chain A~B~C when A and C are compatible, though A and C do not match directly', () => {
     const { ids, features } = block([A, B, C]);
@@ -68,6 +68,35 @@ describe('dedup block clustering', () => {
       { source: 'pap', reference: 'P' },
     ]);
     expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['pap:P', 'seloger:S1'], ['seloger:S2']]);
+  });
+
+  describe('matches on a few common values (a price, a surface, the rooms)', () => {
+    // Sparse rentals: no text, energy figures, year, bedrooms or agency; the usual rent of a studio.
+    const studio = (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({
+      source, reference, transaction_type: 'location' as const, price: 570, surface: 19, rooms: 1, description: null, dpe: null, ges: null,
+      dpe_value: null, ges_value: null, year_built: null, bedrooms: null, seller_name: null, seller_type: null, latitude: null, longitude: null, ...fields,
+    });
+
+    it('join an unambiguous pair', () => {
+      const { ids, features } = block([studio('seloger', 'S', { surface: 19.4 }), studio('leboncoin', 'L')]);
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['leboncoin:L', 'seloger:S']]);
+    });
+
+    it('join nothing when one listing fits two listings of another site equally', () => {
+      const { ids, features } = block([studio('seloger', 'S'), studio('leboncoin', 'L1'), studio('leboncoin', 'L2', { surface: 19.3 })]);
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['leboncoin:L1'], ['leboncoin:L2'], ['seloger:S']]);
+    });
+
+    it('do not chain two studios whose own values disagree (one bedroom against none) through a third that says neither', () => {
+      const { ids, features } = block([studio('seloger', 'S', { bedrooms: 1 }), studio('leboncoin', 'L'), studio('pap', 'P', { bedrooms: 0 })]);
+      const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
+      expect(scorePair(f('S'), f('L'))).to.equal(MATCH_THRESHOLD);
+      expect(scorePair(f('L'), f('P'))).to.equal(MATCH_THRESHOLD);
+      expect(withinLimits(f('S'), f('P'))).to.equal(true);
+      expect(scorePair(f('S'), f('P'))).to.be.below(MATCH_THRESHOLD - 0.5);
+      // Equal scores join in id order: L with P first; S, whose own values disagree with P's, stays alone.
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['leboncoin:L', 'pap:P'], ['seloger:S']]);
+    });
   });
 
   it('gives the same groups whatever order the listings come in', () => {

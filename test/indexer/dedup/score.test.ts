@@ -37,6 +37,51 @@ describe('dedup scoring', () => {
     expect(detail.score).to.be.at.least(MATCH_THRESHOLD);
   });
 
+  describe('sparse real shapes', () => {
+    // SeLoger-like: a price, a surface, the rooms and a postal code; no text, no energy, no position.
+    const sparse = (overrides: Record<string, unknown>) => features({
+      description: null, dpe: null, ges: null, dpe_value: null, ges_value: null, year_built: null, bedrooms: null,
+      latitude: null, longitude: null, seller_name: null, seller_type: null, price: 210_000, surface: 65, rooms: 4, postal_code: '83100', city: 'Toulon', department: '83',
+      ...overrides,
+    });
+
+    it('match on the same price, the same rooms and a surface one site rounds', () => {
+      const seloger = sparse({ source: 'seloger', reference: 'S', surface: 65.95 });
+      const leboncoin = sparse({ source: 'leboncoin', reference: 'L', surface: 66, postal_code: null, latitude: 43.128, longitude: 5.921 });
+      const detail = scoreDetail(seloger, leboncoin);
+      expect(detail.parts).to.deep.equal({ price: 1, surface: 1, rooms: 0.5 });
+      expect(detail.score).to.be.at.least(MATCH_THRESHOLD);
+    });
+
+    it('an imputed position (the commune centre) is no evidence against a real one', () => {
+      const centre = sparse({ source: 'seloger', reference: 'S', latitude: 43.136, longitude: 5.933 });
+      const blurred = sparse({ source: 'leboncoin', reference: 'L', latitude: 43.1, longitude: 5.88 });
+      expect(centre.lat).to.equal(null);
+      expect(scoreDetail(centre, blurred).parts).to.not.have.property('distance');
+      // Two imputed positions do not make two listings "within 150 m" either.
+      expect(scoreDetail(centre, sparse({ source: 'pap', reference: 'P', latitude: 43.136, longitude: 5.933 })).parts).to.not.have.property('distance');
+    });
+
+    it('the same agency spelled another way counts, another name costs nothing', () => {
+      const a = sparse({ source: 'seloger', reference: 'S', seller_type: 'Pro', seller_name: 'Mcd' });
+      expect(scoreDetail(a, sparse({ source: 'bienici', reference: 'B', seller_type: 'Pro', seller_name: 'MCD ORPI' })).parts.agency).to.equal(1.5);
+      expect(scoreDetail(a, sparse({ source: 'bienici', reference: 'B', seller_type: 'Pro', seller_name: 'Laforêt Mourillon' })).parts).to.not.have.property('agency');
+    });
+
+    it('two flats of one agency at one price with other surfaces or floors do not match', () => {
+      const agency = { seller_type: 'Pro', seller_name: 'Agence du Port' };
+      const flat = sparse({ source: 'seloger', reference: 'S', surface: 65, ...agency });
+      expect(scorePair(flat, sparse({ source: 'bienici', reference: 'B', surface: 66.5, ...agency }))).to.be.below(MATCH_THRESHOLD);
+      expect(scorePair(flat, sparse({ source: 'bienici', reference: 'B', surface: 71, ...agency }))).to.equal(-Infinity);
+      const floors = (floor: string, source: string) => sparse({ source, reference: source, description: `Appartement au ${floor} étage, 4 pièces.`, ...agency });
+      expect(scorePair(floors('2e', 'seloger'), floors('4e', 'bienici'))).to.equal(-Infinity);
+    });
+
+    it('price and surface without the rooms are not enough', () => {
+      expect(scorePair(sparse({ source: 'seloger', reference: 'S' }), sparse({ source: 'pap', reference: 'P', rooms: null }))).to.be.below(MATCH_THRESHOLD);
+    });
+  });
+
   describe('hard negatives: the neighbouring flat of the same building', () => {
     // Same building (coordinates), type, surface and rooms; another floor, its own text and energy figures.
     const neighbourText = 'À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 5e étage avec ascenseur d\'un immeuble ancien. '
