@@ -6,14 +6,19 @@ import { expect } from 'chai';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEngines } from '../support/engines.js';
+import { describeEngines, engineMissing } from '../support/engines.js';
 import { makeListings } from '../support/fixtures.js';
+import { recordReliability } from '../support/reliability-output.js';
 import { NO_RATE_WINDOWS, offersWith, startQuotaApp, type AccessBackendName } from '../access/support/quota-app.js';
 
 interface RawAnswer { status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }
 
+/** What this file tried, for the reliability report: exchanges sent, and tests passed of those run. */
+const tally = { requests: 0, passed: 0, run: 0 };
+
 /** A raw HTTP exchange: fetch forbids TRACE and hides the encoding of the body it decompresses. */
 function raw(app: TestApp, method: string, pathAndQuery: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  tally.requests++;
   return new Promise((resolve, reject) => {
     const req = request(app.base + pathAndQuery, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -167,3 +172,23 @@ for (const backend of ['sqlite', 'redis'] as AccessBackendName[]) {
     });
   });
 }
+
+describe('HTTP conventions in the reliability report', () => {
+  // Mocha runs files' top-level suites in order: this one comes after every test above.
+  it('records what the conventions tests tried and how they ended', function () {
+    expect(tally.run).to.be.greaterThan(0);
+    recordReliability('http-conventions', {
+      title: 'Every method a path does not serve (POST, PUT, DELETE, PATCH, OPTIONS), TRACE, HEAD on each GET path, HEAD and 402-refused requests against the counters, the headers of every kind of answer',
+      test: 'test/http/conventions.test.ts',
+      cases: tally.requests, unit: 'requests',
+      backend: engineMissing('elasticsearch') === null ? 'sqlite and elasticsearch' : 'sqlite',
+      result: `${tally.passed} of ${tally.run} tests passed: 405 (with Allow) and 501 as JSON errors, HEAD counts no listing, a 402 takes no request token, nosniff on every answer, no-store on keyed answers`,
+    });
+  });
+});
+
+afterEach(function () {
+  if (!this.currentTest?.file?.endsWith('conventions.test.ts') || this.currentTest.title.startsWith('records what')) return;
+  tally.run++;
+  if (this.currentTest.state === 'passed') tally.passed++;
+});
