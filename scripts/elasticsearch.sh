@@ -66,7 +66,8 @@ install_home() {
   if [[ -x "$HOME_DIR/bin/elasticsearch" ]]; then return; fi
   mkdir -p "$ES_WORK_DIR"
   local tmp; tmp="$(mktemp -d "$ES_WORK_DIR/unpack.XXXXXX")"
-  unzip -q "$ZIP" -d "$tmp"
+  if command -v unzip >/dev/null; then unzip -q "$ZIP" -d "$tmp"
+  else python3 -m zipfile -e "$ZIP" "$tmp"; chmod a+x "$tmp/elasticsearch-$ES_VERSION/bin/"*; fi
   mv "$tmp/elasticsearch-$ES_VERSION" "$HOME_DIR"
   rmdir "$tmp"
   chmod -R a+rX "$ES_WORK_DIR"
