@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchOptions, Engine } from './options.js';
 import { codeFingerprint, ensureCatalogue, storeBytes, type Catalogue } from './catalogue.js';
-import { describeIndex, ensureEsCatalogue, type EsCatalogue } from './es-catalogue.js';
+import { describeIndex, ensureEsCatalogue, localNodePids, type EsCatalogue } from './es-catalogue.js';
 import { ENGINE_TITLE, esIndexerRow, indexerSideBySide, sideBySideTable, sqliteIndexerRow } from './side-by-side.js';
 import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
@@ -90,6 +90,8 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
     nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])], workers: options.workers, redisUrl: options.redisUrl, env: esEnv,
   });
   log(`  answered /health after ${Math.round(server.startupMs)} ms`);
+  const enginePids = engine === 'elasticsearch' ? await localNodePids(es!.url) : [];
+  if (engine === 'elasticsearch') log(`  Elasticsearch node process${enginePids.length === 1 ? '' : 'es'} on this machine: ${enginePids.join(', ') || 'none (its CPU is not measured)'}`);
   const raw = engine === 'sqlite'
     ? RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET)
     : await RawStore.elasticsearch(es!.url, es!.alias, bench.enteredFrom, BENCH_CURSOR_SECRET);
@@ -106,7 +108,7 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
       },
     };
     for (const scenario of scenarios) {
-      rows.push(await runScenario(scenario, ctx, { server, key: bench.key, raw, options }));
+      rows.push(await runScenario(scenario, ctx, { server, key: bench.key, raw, options, enginePids }));
       // The deep page's target compares it with page 1, so its verdict waits for both.
       const walk = cursorWalkRows(rows);
       if (walk) walk.deep.metrics.vsCursorPage1 = walk.deep.p50 / walk.page1.p50;
@@ -167,10 +169,14 @@ function cursorWalkRows(rows: ResultRow[]): { page1: ResultRow; deep: ResultRow 
 
 interface CursorQuery { query: string; page: number; page1Ms: number; deepMs: number }
 
-interface RunDeps { server: Awaited<ReturnType<typeof startServer>>; key: string; raw: RawStore; options: BenchOptions }
+interface RunDeps {
+  server: Awaited<ReturnType<typeof startServer>>; key: string; raw: RawStore; options: BenchOptions;
+  /** Processes of the listings engine on this machine (the Elasticsearch node), whose CPU per request is measured too. */
+  enginePids: number[];
+}
 
 async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDeps): Promise<ResultRow> {
-  const { server, key, raw, options } = deps;
+  const { server, key, raw, options, enginePids } = deps;
   log(`scenario ${scenario.name}: ${scenario.title}`);
   const paths = await scenario.paths(ctx);
   const probe = await ctx.get(paths[0]);
@@ -204,18 +210,34 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const round = (options.connections * single.p50) / 1000;
   const seconds = clamp(3 * round, options.duration, Math.max(options.duration, 60));
   const cpuBefore = processTreeCpuMs(server.pid);
+  const engineBefore = enginesCpuMs(enginePids);
   const run = await runLoad({ ...spec, connections: options.connections, seconds });
   const cpuAfter = processTreeCpuMs(server.pid);
+  const engineAfter = enginesCpuMs(enginePids);
   const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && run.requests > 0 ? (cpuAfter - cpuBefore) / run.requests : null;
+  const engineCpuPerRequest = engineBefore !== null && engineAfter !== null && run.requests > 0 ? (engineAfter - engineBefore) / run.requests : null;
   await waitUntilIdle(server.base);
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
   log(`  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, `
     + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request`
+    + (engineCpuPerRequest === null ? '' : `, Elasticsearch CPU ${ms(engineCpuPerRequest)} ms/request`)
     + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})` : ''));
   return {
-    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50, cpuMsPerRequest: cpuPerRequest,
+    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50, cpuMsPerRequest: cpuPerRequest, engineCpuMsPerRequest: engineCpuPerRequest,
     metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs },
   };
+}
+
+/** CPU ms used so far by these processes together; null when one is not readable. */
+function enginesCpuMs(pids: number[]): number | null {
+  if (pids.length === 0) return null;
+  let total = 0;
+  for (const pid of pids) {
+    const used = processTreeCpuMs(pid);
+    if (used === null) return null;
+    total += used;
+  }
+  return total;
 }
 
 function clamp(value: number, min: number, max: number): number {
@@ -263,7 +285,7 @@ function renderReport(engine: Engine, options: BenchOptions, catalogue: Catalogu
     `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''} started as \`npm start\` (default settings, LOG_LEVEL info), ${listingsIn}, access state (keys, quota counters, rate windows) `
       + (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
     `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that`
-      + (engine === 'elasticsearch' ? ' (Elasticsearch\'s own CPU, on the same 2 cores, is not counted)' : ''),
+      + (engine === 'elasticsearch' ? '; ES CPU ms/req: the same for the Elasticsearch node(s) when they run on this machine (the same cores)' : ''),
     `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB, of which anonymous memory at most ${server.rss.peakAnonMiB?.toFixed(0) ?? '-'} MiB (the rest: file pages it maps, e.g. the store file with SQLITE_MMAP_MIB)`,
     `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit${engine === 'elasticsearch' ? '; for Elasticsearch an ElasticsearchListingStore on the same alias, so it includes the HTTP round trip to the cluster' : ''})`,
     `- p50 1c: p50 with ONE connection (no queueing); 1c/raw = that p50 / raw ms, the API's own overhead factor (the ratio target reads it)`,

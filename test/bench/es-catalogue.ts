@@ -165,6 +165,21 @@ export async function indexFacts(url: string, alias: string): Promise<IndexFacts
   };
 }
 
+/**
+ * Pids of the cluster's node processes that run on this machine (a local node started by
+ * scripts/elasticsearch.sh): the benchmark reads their CPU from /proc. Empty for a remote cluster.
+ */
+export async function localNodePids(url: string): Promise<number[]> {
+  const nodes = await getJson(`${url}/_nodes/process?filter_path=nodes.*.process.id`) as { nodes?: Record<string, { process: { id: number } }> };
+  return Object.values(nodes.nodes ?? {}).map((n) => n.process.id).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('org.elasticsearch');
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** One line on the Elasticsearch a figure was measured on: version, nodes, heap, shards and replicas, store size. */
 export function describeIndex(url: string, alias: string, index: IndexFacts): string {
   return `Elasticsearch ${index.version} at ${url}, ${index.nodes} node${index.nodes > 1 ? 's' : ''}, heap ${formatBytes(index.heapMaxBytes)} (-Xmx); `
