@@ -1,18 +1,22 @@
 /**
- * The API benchmark: cached catalogue -> bench key -> server child (start-up timed) -> for each
- * scenario: warm-up, raw store time in-process (server idle), one connection, then the load -> one table.
+ * The API benchmark: cached catalogue (SQLite, and the same records in Elasticsearch) -> for each
+ * engine of --engines: bench key -> server child (start-up timed) -> for each scenario: warm-up, raw
+ * store time in-process (server idle), one connection, then the load -> one table per engine, then
+ * the engines side by side (same requests, same run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BenchOptions } from './options.js';
-import { codeFingerprint, ensureCatalogue, storeBytes } from './catalogue.js';
+import type { BenchOptions, Engine } from './options.js';
+import { codeFingerprint, ensureCatalogue, storeBytes, type Catalogue } from './catalogue.js';
+import { describeIndex, ensureEsCatalogue, localNodePids, type EsCatalogue } from './es-catalogue.js';
+import { ENGINE_TITLE, esIndexerRow, indexerSideBySide, sideBySideTable, sqliteIndexerRow } from './side-by-side.js';
 import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
 import { processTreeCpuMs } from './child.js';
 import { RawStore } from './raw-store.js';
 import { API_NODE_FLAGS } from '../../src/node-flags.js';
-import { COMMON_WORD, RARE_WORDS, readFacts } from './fixtures.js';
+import { COMMON_WORD, RARE_WORDS, readFacts, type CatalogueFacts } from './fixtures.js';
 import { selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
 import { runLoad, waitUntilIdle } from './load.js';
 import { replicateFeed } from './replication.js';
@@ -27,22 +31,75 @@ import { COMPRESSION_SCENARIOS, compressionTable, measureCompression, type Compr
 export async function runApiBench(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenario);
   const catalogue = await ensureCatalogue(options.listings, { rebuild: options.rebuild });
+  // The same raw records in Elasticsearch, loaded before any server runs (the load is timed).
+  const es = options.engines.includes('elasticsearch') ? await ensureEsCatalogue(catalogue, options.esUrl!, { rebuild: options.rebuild }) : null;
+  // The requests are drawn from the SQLite copy for every engine, so both answer the same ones.
   const bench = await createBenchKey(catalogue.dataDir, options.redisUrl);
-  log(`starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)})`);
+  const factsStore = RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
+  let facts: CatalogueFacts;
+  try {
+    facts = readFacts(factsStore.store.database, bench.enteredFrom);
+  } finally {
+    await factsStore.close();
+  }
+  log(`catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments.slice(0, 5).map((d) => `${d.code} (${d.listings})`).join(', ')}; `
+    + `documents per word: ${Object.entries(facts.wordDocs).map(([w, n]) => `${w} ${n}`).join(', ')}`);
+  const runs: EngineRun[] = [];
+  for (const engine of options.engines) runs.push(await runEngine(engine, { options, scenarios, catalogue, es, facts }));
+  let sideBySide = '';
+  if (runs.length > 1) {
+    sideBySide += `\n## Engines side by side: ${integer(catalogue.listings)} listings, ${options.connections} connections, same requests, same run\n\n${machine()}\n`
+      + `${es ? `- ${describeIndex(es.url, es.alias, es.build.index)}\n` : ''}\n`
+      + `${sideBySideTable(runs.map((r) => ({ engine: r.engine, rows: r.rows })))}\n`;
+    if (es) {
+      sideBySide += `\n### The catalogue load of the same ${integer(catalogue.build.records)} raw records, engine by engine (npm run indexer -- load)\n\n`
+        + `${indexerSideBySide([sqliteIndexerRow(catalogue.build, catalogue.build.storeBytes), esIndexerRow(es.build)])}\n`;
+    }
+  }
+  // Each engine's tables were printed as it finished; the comparison comes last.
+  process.stdout.write(sideBySide);
+  if (options.markdown) {
+    writeFileSync(options.markdown, runs.map((r) => r.report).join('') + sideBySide);
+    log(`report written to ${options.markdown}`);
+  }
+}
+
+interface EngineRun { engine: Engine; rows: ResultRow[]; report: string }
+
+interface EngineDeps {
+  options: BenchOptions;
+  scenarios: Scenario[];
+  catalogue: Catalogue;
+  es: EsCatalogue | null;
+  facts: CatalogueFacts;
+}
+
+/**
+ * Every scenario against one engine: a fresh bench account (no counters from the engine before),
+ * a server child (`npm start`, plus ES_URL and ES_INDEX_ALIAS for Elasticsearch), the raw time on
+ * the same store in-process; then this engine's tables, and its figures for the charts.
+ */
+async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
+  const { options, scenarios, catalogue, es, facts } = deps;
+  const bench = await createBenchKey(catalogue.dataDir, options.redisUrl);
+  const esEnv: Record<string, string> = engine === 'elasticsearch' ? { ES_URL: es!.url, ES_INDEX_ALIAS: es!.alias } : {};
+  log(`${engine}: starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)}`
+    + `${engine === 'elasticsearch' ? `, ES_URL=${es!.url} ES_INDEX_ALIAS=${es!.alias}` : ''})`);
   const profileDir = path.join(catalogue.dir, 'profiles');
   const server = await startServer(catalogue.dataDir, {
-    nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])], workers: options.workers, redisUrl: options.redisUrl,
+    nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])], workers: options.workers, redisUrl: options.redisUrl, env: esEnv,
   });
   log(`  answered /health after ${Math.round(server.startupMs)} ms`);
-  const raw = new RawStore(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
+  const enginePids = engine === 'elasticsearch' ? await localNodePids(es!.url) : [];
+  if (engine === 'elasticsearch') log(`  Elasticsearch node process${enginePids.length === 1 ? '' : 'es'} on this machine: ${enginePids.join(', ') || 'none (its CPU is not measured)'}`);
+  const raw = engine === 'sqlite'
+    ? RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET)
+    : await RawStore.elasticsearch(es!.url, es!.alias, bench.enteredFrom, BENCH_CURSOR_SECRET);
   const rows: ResultRow[] = [];
   let plans: PlanRow[] = [];
   const cursorQueries: CursorQuery[] = [];
   let compression: CompressionRow[] = [];
   try {
-    const facts = readFacts(raw.store.database, bench.enteredFrom);
-    log(`catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments.slice(0, 5).map((d) => `${d.code} (${d.listings})`).join(', ')}; `
-      + `documents per word: ${Object.entries(facts.wordDocs).map(([w, n]) => `${w} ${n}`).join(', ')}`);
     const ctx: ScenarioContext = {
       facts, random: seededRandom(2026), cursorPages: options.cursorPages, log,
       get: async (p) => {
@@ -51,7 +108,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
       },
     };
     for (const scenario of scenarios) {
-      rows.push(await runScenario(scenario, ctx, { server, key: bench.key, raw, options }));
+      rows.push(await runScenario(scenario, ctx, { server, key: bench.key, raw, options, enginePids }));
       // The deep page's target compares it with page 1, so its verdict waits for both.
       const walk = cursorWalkRows(rows);
       if (walk) walk.deep.metrics.vsCursorPage1 = walk.deep.p50 / walk.page1.p50;
@@ -66,12 +123,14 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
         cursorQueries.push({ query: first.replace('/annonces?', ''), page: pageOfCursor(path), page1Ms: await raw.medianMs([first], 7), deepMs: await raw.medianMs([path], 7) });
       }
     }
-    const compressible = rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! }));
+    // Compression and the full-text plans do not depend on the listings engine (compression) or are
+    // SQLite's own (the plans): measured on the SQLite run only.
+    const compressible = engine === 'sqlite' ? rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! })) : [];
     if (compressible.length) {
       log(`compression: ${compressible.map((s) => s.name).join(', ')} with Accept-Encoding none, gzip and br`);
       compression = await measureCompression({ base: server.base, key: bench.key, pid: server.pid, connections: options.connections, seconds: options.duration, scenarios: compressible });
     }
-    if (scenarios.some((s) => s.name.startsWith('text'))) {
+    if (engine === 'sqlite' && scenarios.some((s) => s.name.startsWith('text'))) {
       log('full text: timing both plans and the chosen one');
       const depts = facts.departments.map((d) => d.code);
       plans = await measureTextPlans(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET, [
@@ -83,25 +142,22 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
     await raw.close();
     await server.stop();
   }
-  let report = renderReport(options, catalogue, server, rows, plans, cursorQueries);
+  let report = renderReport(engine, options, catalogue, es, server, rows, plans, cursorQueries);
   if (compression.length) {
     report += `\n### Compression: bytes and server CPU per response by Accept-Encoding (${options.connections} connections, ${options.duration} s each)\n\n${compressionTable(compression)}\n`;
   }
   const profileFile = options.profile ? latestProfile(profileDir) : null;
   if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
   process.stdout.write(report);
-  // A run of every scenario replaces the charts' figures (the bench server reads listings from SQLite).
+  // A run of every scenario replaces the charts' figures of its engine.
   if (options.scenario === null) {
     const charts = await recordApiRun({
-      engine: 'sqlite', label: `${integer(catalogue.listings)} listings, ${new Date().toISOString().slice(0, 16)}Z`,
+      engine, label: `${integer(catalogue.listings)} listings, ${new Date().toISOString().slice(0, 16)}Z`,
       figures: rows.map((r) => ({ scenario: r.name, p50: r.p50, p99: r.p99, rps: r.rps })),
     });
     log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
   }
-  if (options.markdown) {
-    writeFileSync(options.markdown, report);
-    log(`report written to ${options.markdown}`);
-  }
+  return { engine, rows, report };
 }
 
 /** The two rows of the cursor walk (page 1 and the deep page), once both have run. */
@@ -113,10 +169,14 @@ function cursorWalkRows(rows: ResultRow[]): { page1: ResultRow; deep: ResultRow 
 
 interface CursorQuery { query: string; page: number; page1Ms: number; deepMs: number }
 
-interface RunDeps { server: Awaited<ReturnType<typeof startServer>>; key: string; raw: RawStore; options: BenchOptions }
+interface RunDeps {
+  server: Awaited<ReturnType<typeof startServer>>; key: string; raw: RawStore; options: BenchOptions;
+  /** Processes of the listings engine on this machine (the Elasticsearch node), whose CPU per request is measured too. */
+  enginePids: number[];
+}
 
 async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDeps): Promise<ResultRow> {
-  const { server, key, raw, options } = deps;
+  const { server, key, raw, options, enginePids } = deps;
   log(`scenario ${scenario.name}: ${scenario.title}`);
   const paths = await scenario.paths(ctx);
   const probe = await ctx.get(paths[0]);
@@ -150,18 +210,34 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const round = (options.connections * single.p50) / 1000;
   const seconds = clamp(3 * round, options.duration, Math.max(options.duration, 60));
   const cpuBefore = processTreeCpuMs(server.pid);
+  const engineBefore = enginesCpuMs(enginePids);
   const run = await runLoad({ ...spec, connections: options.connections, seconds });
   const cpuAfter = processTreeCpuMs(server.pid);
+  const engineAfter = enginesCpuMs(enginePids);
   const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && run.requests > 0 ? (cpuAfter - cpuBefore) / run.requests : null;
+  const engineCpuPerRequest = engineBefore !== null && engineAfter !== null && run.requests > 0 ? (engineAfter - engineBefore) / run.requests : null;
   await waitUntilIdle(server.base);
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
   log(`  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, `
     + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request`
+    + (engineCpuPerRequest === null ? '' : `, Elasticsearch CPU ${ms(engineCpuPerRequest)} ms/request`)
     + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})` : ''));
   return {
-    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50, cpuMsPerRequest: cpuPerRequest,
+    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50, cpuMsPerRequest: cpuPerRequest, engineCpuMsPerRequest: engineCpuPerRequest,
     metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs },
   };
+}
+
+/** CPU ms used so far by these processes together; null when one is not readable. */
+function enginesCpuMs(pids: number[]): number | null {
+  if (pids.length === 0) return null;
+  let total = 0;
+  for (const pid of pids) {
+    const used = processTreeCpuMs(pid);
+    if (used === null) return null;
+    total += used;
+  }
+  return total;
 }
 
 function clamp(value: number, min: number, max: number): number {
@@ -183,24 +259,35 @@ function describe(body: any): string {
   return '';
 }
 
-function renderReport(options: BenchOptions, catalogue: Awaited<ReturnType<typeof ensureCatalogue>>, server: { startupMs: number; rss: { peakMiB: number | null; peakAnonMiB: number | null } },
+function renderReport(engine: Engine, options: BenchOptions, catalogue: Catalogue, es: EsCatalogue | null, server: { startupMs: number; rss: { peakMiB: number | null; peakAnonMiB: number | null } },
   rows: ResultRow[], plans: PlanRow[], cursorQueries: CursorQuery[]): string {
   const b = catalogue.build;
+  const storeLines = engine === 'sqlite'
+    ? [
+      `- catalogue: ${integer(b.records)} raw records loaded by the indexer: ${integer(b.recordsPerSecond)} records/s (indexer report), `
+        + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB; built ${b.builtAt}`
+        + (b.code === codeFingerprint() ? '' : ' by OLDER indexer/schema code than the current one (--rebuild)'),
+      `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})${inPageCache(catalogue.storeFile)}`,
+    ]
+    : [
+      `- catalogue: the same ${integer(es!.build.records)} raw records (${path.relative(process.cwd(), catalogue.sampleFile)}) loaded by the indexer into Elasticsearch: `
+        + `${integer(es!.build.recordsPerSecond)} records/s (indexer report), ${integer(es!.build.endToEndPerSecond)} records/s end to end, indexer peak RSS ${es!.build.peakRssMiB ?? '-'} MiB; loaded ${es!.build.builtAt}`,
+      `- ${describeIndex(es!.url, es!.alias, es!.build.index)}`,
+    ];
+  const listingsIn = engine === 'sqlite' ? 'listings in SQLite' : `listings in Elasticsearch (${es!.alias})`;
   const lines = [
     '',
-    `## API benchmark: ${integer(catalogue.listings)} listings, ${options.connections} connections, ${options.duration} s per scenario`,
+    `## API benchmark, ${ENGINE_TITLE[engine]}: ${integer(catalogue.listings)} listings, ${options.connections} connections, ${options.duration} s per scenario`,
     '',
     machine(),
     '',
-    `- catalogue: ${integer(b.records)} raw records loaded by the indexer: ${integer(b.recordsPerSecond)} records/s (indexer report), `
-      + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB; built ${b.builtAt}`
-      + (b.code === codeFingerprint() ? '' : ' by OLDER indexer/schema code than the current one (--rebuild)'),
-    `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})${inPageCache(catalogue.storeFile)}`,
-    `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''}, listings in SQLite, access state (keys, quota counters, rate windows) `
+    ...storeLines,
+    `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''} started as \`npm start\` (default settings, LOG_LEVEL info), ${listingsIn}, access state (keys, quota counters, rate windows) `
       + (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
-    `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that`,
+    `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that`
+      + (engine === 'elasticsearch' ? '; ES CPU ms/req: the same for the Elasticsearch node(s) when they run on this machine (the same cores)' : ''),
     `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB, of which anonymous memory at most ${server.rss.peakAnonMiB?.toFixed(0) ?? '-'} MiB (the rest: file pages it maps, e.g. the store file with SQLITE_MMAP_MIB)`,
-    `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit)`,
+    `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit${engine === 'elasticsearch' ? '; for Elasticsearch an ElasticsearchListingStore on the same alias, so it includes the HTTP round trip to the cluster' : ''})`,
     `- p50 1c: p50 with ONE connection (no queueing); 1c/raw = that p50 / raw ms, the API's own overhead factor (the ratio target reads it)`,
     `- req/s, p50, p99, errors: ${options.connections} connections; with C busy connections p50 is about C x the service time (Little's law), so it is mostly queueing`,
     '',

@@ -6,16 +6,16 @@
  *                      half-built cache (killed load) is detected and rebuilt
  * The indexer runs as a child process, exactly as an operator runs `npm run indexer -- load`.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeSample } from '../../indexer/sample/write.js';
 import { isGzip } from '../../indexer/read.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import type { LoadReport } from '../../indexer/load.js';
-import { childEnv, REPO_ROOT, runTs } from './child.js';
+import { childEnv, readStatusMiB, REPO_ROOT, runTs } from './child.js';
 import { formatBytes, integer, log } from './report.js';
-import { sampleMemory, type MemorySample } from './memory-curve.js';
+import { readListingCount, type MemorySample } from './memory-curve.js';
 
 export const CACHE_ROOT = path.join(REPO_ROOT, '.bench-cache');
 const SAMPLE_FILE = 'sample.ndjson.gz';
@@ -129,9 +129,27 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
  * written, sampled as it goes (memory-curve.ts). A heartbeat line every 30 s shows that a long load is
  * alive and how its memory stands.
  */
-export async function loadWithIndexer(sampleFile: string, dataDir: string, rejectsFile: string, nodeFlags: string[] = [], sampleEveryMs = MEMORY_SAMPLE_MS): Promise<LoadFigures> {
-  mkdirSync(dataDir, { recursive: true });
+/**
+ * Where a load goes: the environment that selects the store for the indexer CLI, and how the
+ * benchmark watches it (listings it holds, bytes on disk). SQLite: a DATA_DIR (sqliteTarget);
+ * Elasticsearch: ES_URL and ES_INDEX_ALIAS (es-catalogue.ts).
+ */
+export interface LoadTarget {
+  env: Record<string, string>;
+  /** Listings the store holds now (sampled along the load); null when not known yet. */
+  listings(): Promise<number | null>;
+  /** Bytes of the store on disk now. */
+  bytes(): Promise<number>;
+}
+
+export function sqliteTarget(dataDir: string): LoadTarget {
   const storeFile = path.join(dataDir, 'listings.sqlite');
+  return { env: { DATA_DIR: dataDir }, listings: async () => readListingCount(storeFile), bytes: async () => storeBytes(storeFile) };
+}
+
+export async function loadWithIndexer(sampleFile: string, into: string | LoadTarget, rejectsFile: string, nodeFlags: string[] = [], sampleEveryMs = MEMORY_SAMPLE_MS): Promise<LoadFigures> {
+  const target = typeof into === 'string' ? sqliteTarget(into) : into;
+  if (target.env.DATA_DIR) mkdirSync(target.env.DATA_DIR, { recursive: true });
   const code = codeFingerprint();
   const started = Date.now();
   const memory: MemorySample[] = [];
@@ -139,13 +157,17 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
   const heartbeat = setInterval(() => {
     const last = memory.at(-1);
     const progress = last ? `, ${integer(last.listings)} listings, RSS ${last.rssMiB?.toFixed(0) ?? '-'} MiB (peak ${last.peakMiB?.toFixed(0) ?? '-'})` : '';
-    log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(storeBytes(storeFile))}${progress}`);
+    void target.bytes().then((bytes) => log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(bytes)}${progress}`), () => {});
   }, HEARTBEAT_MS);
   try {
     const onSpawn = (pid: number) => {
-      sampler = setInterval(() => memory.push(sampleMemory(pid, storeFile, (Date.now() - started) / 1000)), sampleEveryMs);
+      sampler = setInterval(() => {
+        // The memory at this moment; the listings when the store answers (an HTTP call for Elasticsearch).
+        const sample: MemorySample = { seconds: (Date.now() - started) / 1000, listings: null, peakMiB: readStatusMiB(pid, 'VmHWM'), rssMiB: readStatusMiB(pid, 'VmRSS') };
+        void target.listings().then((n) => { sample.listings = n; }, () => {}).finally(() => memory.push(sample));
+      }, sampleEveryMs);
     };
-    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ ...INDEXER_ENV, DATA_DIR: dataDir }),
+    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ ...INDEXER_ENV, ...target.env }),
       { echoStderr: true, nodeFlags: [...INDEXER_NODE_FLAGS, ...nodeFlags], onSpawn });
     clearInterval(sampler);
     if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
@@ -158,7 +180,7 @@ export async function loadWithIndexer(sampleFile: string, dataDir: string, rejec
       wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
       writeSeconds: report.write_seconds, groupingSeconds: report.grouping_seconds, peakRssMiBWriting: report.peak_rss_mib_writing,
-      storeBytes: storeBytes(storeFile), builtAt: new Date().toISOString(), code, memory,
+      storeBytes: await target.bytes(), builtAt: new Date().toISOString(), code, memory: memory.sort((a, b) => a.seconds - b.seconds),
     };
     log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
       + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `
@@ -184,16 +206,21 @@ const ACCESS_FILES = new Set(['access-store.ts', 'account-store.ts', 'usage-coun
 /** Hash of the sources that decide what a catalogue holds: indexer/ (with the sample generator) and src/stores/sqlite/. */
 export function codeFingerprint(): string {
   const hash = createHash('sha1');
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const full = path.join(dir, entry.name);
+  hashSources(hash, 'indexer');
+  hashSources(hash, 'src/stores/sqlite', ACCESS_FILES);
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** Feeds the path and text of every .ts file below `dir` (relative to the repository), in a fixed order, to the hash. */
+export function hashSources(hash: Hash, dir: string, skip: ReadonlySet<string> = new Set()): void {
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(at, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.ts') && !ACCESS_FILES.has(entry.name)) hash.update(full.slice(REPO_ROOT.length)).update(readFileSync(full));
+      else if (entry.name.endsWith('.ts') && !skip.has(entry.name)) hash.update(full.slice(REPO_ROOT.length)).update(readFileSync(full));
     }
   };
-  walk(path.join(REPO_ROOT, 'indexer'));
-  walk(path.join(REPO_ROOT, 'src/stores/sqlite'));
-  return hash.digest('hex').slice(0, 12);
+  walk(path.join(REPO_ROOT, dir));
 }
 
 function round(value: number, digits: number): number {

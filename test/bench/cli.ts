@@ -1,9 +1,11 @@
 /**
  * npm run bench -- [--listings N] [--scenario NAME[,NAME...]] [--duration S] [--connections C] ...
  * npm run bench -- --indexer [--records N]
+ * ES_URL=http://127.0.0.1:9200 npm run bench -- [--engines sqlite,elasticsearch] ...   (default: both with ES_URL)
  *
  * Benchmarks of issue 7. Modules, one concern each:
  *   catalogue.ts    build and cache the catalogue (sample generator -> indexer CLI -> store file)
+ *   es-catalogue.ts the same records loaded into Elasticsearch by the indexer CLI, cached behind a bench- alias
  *   child.ts        child processes and their peak RSS
  *   bench-key.ts    the bench account (admin commands, offer sur_mesure)
  *   server.ts       the real server as a child process, start-up time
@@ -14,6 +16,7 @@
  *   raw-store.ts    the same query timed on the store in-process
  *   text-plans.ts   full text + filters: both plans and the per-query choice
  *   report.ts       tables
+ *   side-by-side.ts the engines' figures side by side
  */
 import { parseOptions, USAGE, UsageError } from './options.js';
 import { SCENARIOS } from './scenarios.js';

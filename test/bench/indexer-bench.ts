@@ -3,6 +3,8 @@
  * real indexer CLI, as a child process, into a FRESH store. Prints records/s (the indexer's own
  * figure and end to end, process start to exit) and the peak RSS of the indexer process (VmHWM).
  * Targets: >= 20 000 records/s end to end; peak RSS < 400 MB at 1M and 5M (flat with the input).
+ * With --engines elasticsearch (ES_URL), the same records go into a fresh alias of that Elasticsearch
+ * (deleted afterwards); with both engines, one after the other, then side by side.
  */
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -15,9 +17,58 @@ import { latestProfile, summariseProfile } from './profile.js';
 import { measureStages, stagesTable } from './indexer-stages.js';
 import { memoryCurveTable } from './memory-curve.js';
 import { recordIndexerRun } from './charts.js';
+import { deleteAlias, describeIndex, loadIntoElasticsearch } from './es-catalogue.js';
+import { esIndexerRow, indexerSideBySide, sqliteIndexerRow, type IndexerRow } from './side-by-side.js';
 
 export async function runIndexerBench(options: BenchOptions): Promise<void> {
   const sampleFile = await ensureSample(options.records);
+  const rows: IndexerRow[] = [];
+  for (const engine of options.engines) {
+    rows.push(engine === 'sqlite' ? await runSqliteIndexerBench(options, sampleFile) : await runEsIndexerBench(options, sampleFile));
+  }
+  if (rows.length > 1) {
+    process.stdout.write(`\n## Indexer, engines side by side: the same ${integer(options.records)} raw records, same run\n\n${machine()}\n\n${indexerSideBySide(rows)}\n`);
+  }
+}
+
+/**
+ * The same records loaded by the indexer CLI into a FRESH alias of the Elasticsearch of ES_URL
+ * (`bench-indexer-<N>-<pid>`, deleted afterwards): records/s, the indexer's peak RSS, and how the index
+ * stands after the load (store size, shards, replicas, the node's heap).
+ */
+async function runEsIndexerBench(options: BenchOptions, sampleFile: string): Promise<IndexerRow> {
+  const url = options.esUrl!;
+  const alias = `bench-indexer-${options.records}-${process.pid}`;
+  const runDir = path.join(cacheDir(options.records), 'es-indexer-run');
+  log(`indexer benchmark, Elasticsearch: loading ${options.records} records into a fresh alias ${alias} on ${url}`);
+  try {
+    const load = await loadIntoElasticsearch(sampleFile, url, alias, runDir);
+    const peakMB = load.peakRssMiB === null ? null : (load.peakRssMiB * 1024 * 1024) / 1e6;
+    process.stdout.write([
+      '',
+      `## Indexer benchmark, Elasticsearch: ${integer(options.records)} raw records`,
+      '',
+      machine(),
+      `- ${describeIndex(url, alias, load.index)} (alias deleted after the run)`,
+      '',
+      markdownTable(['records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s', 'indexer peak RSS', 'index on disk', 'result'], [[
+        integer(load.records), integer(load.written), integer(load.rejected), integer(load.recordsPerSecond), integer(load.endToEndPerSecond),
+        load.wallSeconds.toFixed(1), peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`, formatBytes(load.index.storeBytes),
+        load.endToEndPerSecond >= 20_000 ? 'records/s met' : `records/s MISSED (${integer(load.endToEndPerSecond)} < 20 000)`,
+      ]]),
+      '',
+      `Memory against the input (sampled every ${MEMORY_SAMPLE_MS / 1000} s; listings: documents indexed into the primaries so far, refresh being off during the load):`,
+      '',
+      memoryCurveTable(load.memory ?? []),
+      '',
+    ].join('\n') + '\n');
+    return esIndexerRow(load);
+  } finally {
+    await deleteAlias(url, alias);
+  }
+}
+
+async function runSqliteIndexerBench(options: BenchOptions, sampleFile: string): Promise<IndexerRow> {
   const runDir = path.join(cacheDir(options.records), 'indexer-run');
   rmSync(runDir, { recursive: true, force: true });
   log(`indexer benchmark: loading ${options.records} records into a fresh store in ${runDir}`);
@@ -76,6 +127,7 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
       process.stdout.write(`\n### The indexer's stages alone (first ${integer(limit)} records, one thread, no deduplication)\n\n`
         + stagesTable(stages, writeSeconds / Math.max(figures.records, 1), availableParallelism()) + '\n');
     }
+    return sqliteIndexerRow(figures);
   } finally {
     rmSync(runDir, { recursive: true, force: true });
   }

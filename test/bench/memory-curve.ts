@@ -6,7 +6,6 @@
  * its commits, BULK_COMMIT_ROWS rows), and prints the samples nearest to each fifth of the load.
  */
 import Database from 'better-sqlite3';
-import { readStatusMiB } from './child.js';
 import { integer, markdownTable } from './report.js';
 
 export interface MemorySample {
@@ -33,11 +32,6 @@ export function readListingCount(storeFile: string): number | null {
   } finally {
     db?.close();
   }
-}
-
-/** One sample of a running load: its memory now and what the store holds. */
-export function sampleMemory(pid: number, storeFile: string, seconds: number): MemorySample {
-  return { seconds, listings: readListingCount(storeFile), peakMiB: readStatusMiB(pid, 'VmHWM'), rssMiB: readStatusMiB(pid, 'VmRSS') };
 }
 
 /**

@@ -37,22 +37,32 @@ export interface BenchOptions {
   workers: number;
   /** Redis of the access state (accounts, counters, rate windows), or null for the embedded access file. */
   redisUrl: string | null;
+  /** Listings engines benchmarked, in this order, in the same run (--engines). */
+  engines: Engine[];
+  /** Elasticsearch of the `elasticsearch` engine (ES_URL), or null when it is not benchmarked. */
+  esUrl: string | null;
 }
+
+export const ENGINES = ['sqlite', 'elasticsearch'] as const;
+export type Engine = typeof ENGINES[number];
 
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
                      [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
                      [--workers N] [--access sqlite|redis]   (redis: REDIS_URL or redis://127.0.0.1:6379; N > 1 needs it)
-       npm run bench -- --indexer [--records N] [--stage-records N] [--profile]
-       npm run bench -- --list`;
+                     [--engines sqlite,elasticsearch]
+       npm run bench -- --indexer [--records N] [--stage-records N] [--profile] [--engines sqlite,elasticsearch]
+       npm run bench -- --list
+--engines: the listings engines to run, one after the other in the same run; default both when
+ES_URL is set (the Elasticsearch of the elasticsearch engine), else sqlite only.`;
 
-export function parseOptions(argv: string[]): BenchOptions | 'list' {
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | 'list' {
   const { values } = parseArgs({
     args: argv,
     options: {
       listings: { type: 'string' }, scenario: { type: 'string' }, indexer: { type: 'boolean' }, records: { type: 'string' },
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, 'raw-runs': { type: 'string' },
       'cursor-pages': { type: 'string' }, rebuild: { type: 'boolean' }, markdown: { type: 'string' }, list: { type: 'boolean' },
-      profile: { type: 'boolean' }, workers: { type: 'string' }, access: { type: 'string' }, 'stage-records': { type: 'string' },
+      profile: { type: 'boolean' }, workers: { type: 'string' }, access: { type: 'string' }, 'stage-records': { type: 'string' }, engines: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -62,6 +72,8 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
   const access = values.access ?? (workers > 1 ? 'redis' : 'sqlite');
   if (access !== 'sqlite' && access !== 'redis') throw new UsageError(`--access must be sqlite or redis, got "${access}"`);
   if (workers > 1 && access !== 'redis') throw new UsageError('--workers above 1 needs --access redis (API_WORKERS > 1 needs REDIS_URL)');
+  const esUrl = env.ES_URL || null;
+  const engines = parseEngines(values.engines, esUrl);
   return {
     listings: count('listings', values.listings, 1_000_000),
     scenario: values.scenario ?? null,
@@ -77,8 +89,21 @@ export function parseOptions(argv: string[]): BenchOptions | 'list' {
     markdown: values.markdown ?? null,
     profile: values.profile ?? false,
     workers,
-    redisUrl: access === 'redis' ? (process.env.REDIS_URL || 'redis://127.0.0.1:6379') : null,
+    redisUrl: access === 'redis' ? (env.REDIS_URL || 'redis://127.0.0.1:6379') : null,
+    engines,
+    esUrl: engines.includes('elasticsearch') ? esUrl : null,
   };
+}
+
+/** `--engines a,b`: known names, no repeats; default both with ES_URL, else SQLite alone. */
+export function parseEngines(value: string | undefined, esUrl: string | null): Engine[] {
+  if (value === undefined) return esUrl ? ['sqlite', 'elasticsearch'] : ['sqlite'];
+  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(ENGINES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length) throw new UsageError(`--engines takes ${ENGINES.join(', ')} (comma-separated), got "${value}"`);
+  if (new Set(names).size !== names.length) throw new UsageError(`--engines names an engine twice: "${value}"`);
+  if (names.includes('elasticsearch') && !esUrl) throw new UsageError('--engines elasticsearch needs ES_URL (e.g. ES_URL=http://127.0.0.1:9200)');
+  return names as Engine[];
 }
 
 export class UsageError extends Error {}

@@ -2,9 +2,12 @@
  * The physical limit of the API: the same question asked of the store in-process, without HTTP,
  * auth, validation, quota accounting or JSON. An HTTP path is turned into the engine-neutral query
  * exactly as the route does (the route's own zod schema and toListingFilter), then timed as
- * store.search / map / feed / get on the same SQLite file the server uses (median of N calls).
+ * store.search / map / feed / get on the same store the server uses (median of N calls): the same
+ * SQLite file, or an ElasticsearchListingStore on the same alias.
  */
 import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
+import type { ListingStore } from '../../src/stores/listing-store.js';
+import { openElasticsearchStore } from '../../src/stores/elasticsearch/open.js';
 import type { Scope, SearchQuery } from '../../src/listings/query.js';
 import { CursorCodec } from '../../src/listings/cursor.js';
 import { loadPtzLookup } from '../../src/ptz/lookup.js';
@@ -19,17 +22,24 @@ import { median, timeMs } from './stats.js';
 
 export type StoreCall = () => Promise<unknown>;
 
-export class RawStore {
-  readonly store: SqliteListingStore;
+export class RawStore<S extends ListingStore = ListingStore> {
   private readonly cursors: CursorCodec;
   private readonly ptz = loadPtzLookup();
   private readonly scope: Scope;
 
-  constructor(file: string, enteredFrom: number, cursorSecret: string, options: SqliteListingStoreOptions = {}) {
-    // Same options as the server's store (src/server.ts): default page cache, SQLITE_MMAP_MIB.
-    this.store = new SqliteListingStore(file, { mmapMiB: loadConfig(process.env).sqliteMmapMiB, ...options });
+  constructor(readonly store: S, enteredFrom: number, cursorSecret: string) {
     this.cursors = new CursorCodec(cursorSecret);
     this.scope = { enteredFrom, eligibleSites: null };
+  }
+
+  /** On the SQLite file, with the server's options (src/server.ts): default page cache, SQLITE_MMAP_MIB. */
+  static sqlite(file: string, enteredFrom: number, cursorSecret: string, options: SqliteListingStoreOptions = {}): RawStore<SqliteListingStore> {
+    return new RawStore(new SqliteListingStore(file, { mmapMiB: loadConfig(process.env).sqliteMmapMiB, ...options }), enteredFrom, cursorSecret);
+  }
+
+  /** On the alias, opened as the server opens it (src/stores/open-listing-store.ts with ES_URL set). */
+  static async elasticsearch(url: string, alias: string, enteredFrom: number, cursorSecret: string): Promise<RawStore> {
+    return new RawStore(await openElasticsearchStore({ url, alias }), enteredFrom, cursorSecret);
   }
 
   /** The store call behind an API path (relative to /api/v1). */
@@ -84,8 +94,8 @@ export class RawStore {
    */
   async medianMs(paths: readonly string[], runs: number): Promise<number> {
     const calls = paths.slice(0, Math.max(runs, 1)).map((p) => this.callFor(p));
-    // As the server does at start-up: the map's in-memory point copy is read before the timing.
-    await this.store.readMapPoints();
+    // As the SQLite server does at start-up: the map's in-memory point copy is read before the timing.
+    if (this.store instanceof SqliteListingStore) await this.store.readMapPoints();
     for (const call of calls) await call();
     const samples: number[] = [];
     for (let i = 0; i < runs; i++) samples.push(await timeMs(calls[i % calls.length]));

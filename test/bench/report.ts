@@ -39,6 +39,8 @@ export interface ResultRow {
   singleP50: number | null;
   /** Server CPU (all its processes) per request under the C-connection load: what limits req/s. */
   cpuMsPerRequest?: number | null;
+  /** CPU of the listings engine's own processes (a local Elasticsearch node) per request under the same load. */
+  engineCpuMsPerRequest?: number | null;
   targets: Target[];
   /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
   metrics: Partial<Record<Metric, number>>;
@@ -86,12 +88,15 @@ export function markdownTable(header: string[], rows: string[][]): string {
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+/** The main table; an `ES CPU ms/req` column after the server's when the engine's CPU was measured. */
 export function resultsTable(rows: ResultRow[]): string {
+  const engineCpu = rows.some((r) => r.engineCpuMsPerRequest !== undefined && r.engineCpuMsPerRequest !== null);
   return markdownTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'CPU ms/req', 'target', 'result'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'CPU ms/req', ...(engineCpu ? ['ES CPU ms/req'] : []), 'target', 'result'],
     rows.map((r) => [
       `${r.name}: ${r.title}`, integer(r.rps), ms(r.p50), ms(r.p99), String(r.errors), ms(r.rawMs), ratio(r.p50, r.rawMs),
-      ms(r.singleP50), ratio(r.singleP50, r.rawMs), ms(r.cpuMsPerRequest), targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
+      ms(r.singleP50), ratio(r.singleP50, r.rawMs), ms(r.cpuMsPerRequest), ...(engineCpu ? [ms(r.engineCpuMsPerRequest)] : []),
+      targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
     ]),
   );
 }

@@ -1,6 +1,9 @@
 /**
- * The real server (`npm start` = src/main.ts) as a child process on the cached DATA_DIR, so the
- * load generator and the server never share one event loop. Start-up is timed from spawn to the
+ * The real server (`npm start` = src/main.ts, with its node flags and its default settings and log
+ * level) as a child process on the cached DATA_DIR, so the load generator and the server never share
+ * one event loop. The harness sets only what it must: the port, DATA_DIR (the catalogue and the bench
+ * account), the cursor secret (the raw store decodes the cursors), FEED_SETTLE_SECONDS=0 (a catalogue
+ * loaded a minute ago is replicable whole), and ES_URL/ES_INDEX_ALIAS for the Elasticsearch engine. Start-up is timed from spawn to the
  * first 200 of /health (target: under 3 s on an existing store).
  */
 import { createServer } from 'node:net';
@@ -39,20 +42,27 @@ export interface ServerOptions {
   workers?: number;
   /** Access state in this Redis (under BENCH_REDIS_PREFIX) instead of the access file. */
   redisUrl?: string | null;
+  /** Added to its environment: ES_URL and ES_INDEX_ALIAS for the Elasticsearch engine. */
+  env?: Record<string, string>;
 }
 
 export async function startServer(dataDir: string, options: ServerOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const child = spawnTs('src/main.ts', [], childEnv({
-    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SAMPLE_COUNT: '0',
+  const env = childEnv({
+    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
     // The feed serves listings changed at least FEED_SETTLE_SECONDS ago; a catalogue loaded a
     // minute ago must be replicable whole.
     FEED_SETTLE_SECONDS: '0',
     CURSOR_SECRET: BENCH_CURSOR_SECRET,
     API_WORKERS: String(options.workers ?? 1),
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: BENCH_REDIS_PREFIX } : {}),
-  }), options.nodeFlags);
+    ...options.env,
+  });
+  // The server logs as `npm start` does (LOG_LEVEL's default, info: one JSON line per request, read
+  // and dropped by this process), not silenced: its cost is part of what users run.
+  delete env.LOG_LEVEL;
+  const child = spawnTs('src/main.ts', [], env, options.nodeFlags);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000); });
   child.stdout!.resume();

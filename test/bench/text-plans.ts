@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { TextPlan } from '../../src/stores/sqlite/text-plan.js';
 import { RawStore } from './raw-store.js';
-import type { SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
+import type { SqliteListingStore, SqliteListingStoreOptions } from '../../src/stores/sqlite/listing-store.js';
 import { median, timeMs } from './stats.js';
 
 export interface PlanRow {
@@ -30,7 +30,7 @@ export interface PlanRow {
 export interface PlanCase { label: string; words: string; paths: string[] }
 
 export async function measureTextPlans(file: string, enteredFrom: number, cursorSecret: string, cases: PlanCase[], docsOf: (word: string) => number, runs: number): Promise<PlanRow[]> {
-  const open = (options: SqliteListingStoreOptions) => new RawStore(file, enteredFrom, cursorSecret, options);
+  const open = (options: SqliteListingStoreOptions) => RawStore.sqlite(file, enteredFrom, cursorSecret, options);
   const stores = {
     'text-first': open({ textPlan: 'text-first' }), 'index-first': open({ textPlan: 'index-first' }),
     'index-first-fts': open({ textPlan: 'index-first', textSets: false }), auto: open({}),
@@ -39,7 +39,7 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
     const rows: PlanRow[] = [];
     for (const c of cases) {
       const paths = c.paths.slice(0, runs);
-      const time = async (store: RawStore) => {
+      const time = async (store: RawStore<SqliteListingStore>) => {
         const samples: number[] = [];
         for (const path of paths) {
           const call = store.callFor(path);
@@ -74,7 +74,7 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
 const isTextFirst = (sql: string) => /FROM (listings_fts f|json_each\(\?\) j) CROSS JOIN/.test(sql);
 
 /** A store opened for one capture: its statement cache is empty, so the search statement is prepared. */
-function withFresh<T>(raw: RawStore, use: (raw: RawStore) => T): T {
+function withFresh<T>(raw: RawStore<SqliteListingStore>, use: (raw: RawStore<SqliteListingStore>) => T): T {
   try {
     return use(raw);
   } finally {
@@ -82,7 +82,7 @@ function withFresh<T>(raw: RawStore, use: (raw: RawStore) => T): T {
   }
 }
 
-function explain(raw: RawStore, path: string): string {
+function explain(raw: RawStore<SqliteListingStore>, path: string): string {
   const { sql, params } = captureSearch(raw, path);
   const rows = raw.store.database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { id: number; parent: number; detail: string }[];
   const depth = new Map<number, number>([[0, 0]]);
@@ -101,7 +101,7 @@ const CAUGHT = new Error('statement caught');
  * the very page size of the query: the plan choice depends on it). The statement is stopped before
  * it runs: index first on a rare word takes seconds.
  */
-function captureSearch(raw: RawStore, path: string): { sql: string; params: unknown[] } {
+function captureSearch(raw: RawStore<SqliteListingStore>, path: string): { sql: string; params: unknown[] } {
   const db: Database.Database = raw.store.database;
   const query = raw.searchQuery(Object.fromEntries(new URL(path, 'http://bench').searchParams));
   const original = db.prepare;
