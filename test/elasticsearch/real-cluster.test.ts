@@ -18,7 +18,7 @@ import { ensureIndex, indicesOf } from '../../src/stores/elasticsearch/aliases.j
 import { ElasticsearchListingStore, MissingAliasError } from '../../src/stores/elasticsearch/listing-store.js';
 import { openElasticsearchStore } from '../../src/stores/elasticsearch/open.js';
 import { stateIndexOf, readLock } from '../../src/stores/elasticsearch/writer-lock.js';
-import { WriterBusyError, type WriterIdentity } from '../../src/stores/writer-lock.js';
+import { currentIdentity, WriterBusyError, type WriterIdentity } from '../../src/stores/writer-lock.js';
 import { runLoad } from '../../indexer/load.js';
 import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
@@ -48,7 +48,6 @@ async function feedIds(store: ElasticsearchListingStore, until = Date.now() + 86
 async function deadHolder(): Promise<WriterIdentity> {
   const child = spawn(process.execPath, ['-e', '']);
   await once(child, 'exit');
-  const { currentIdentity } = await import('../../src/stores/writer-lock.js');
   return { ...currentIdentity(), pid: child.pid!, process_start: 1 };
 }
 
@@ -71,7 +70,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       await store.upsertMany(makeListings({ count: 3, seed: 2 }));
       expect(await store.health()).to.deep.equal({ ok: true, backend: 'elasticsearch', listings: 3 });
       // A replica that no node can hold (one node): yellow, still answering, and said.
-      const alias = (store as unknown as { alias: string }).alias;
+      const alias = store.alias;
       await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { auto_expand_replicas: 'false', number_of_replicas: 1 } } });
       expect(await store.health()).to.deep.include({ ok: true, listings: 3, detail: 'cluster yellow: 3 shard copies unassigned, 1 data node(s)' });
     } finally {
@@ -115,7 +114,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
 
       // A writer killed mid-load: its lock stays, and so does refresh_interval -1.
-      const alias = (store as unknown as { alias: string }).alias;
+      const alias = store.alias;
       await client.index({ index: stateIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 0, heartbeat_at: Date.now() } });
       await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { refresh_interval: '-1' } } });
       expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
@@ -136,7 +135,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       await first.release();
       const second = await store.acquireWriterLock({ changesFrom: 3 });
       await second.release();
-      const alias = (store as unknown as { alias: string }).alias;
+      const alias = store.alias;
       await client.index({ index: stateIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now() } });
       const taken = await store.acquireWriterLock({ changesFrom: 10 });
       // The dead load's writes may not be visible yet: the feed stays below the older start.
@@ -238,7 +237,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
   it('a bulk load refreshes once per batch for its block lookups, not once per lookup', async () => {
     const store = await openTestElasticsearchStore('refresh', { refreshOnWrite: false });
     try {
-      const alias = (store as unknown as { alias: string }).alias;
+      const alias = store.alias;
       const refreshes = async () => {
         const stats = await client.indices.stats({ index: await indicesOf(client, alias), metric: 'refresh' });
         return stats._all.primaries?.refresh?.external_total ?? 0;

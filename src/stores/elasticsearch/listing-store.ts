@@ -47,7 +47,10 @@ const BLOCK_PAGE = 1000;
 
 export class ElasticsearchListingStore implements ListingStore {
   readonly backend = BACKEND;
-  private readonly alias: string;
+  /** The alias this store reads and writes. */
+  readonly alias: string;
+  /** The alias's state index exists (created once per store, not once per batch). */
+  private stateIndexReady = false;
   private readonly writer: BulkWriter;
   /** This store wrote since its last refresh: its own searches may not see those writes yet. */
   private unrefreshedWrites = false;
@@ -113,6 +116,12 @@ export class ElasticsearchListingStore implements ListingStore {
     await this.restoreRefresh();
   }
 
+  private async ensureStateIndex(): Promise<void> {
+    if (this.stateIndexReady) return;
+    await guarded(() => ensureStateIndex(this.client, this.alias));
+    this.stateIndexReady = true;
+  }
+
   /** A grouping is owed to the whole catalogue (a first build's, or a dead writer's). */
   async groupingPending(): Promise<boolean> {
     try {
@@ -126,7 +135,7 @@ export class ElasticsearchListingStore implements ListingStore {
 
   async setGroupingPending(pending: boolean): Promise<void> {
     if (pending) {
-      await guarded(() => ensureStateIndex(this.client, this.alias));
+      await this.ensureStateIndex();
       await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id: GROUPING_MARK, document: { since: Date.now() } }));
       return;
     }
@@ -233,7 +242,10 @@ export class ElasticsearchListingStore implements ListingStore {
     this.unrefreshedWrites = true;
     // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
     const journaled = listings.length > 1;
-    if (journaled) await guarded(() => writeJournal(this.client, this.alias, listings));
+    if (journaled) {
+      await this.ensureStateIndex();
+      await guarded(() => writeJournal(this.client, this.alias, listings));
+    }
     const report = await this.writer.write(listings);
     if (journaled) await guarded(() => clearJournal(this.client, this.alias));
     this.lastWrite = report;

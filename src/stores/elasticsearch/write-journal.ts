@@ -11,14 +11,14 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Client } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../listings/stored.js';
 import { statusOf } from './errors.js';
-import { ensureStateIndex, stateIndexOf } from './writer-lock.js';
+import { stateIndexOf } from './writer-lock.js';
 
 const JOURNAL_ID = 'batch-journal';
 
 interface JournalDocument { at: number; listings: string }
 
+/** Writes the journal of a batch; the alias's state index must exist (writer-lock.ts ensureStateIndex). */
 export async function writeJournal(client: Client, alias: string, listings: readonly StoredListing[]): Promise<void> {
-  await ensureStateIndex(client, alias);
   const document: JournalDocument = { at: Date.now(), listings: gzipSync(JSON.stringify(listings)).toString('base64') };
   await client.index({ index: stateIndexOf(alias), id: JOURNAL_ID, document });
 }
