@@ -6,19 +6,20 @@
  */
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { describeEngines } from '../support/engines.js';
 import { writeNdjson } from '../support/raw.js';
 import { runLoad } from '../../indexer/load.js';
 import { DedupGrouping } from '../../indexer/dedup/stage.js';
 import { loadSites } from '../../src/listings/sites.js';
 import { loadCommunes } from '../../src/refdata/communes.js';
 
-describe('sparse real-shaped records over HTTP', function () {
+describeEngines('sparse real-shaped records over HTTP', function (engine) {
   this.timeout(60_000);
   let app: TestApp;
   let key: string;
 
   before(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ engine });
     app.clock.now = Date.parse('2026-11-20T00:00:00Z');
     key = await app.newKey('sur_mesure');
     const sites = loadSites();
