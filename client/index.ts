@@ -29,7 +29,7 @@ export type FeedQuery = QueryOf<'getAnnoncesFeed'>;
 export type WithdrawnQuery = QueryOf<'getAnnoncesRetirees'>;
 export type MapQuery = QueryOf<'getAnnoncesMap'>;
 
-/** SPEC.md: when the feed is up to date, wait 1 to 5 minutes before calling again. */
+/** docs/api.md: when the feed is up to date, wait 1 to 5 minutes before calling again. */
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
 
 export interface AnnoncesClientOptions {

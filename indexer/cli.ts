@@ -3,7 +3,7 @@
  *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store,
  *                      [--group-in-worker]                  grouping cross-site duplicates (indexer/dedup);
  *                                                           a first build into SQLite may group in a
- *                                                           worker thread (faster, more memory: README)
+ *                                                           worker thread (faster, more memory: docs/operations.md)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
  *   npm run indexer -- dedup explain <src>/<ref> <src>/<ref> why two listings are or are not one group
  *   npm run indexer -- reindex                               Elasticsearch: build annonces-v<N+1> from
@@ -34,7 +34,7 @@ import { metricsSource, startMetricsServer } from '../src/http/metrics.js';
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
  * id and block indexes and the table's tail; the rest of a block read comes from the OS page cache,
  * which holds the store anyway: at 1M records 64, 32 and 16 MiB loaded at 1 832, 1 908 and 2 008
- * records/s with peaks of 443, 409 and 393 MB (npm run bench -- --indexer, README). Part of the
+ * records/s with peaks of 443, 409 and 393 MB (npm run bench -- --indexer; test/bench/HISTORY.md). Part of the
  * peak-RSS budget of the indexer (< 400 MB).
  */
 const INDEXER_CACHE_MIB = 16;

@@ -1,9 +1,9 @@
 /**
  * Normalisation of one raw collector record (indexer/raw-record.ts) into the public content of a
- * stored listing (src/listings/stored.ts ListingContent), DESIGN.md "Indexer" and "Privacy happens
- * at index time". Pure: no I/O, no clock; the commune table and the site list come in through the
- * context. It runs on tens of millions of records a day (>= 20 000 records/s for the whole indexer),
- * so every pattern is compiled once, here, and a typical record costs a few microseconds.
+ * stored listing (src/listings/stored.ts ListingContent), as docs/indexer.md describes it, privacy
+ * included. Pure: no I/O, no clock; the commune table and the site list come in through the
+ * context. It runs on tens of millions of records a day,
+ * so every pattern is compiled once, here.
  *
  * Messy input is expected and repaired (numbers with spaces and units, French type synonyms, DPE in
  * prose, dates in several formats, HTML descriptions, location to complete from the commune
@@ -25,7 +25,7 @@ export interface NormaliseContext {
 }
 
 export interface NormalisedRecord {
-  /** Every public Annonce field of ListingContent, in SPEC order, null where unknown. */
+  /** Every public Annonce field of ListingContent, in the documented order, null where unknown. */
   content: ListingContent;
   status: ListingStatus;
   /** Epoch ms of raw.collected_at. */
@@ -47,7 +47,7 @@ export class NormaliseError extends Error {
   }
 }
 
-/** The source id of listings published by the service itself (SPEC `is_internal`). */
+/** The source id of listings published by the service itself (`is_internal`). */
 export const INTERNAL_SOURCE = 'interne';
 
 export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): NormalisedRecord {
@@ -111,7 +111,7 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
     transaction_type: transaction,
     price,
     price_per_m2: price !== null && surface !== null ? Math.round(price / surface) : null,
-    // No colour rule is defined anywhere (SPEC gives only the type), so none is invented.
+    // No colour rule is defined anywhere (the API gives only the type), so none is invented.
     price_per_m2_color: null,
     price_label: price === null ? null : priceLabel(price, transaction),
     surface,
@@ -392,7 +392,7 @@ function parseCoordinate(value: unknown, limit: number): number | null {
   return number;
 }
 
-/** 3 decimals of a degree: about 111 m, the precision SPEC allows for a listing's position. */
+/** 3 decimals of a degree: about 111 m, the precision the API promises for a listing's position. */
 function roundCoordinate(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
@@ -686,7 +686,7 @@ function transactionOf(raw: RawRecord, title: string | null): TransactionType {
 /** Status words (folded), in the order they are tried; unknown or absent is `active`. */
 const STATUS_RULES: [RegExp, ListingStatus][] = [
   [/\b(?:sous compromis|compromis|sous offre|offre acceptee|under offer|under contract|sous_compromis)\b/, 'sous_compromis'],
-  // A rented listing leaves the market like a sold one; SPEC has no separate state for it.
+  // A rented listing leaves the market like a sold one; the API has no separate state for it.
   [/\b(?:vendu|vendue|sold|loue|louee|rented|let agreed)\b/, 'vendue'],
   [/\b(?:archive|archivee|archived|expire|expiree|expired)\b/, 'archivee'],
   [/\b(?:retire|retiree|withdrawn|removed|supprime|supprimee|deleted|off market|desactive|desactivee|inactive)\b/, 'retiree'],

@@ -1,5 +1,5 @@
 /**
- * Price readings (DESIGN.md "Price history", SPEC.md price_history): tracking began on 2026-06-23, so
+ * Price readings (docs/indexer.md, docs/api.md price_history): tracking began on 2026-06-23, so
  * no reading is older; a new reading is recorded when the collected price differs from the last
  * reading by at least 1 % and the last reading is at least one hour old (one reading per hour).
  */

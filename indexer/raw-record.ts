@@ -14,7 +14,7 @@ const looseBool = z.union([z.boolean(), z.string(), z.number()]).nullish();
 export const RawRecord = z.looseObject({
   source: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'source must match ^[a-z0-9_-]{1,32}$'),
   // Printable ASCII without spaces, as listing sites write their references; it also keeps every
-  // cursor (which carries the listing id) under the 500 characters of SPEC.md.
+  // cursor (which carries the listing id) under the 500 characters of docs/api.md.
   reference: z.union([z.string(), z.number()]).transform(String)
     .pipe(z.string().min(1).max(128).regex(/^[\x21-\x7E]+$/, 'reference must be printable ASCII without spaces')),
   url: z.string().min(1).max(2048),

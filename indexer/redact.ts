@@ -1,5 +1,5 @@
 /**
- * Redaction of contact data in free text (DESIGN.md "Privacy happens at index time"): every
+ * Redaction of contact data in free text (docs/indexer.md): every
  * telephone number and e-mail address of a title or description becomes REDACTION_MARKER before
  * the listing is stored. The seller stays reachable through `external_url`.
  *

@@ -3,7 +3,7 @@
  * send a whole page, or megabytes of repeated text, as a description: stored as is, it would be sent
  * in every page that lists the listing. A text above its cap is cut (at a word boundary when there is
  * one near the cap) and ends with TRUNCATION_MARK; the load counts the records it cut
- * (`texts_truncated` in its report). The caps are far above real listings (README, Raw record).
+ * (`texts_truncated` in its report). The caps are far above real listings (docs/indexer.md).
  */
 import type { NormalisedRecord } from './normalise.js';
 

@@ -1,5 +1,5 @@
 /**
- * What a group gives each of its members (DESIGN.md Deduplication, SPEC.md Annonce):
+ * What a group gives each of its members (docs/deduplication.md, docs/api.md Annonce):
  * - `group_members`: the group's site listings best-ranked site first (`sources[]`), null alone;
  * - `group_sites_ahead`: the sites ranked above this member; every member is active (a listing that
  *   leaves the market leaves its group), so when the reference listing leaves, the next site becomes

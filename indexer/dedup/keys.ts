@@ -1,5 +1,5 @@
 /**
- * Stable `dedup_key`s for the groups a regrouping produced (DESIGN.md: once a group has a key it
+ * Stable `dedup_key`s for the groups a regrouping produced (docs/architecture.md: once a group has a key it
  * keeps it when members join or leave).
  *
  * Rules, all deterministic (a function of the listings' stored state), so a rebuild keeps every key:

@@ -1,5 +1,5 @@
 /**
- * Pairwise duplicate score of two listings of one block (DESIGN.md Deduplication).
+ * Pairwise duplicate score of two listings of one block (docs/deduplication.md).
  *
  * Two steps:
  * 1. Hard limits, where copies of one property never differ: another site (two listings of one site

@@ -55,12 +55,8 @@ export interface DedupOptions {
   blockKeysPerPage?: number;
   /**
    * A first build groups in a worker thread when the store lends its file to readers (SQLite).
-   * Default false. In the 11-24 ninth session's runs, sending pages of row objects, it grouped the
-   * 1M load 20 % faster (103.9 s against 130.4) but raised the peak RSS to 328 MiB at 1M and 495 MiB
-   * at 5M (284 and 291.5 in the load's thread), above the indexer's 400 MB budget; sending each page
-   * as one buffer whose rows are decoded just before their write (group-worker-client.ts) brought the
-   * 1M peak back to 287.8 MiB, and the grouping to 125.7 s: decoding costs the load's thread about
-   * what the worker spares it; at 5M the peak still reached 392.7 MiB (412 MB) during the grouping.
+   * Default false: the worker groups faster, but the pages it hands back raise the load's peak
+   * memory above the indexer's budget on the largest catalogues (docs/benchmarks.md).
    */
   groupInWorker?: boolean;
 }
@@ -148,7 +144,7 @@ export class DedupGrouping implements GroupingStage {
     // regrouping reads is of that base (neighbourKeys), so only one base's candidates are held at a
     // time. Read for the whole batch first, they were held until its end, and their number grows with
     // the catalogue (a listing's block held 12 listings on average at 1M, 28 at 2.5M): the indexer's
-    // peak RSS grew with the input (README, Indexer).
+    // peak RSS grew with the input (test/bench/HISTORY.md).
     const regrouped = new Map<string, GroupFields>();
     /** Members outside the batch whose group fields may change, read whole. */
     const others = new Map<string, StoredListing>();

@@ -1,5 +1,5 @@
 /**
- * Opens the access backend of DESIGN.md: Redis when a URL is configured (accounts, keys, counters
+ * Opens the access backend of docs/architecture.md: Redis when a URL is configured (accounts, keys, counters
  * and rate windows shared by every API server), else the embedded SQLite file with in-memory rate
  * windows. Both get the same MeteringService.
  */

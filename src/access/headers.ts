@@ -1,4 +1,4 @@
-/** The rate and quota headers of SPEC.md "Response headers", from the windows and counters. */
+/** The rate and quota headers of docs/api.md "Response headers", from the windows and counters. */
 import type { UsageScope, UsageSnapshot } from '../stores/access-store.js';
 import type { Offer } from './offers.js';
 import type { RateLimiterRes } from 'rate-limiter-flexible';

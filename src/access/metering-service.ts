@@ -16,7 +16,7 @@ import { quotaHeaders, rateHeaders } from './headers.js';
 import { dailyQuotaExceeded, monthlyQuotaReached, rateLimited } from './refusals.js';
 import { usageScope } from './windows.js';
 
-/** Endpoints refused once a listing quota is reached (SPEC.md Errors rule 2: decided before the search). */
+/** Endpoints refused once a listing quota is reached (docs/api.md "Error codes", rule 2: decided before the search). */
 const LISTING_KINDS: ReadonlySet<MeterKind> = new Set(['listings', 'map']);
 
 export class MeteringService implements Metering {

@@ -1,5 +1,5 @@
 /**
- * Metering: rate limits (per second, per minute, per day) and the unique-listing quotas of SPEC.md
+ * Metering: rate limits (per second, per minute, per day) and the unique-listing quotas of docs/api.md
  * "Limits", on top of the AccessStore counters. The HTTP middlewares `rateLimit` and `meter` call it.
  * One implementation (metering-service.ts) serves both AccessStore adapters.
  */
@@ -8,7 +8,7 @@ import type { Caller } from '../http/state.js';
 /** What a request costs before it runs: a request token (every metered call) and the quota check. */
 export type MeterKind =
   | 'listings'   // search, feed, withdrawn, detail: count unique listings delivered
-  | 'map'        // counts nothing (SPEC.md: map points are free), but refused once a quota is reached
+  | 'map'        // counts nothing (docs/api.md: map points are free), but refused once a quota is reached
   | 'ptz'        // one request token, taken only after a successful lookup
   | 'ping'       // nothing at all, answers even past the quota
   | 'sources';   // one request token
@@ -21,7 +21,7 @@ export interface Metering {
    * with 402 when a listing quota is (listing endpoints), then takes the request token (except PTZ).
    */
   checkQuota(caller: Caller, kind: MeterKind, now: number): Promise<void>;
-  /** Counts the listings a response delivered; returns the quota headers of SPEC.md. */
+  /** Counts the listings a response delivered; returns the quota headers of docs/api.md. */
   recordDelivery(caller: Caller, listingIds: string[], now: number): Promise<Record<string, string>>;
   /** Takes the request token of a call that succeeded (PTZ); returns the quota headers. */
   recordRequest(caller: Caller, now: number): Promise<Record<string, string>>;

@@ -1,4 +1,4 @@
-/** Offers of SPEC.md "Limits" (configuration in src/config/offers.json). */
+/** Offers of docs/api.md "Offers, quotas and headers" (configuration in src/config/offers.json). */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
@@ -22,7 +22,7 @@ const OfferJson = z.object({
 });
 
 export interface Offer extends z.infer<typeof OfferJson> {
-  /** SPEC.md: a tenth of the monthly volume, at least 200 (unless the offer sets it). */
+  /** docs/api.md: a tenth of the monthly volume, at least 200 (unless the offer sets it). */
   itemsPerDay: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The 402 and 429 answers of SPEC.md "Errors". A 429 carries `Retry-After` (and `X-Annonces-From`,
+ * The 402 and 429 answers of docs/api.md "Error codes". A 429 carries `Retry-After` (and `X-Annonces-From`,
  * set by authenticate) but never the quota counters; a 402 names the resumption date so that
  * clients wait for it instead of retrying in a loop.
  */

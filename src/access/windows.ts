@@ -1,5 +1,5 @@
 /**
- * The windows an account is metered over (SPEC.md "Limits"):
+ * The windows an account is metered over (docs/api.md "Offers, quotas and headers"):
  * - daily listing quota: the last 24 hours (rolling);
  * - monthly listing quota: the billing period for subscriptions, the last 30 days for the free offer,
  *   none for legacy accounts;

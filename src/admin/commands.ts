@@ -24,7 +24,7 @@ export async function createKey(store: AccountStore, offers: OfferCatalog, input
   if (!Number.isInteger(historyDays) || historyDays < 0 || historyDays > 3650) throw new AdminError('--history-days must be an integer from 0 to 3650');
   const createdAt = input.createdAt ? new Date(`${input.createdAt}T00:00:00Z`) : now;
   if (Number.isNaN(createdAt.getTime()) || (input.createdAt && !/^\d{4}-\d{2}-\d{2}$/.test(input.createdAt))) throw new AdminError('--created-at must be YYYY-MM-DD');
-  // An existing account keeps its creation date and access start date (SPEC.md: it belongs to the account).
+  // An existing account keeps its creation date and access start date (docs/api.md: it belongs to the account).
   const account: Account = await store.ensureAccount({
     id: input.account, offer: input.offer, created_at: createdAt.toISOString(), history_days: historyDays,
     annonces_from: accessStartDate(createdAt, historyDays),

@@ -22,7 +22,7 @@ export const ConfigSchema = z.object({
   REDIS_KEY_PREFIX: z.string().min(1).default('annonces:'),
   /** Secret signing cursors; when absent one is generated and kept in the data directory. */
   CURSOR_SECRET: optionalString,
-  /** Safety delay of the change feed (SPEC.md: about 2 minutes). */
+  /** Safety delay of the change feed (docs/api.md: about 2 minutes). */
   FEED_SETTLE_SECONDS: z.coerce.number().int().min(0).default(120),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Records of the bundled sample loaded on first start. */

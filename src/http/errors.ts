@@ -1,5 +1,5 @@
 /**
- * API errors with the SPEC.md body: `{ error, code, details?, retry_after_seconds? }` plus extra
+ * API errors with the docs/api.md body: `{ error, code, details?, retry_after_seconds? }` plus extra
  * fields for 402 bodies. Thrown anywhere in a request, rendered by the error middleware.
  */
 export interface FieldIssue { field: string; message: string }

@@ -1,5 +1,5 @@
 /**
- * Every route of the API, each one a visible pipeline (STYLE.md):
+ * Every route of the API, each one a visible pipeline:
  * authenticate -> rate limit -> validate -> offer gate -> meter (quota check, then counting) -> handler.
  * Detail and PTZ answer conditional requests (`ETag`, 304) inside the meter.
  */

@@ -1,8 +1,8 @@
 /**
  * The public listing model ("annonce" is French for listing; the API keeps French words where
- * SPEC.md uses them: annonce, retirees, vente, location, ville...).
+ * docs/api.md uses them: annonce, retirees, vente, location, ville...).
  *
- * `Annonce` is the response shape of SPEC.md "Resources", in SPEC order. It is a zod schema so the
+ * `Annonce` is the response shape of docs/api.md "Endpoints", in the documented order. It is a zod schema so the
  * presenters can be checked against it in tests; the HTTP path does not re-validate every item.
  */
 import { z } from 'zod';
@@ -17,7 +17,7 @@ export type PropertyType = (typeof PROPERTY_TYPES)[number];
 export const TRANSACTION_TYPES = ['vente', 'location'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
-/** Catalogue-side status of a site listing (DESIGN.md Data model). Only `active` is searchable. */
+/** Catalogue-side status of a site listing (docs/architecture.md). Only `active` is searchable. */
 export const LISTING_STATUSES = ['active', 'vendue', 'sous_compromis', 'archivee', 'retiree'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
@@ -49,7 +49,7 @@ const int = z.number().int().nullable();
 const str = z.string().nullable();
 const bool = z.boolean().nullable();
 
-/** Every field of SPEC.md's Annonce table, in its order. `<field>_source` completions are extra keys. */
+/** Every field of docs/api.md's Annonce table, in its order. `<field>_source` completions are extra keys. */
 export const Annonce = z.object({
   source: z.string(),
   reference: z.string().max(128),
@@ -109,10 +109,10 @@ export const Annonce = z.object({
 });
 export type Annonce = z.infer<typeof Annonce>;
 
-/** The order in which the presenter writes the fields (SPEC order). */
+/** The order in which the presenter writes the fields (the documented order). */
 export const ANNONCE_FIELDS = Object.keys(Annonce.shape) as (keyof Annonce)[];
 
-/** Fields a duplicate may complete on another member (DESIGN.md Completion); `<field>_source` names the site. */
+/** Fields a duplicate may complete on another member (docs/deduplication.md); `<field>_source` names the site. */
 export const COMPLETABLE_FIELDS = [
   'title', 'description', 'images', 'surface', 'land_surface', 'living_room_surface', 'rooms', 'bedrooms',
   'bathrooms', 'shower_rooms', 'toilets', 'kitchen', 'year_built', 'elevator', 'parking', 'parking_interior',

@@ -1,6 +1,6 @@
 /**
  * Opaque cursors: the sort position, bound to the flow and sort it was made for, signed with HMAC so
- * a client cannot forge a position or reuse a cursor of another sort. At most 500 characters (SPEC.md).
+ * a client cannot forge a position or reuse a cursor of another sort. At most 500 characters (docs/api.md).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SortPosition } from './query.js';

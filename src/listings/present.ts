@@ -1,6 +1,6 @@
 /**
  * Presenters: the only way stored listings leave the service. They write the public fields of
- * SPEC.md in order, `null` for the unknown, `seller_contact` always null, and never an internal
+ * docs/api.md in order, `null` for the unknown, `seller_contact` always null, and never an internal
  * field. `price_history.points` leaves only when the caller asks for it (detail, eligible offer).
  */
 import { ANNONCE_FIELDS, type Annonce, type AnnonceMapPoint, type PriceHistory, type PricePoint } from './annonce.js';
@@ -30,7 +30,7 @@ export function presentAnnonce(listing: StoredListing, options: PresentOptions =
     dedup_key: listing.dedup_key,
     sources: presentSources(listing),
   };
-  // SPEC order, whatever order the stored content has; unknown values are null.
+  // the documented order, whatever order the stored content has; unknown values are null.
   const annonce: Record<string, unknown> = {};
   for (const field of ANNONCE_FIELDS) annonce[field] = field in computed ? computed[field] : (content[field] ?? null);
   for (const [field, site] of Object.entries(listing.completed_from)) annonce[`${field}_source`] = site;
@@ -46,7 +46,7 @@ function presentSources(listing: StoredListing): Annonce['sources'] {
   }));
 }
 
-/** SPEC.md price_history: `previous` is null while the price never moved; `depth` 2 without the series. */
+/** docs/api.md price_history: `previous` is null while the price never moved; `depth` 2 without the series. */
 export function presentPriceHistory(points: readonly PricePoint[], withPoints: boolean): PriceHistory | null {
   if (points.length === 0) return null;
   const last = points[points.length - 1];
@@ -94,7 +94,7 @@ export function annonceJson(listing: StoredListing): JsonText {
   return listing.public_json ?? JSON.stringify(presentAnnonce(listing));
 }
 
-/** Items of `/annonces/retirees`: the Annonce text plus when and why it left (DESIGN.md). */
+/** Items of `/annonces/retirees`: the Annonce text plus when and why it left (docs/architecture.md). */
 export function withdrawnJson(listing: StoredListing): JsonText {
   const annonce = annonceJson(listing);
   const withdrawnAt = listing.left_market_at !== null ? new Date(listing.left_market_at).toISOString() : null;

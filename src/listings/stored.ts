@@ -1,6 +1,6 @@
 /**
  * What the store holds for one site listing: the public Annonce fields (already normalised and
- * redacted by the indexer) plus internal fields that are never serialised (DESIGN.md Data model).
+ * redacted by the indexer) plus internal fields that are never serialised (docs/architecture.md).
  * Dates are ISO strings in the public part and epoch milliseconds in the internal part, because
  * both backends filter and sort on numbers.
  */

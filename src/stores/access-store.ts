@@ -1,5 +1,5 @@
 /**
- * The AccessStore port (DESIGN.md): accounts, API keys, quota counters. Adapters: SQLite (embedded,
+ * The AccessStore port (docs/architecture.md): accounts, API keys, quota counters. Adapters: SQLite (embedded,
  * its own file) and Redis (REDIS_URL). One conformance suite (test/conformance/access-store.test.ts)
  * runs against both.
  */
@@ -51,7 +51,7 @@ export interface AccessHealth {
 }
 
 /**
- * Quota counters (SPEC.md "Limits"). The metering service computes the windows of an account; the
+ * Quota counters (docs/api.md "Offers, quotas and headers"). The metering service computes the windows of an account; the
  * adapters only count, atomically (one Lua script on Redis, one transaction on SQLite), so that the
  * HTTP behaviour is the same on both. `now` is a parameter: tests move time without sleeping.
  */

@@ -1,5 +1,5 @@
 /**
- * The ListingStore port (DESIGN.md "Two backends behind one port"). Every backend (SQLite, Elasticsearch)
+ * The ListingStore port (docs/architecture.md). Every backend (SQLite, Elasticsearch)
  * implements it; one conformance suite (test/conformance/listing-store.*) runs against each.
  */
 import type { MapPointListing, StoredListing } from '../listings/stored.js';

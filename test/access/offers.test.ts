@@ -1,11 +1,11 @@
-/** The offers table of SPEC.md "Limits" is configuration (src/config/offers.json); this checks it. */
+/** The offers table of docs/api.md "Offers, quotas and headers" is configuration (src/config/offers.json); this checks it. */
 import { expect } from 'chai';
 import { loadOffers } from '../../src/access/offers.js';
 
 describe('offers configuration', function () {
   const offers = loadOffers();
 
-  it('matches the table of SPEC.md', function () {
+  it('matches the table of docs/api.md', function () {
     const table = offers.offers.filter((o) => o.id !== 'sur_mesure' && o.id !== 'legacy')
       .map((o) => [o.id, o.itemsPerMonth, o.itemsPerDay, o.requestsPerDay, o.perMinute, o.perSecond]);
     expect(table).to.deep.equal([

@@ -1,8 +1,7 @@
 /**
- * A fixed amount of work timed on the machine of a run and printed beside its figures. The 2-core
- * machines of this project's sessions differ by up to twice on the same code (the same API code gave
- * `/ptz/zone` 9 275 req/s at 0.11 ms of CPU a request in one session, 5 090 at 0.20 ms in another):
- * two reports are comparable only with the speed of their machines beside them.
+ * A fixed amount of work timed on the machine of a run and printed beside its figures. Machines of
+ * the same size differ by up to twice on the same code, so two reports are comparable only with the
+ * speed of their machines beside them.
  */
 import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -61,7 +60,7 @@ function timeSync(work: () => unknown): number {
 
 /**
  * Bytes of `file` in the page cache when asked (util-linux `fincore`), null where that cannot be read.
- * Some machines page cold file pages out on their own (DAMON `pageout`, see the README): a store
+ * Some machines page cold file pages out on their own (DAMON `pageout`, see test/bench/HISTORY.md): a store
  * read from the disk instead of memory is a slower machine, not slower code.
  */
 export function residentBytes(file: string): number | null {

@@ -69,16 +69,15 @@ export function cacheDir(listings: number): string {
 
 /**
  * The raw records of size N, generated once (shared by the API and the indexer benchmarks), gzipped
- * as collectors deliver them, so the load's read stage gunzips as in production. Until the 11-25
- * session the file was written under a name ending in `.partial`, which the sample writer took for
- * plain NDJSON, and renamed: every earlier figure read plain text. A cached file that is not gzip is
- * such a file, and is generated again.
+ * as collectors deliver them, so the load's read stage gunzips as in production. A cached file that
+ * is not gzip was written by an older harness (which wrote plain NDJSON under this name) and is
+ * generated again.
  */
 export async function ensureSample(listings: number, dir = cacheDir(listings)): Promise<string> {
   const file = path.join(dir, SAMPLE_FILE);
   if (existsSync(file)) {
     if (await isGzip(file)) return file;
-    log(`${path.relative(REPO_ROOT, file)} is plain NDJSON (written before the 11-25 session): generating it again, gzipped`);
+    log(`${path.relative(REPO_ROOT, file)} is plain NDJSON (an older harness's file): generating it again, gzipped`);
     rmSync(file);
   }
   mkdirSync(dir, { recursive: true });

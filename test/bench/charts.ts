@@ -1,6 +1,6 @@
 /**
  * The benchmark's main figures as pictures, drawn with Vega-Lite (rendered to SVG by Vega, without
- * a browser) into test/bench/charts/ beside the README that shows them:
+ * a browser) into test/bench/charts/ beside docs/benchmarks.md, which shows them:
  * - api-latency.svg: p50 and p99 by scenario, one colour per listings engine;
  * - indexer-load.svg: the listings the indexer has written and its memory along a load.
  * The figures they are drawn from are kept in charts/results.json: a complete API run replaces the

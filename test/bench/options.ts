@@ -1,6 +1,6 @@
 /**
  * Command line of the benchmark suite (npm run bench -- ...). Benchmarks print figures; they never
- * fail a build on a time (DESIGN.md: speed is shown by a script, not by a timed test).
+ * fail a build on a time (docs/architecture.md: speed is shown by a script, not by a timed test).
  */
 import { parseArgs } from 'node:util';
 

@@ -1,6 +1,6 @@
 /**
  * Printing: progress lines on stderr, and the report (Markdown tables, readable on a terminal and
- * pasted as is into the README) on stdout.
+ * pasted as is into docs/benchmarks.md) on stdout.
  */
 import type { Metric, Target } from './scenarios.js';
 

@@ -1,5 +1,5 @@
 /**
- * The full-text hard spot (TOOLCHAIN.md §2, issue 7): full text combined with filters in SQLite.
+ * The full-text hard spot: full text combined with filters in SQLite.
  * For the common and the rare word, the same store query is timed with each plan forced
  * (text first: FTS5 drives, then filter and sort; index first: the filter's sort index drives,
  * each row checked against FTS5) and with the per-query choice of text-plan.ts. A single fixed plan

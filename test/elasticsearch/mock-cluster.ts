@@ -1,7 +1,7 @@
 /**
  * A client whose HTTP connection is @elastic/elasticsearch-mock, and the helpers the tests share:
- * ResponseError built from the CJS module (the class the mock checks with instanceof, TOOLCHAIN.md
- * section 6), bulk responses, a record of every request the "cluster" received, and a closed port
+ * ResponseError built from the CJS module (the class the mock checks with instanceof:
+ * the client is a dual CommonJS/ES module package), bulk responses, a record of every request the "cluster" received, and a closed port
  * for "the cluster is down".
  */
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 /**
  * A cluster that is down or refusing must surface as the port's StoreUnavailableError, so the API
- * answers 503 (and the feed `next_cursor: null`, SPEC.md feed rule 3), while a body the cluster
+ * answers 503 (and the feed `next_cursor: null`, docs/api.md, feed rules), while a body the cluster
  * rejects as malformed stays a plain error (a bug of ours, a 500 that shows in the logs).
  */
 import { expect } from 'chai';
@@ -113,7 +113,7 @@ describe('Elasticsearch store: cluster unavailable', () => {
       expect(body.code).to.equal('SERVICE_UNAVAILABLE');
     });
 
-    it('GET /annonces/feed answers 503 with next_cursor null (SPEC.md feed rule 3)', async () => {
+    it('GET /annonces/feed answers 503 with next_cursor null (docs/api.md, feed rules)', async () => {
       const { status, body } = await app.get('/annonces/feed', key);
       expect(status).to.equal(503);
       expect(body).to.include({ next_cursor: null, has_more: false, count: 0 });

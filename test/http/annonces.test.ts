@@ -74,7 +74,7 @@ describeEngines('GET /annonces', function (engine) {
     expect(await walk('page_size=100&dedup=0')).to.deep.equal(expectedSearch(listings, {}, ALL, false, 'recent'));
   });
 
-  it('items carry every Annonce field in SPEC order, and no internal field', async () => {
+  it('items carry every Annonce field in the documented order, and no internal field', async () => {
     const { body } = await app.get('/annonces?page_size=5', key);
     expect(body).to.include.keys('page', 'page_size', 'has_more', 'next_cursor', 'items');
     expect(body.page).to.equal(1);

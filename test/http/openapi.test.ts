@@ -72,7 +72,7 @@ describeEngines('OpenAPI document', function (engine) {
     expect(validator.version).to.match(/^3\.1/);
   });
 
-  it('documents every route of the router, both security schemes and the headers of SPEC.md', () => {
+  it('documents every route of the router, both security schemes and the headers of docs/api.md', () => {
     const routed = createRouter(app.service.deps).stack.map((layer) => String(layer.path).slice(BASE_PATH.length).replace(/:(\w+)/g, '{$1}'))
       // The files of the documentation page are not part of the API.
       .filter((path) => path !== '/docs/{file}');

@@ -1,5 +1,5 @@
 /**
- * Offers, quotas and rate limits over HTTP (SPEC.md "Limits", "Errors", "Response headers"), on the
+ * Offers, quotas and rate limits over HTTP (docs/api.md "Offers, quotas and headers", "Error codes"), on the
  * real app, with the embedded access backend and with Redis (when REDIS_URL is set). The clock is
  * injected: windows pass without sleeping. Accounts are created on 2020-01-01, so their billing
  * periods run from the 1st of each month.
@@ -54,7 +54,7 @@ for (const backend of backends()) {
       return app;
     }
 
-    it('sets every header of SPEC.md with values that match the counters after a known sequence', async function () {
+    it('sets every header of docs/api.md with values that match the counters after a known sequence', async function () {
       const app = await start();
       const key = await app.newKey('secteur');
       const seen = new Set<string>();

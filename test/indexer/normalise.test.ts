@@ -36,7 +36,7 @@ const NNBSP = '\u202f';
 
 describe('normaliseRecord', () => {
   describe('output shape', () => {
-    it('writes every public Annonce field of ListingContent, in SPEC order', () => {
+    it('writes every public Annonce field of ListingContent, in the documented order', () => {
       const expected = ANNONCE_FIELDS.filter((f) => !['dedup_key', 'sources', 'price_history', 'seller_contact'].includes(f));
       expect(Object.keys(content({}))).to.deep.equal(expected);
     });

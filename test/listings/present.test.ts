@@ -6,7 +6,7 @@ import { makeListings } from '../support/fixtures.js';
 describe('presenters', () => {
   const [listing] = makeListings({ count: 1 });
 
-  it('presentAnnonce matches the Annonce shape, in SPEC order', () => {
+  it('presentAnnonce matches the Annonce shape, in the documented order', () => {
     const annonce = presentAnnonce(listing);
     expect(Annonce.safeParse(annonce).success).to.equal(true);
     expect(Object.keys(annonce)).to.deep.equal(ANNONCE_FIELDS);

@@ -1,5 +1,5 @@
 /**
- * SPEC.md Authentication: the key in `X-Api-Key` or `Authorization: Bearer`. 401 API_KEY_MISSING
+ * docs/api.md "Accounts and keys": the key in `X-Api-Key` or `Authorization: Bearer`. 401 API_KEY_MISSING
  * without a key, API_KEY_INVALID for an unknown, revoked or blocked key. Keys are looked up by their
  * SHA-256 (the key itself is never stored nor logged). Sets `X-Annonces-From` on every answer, and
  * `Cache-Control: no-store` since keyed answers are per-account data (a route may relax it, like PTZ).

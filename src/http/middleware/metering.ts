@@ -1,10 +1,10 @@
 /**
- * Rate limits and quotas around a handler (SPEC.md Limits):
+ * Rate limits and quotas around a handler (docs/api.md "Offers, quotas and headers"):
  * - `rateLimit`: per-second and per-minute windows; 429 before anything else runs.
  * - `meter(kind)`: refuses before the search when the daily request cap (429) or a quota (402) is
  *   reached, then, once the handler succeeded, counts what it cost and sets the quota headers:
  *   the listings it delivered (`ctx.state.delivered`), or the request token of a PTZ lookup (a
- *   400/404 lookup costs nothing, SPEC.md /ptz/zone). A `HEAD` delivers no listing, so it counts
+ *   400/404 lookup costs nothing, docs/api.md /ptz/zone). A `HEAD` delivers no listing, so it counts
  *   none: it costs its request token only.
  */
 import type { Context, Next } from 'koa';

@@ -24,7 +24,7 @@ export function searchListings(deps: AppDeps) {
       grouped: params.dedup !== '0' && params.dedup !== 'false',
       sort: params.sort,
       pageSize: params.page_size,
-      // SPEC.md: the cursor takes precedence over page when both are sent.
+      // docs/api.md: the cursor takes precedence over page when both are sent.
       page: fromCursor ? 1 : params.page,
       after: fromCursor ? fromCursor.position : null,
     };

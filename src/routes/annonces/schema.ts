@@ -1,4 +1,4 @@
-/** GET /annonces parameters (SPEC.md). */
+/** GET /annonces parameters (docs/api.md). */
 import { z } from 'zod';
 import { SORTS } from '../../listings/query.js';
 import { Annonce } from '../../listings/annonce.js';
@@ -7,7 +7,7 @@ import { cursor, integer, oneOf, pageSize } from '../shared/params.js';
 
 export const SearchParams = z.object({
   ...listingFilterParams,
-  /** Obsolete, without effect; still accepted (SPEC.md Versioning). */
+  /** Obsolete, without effect; still accepted (docs/api.md). */
   source: oneOf(['all', 'interne', 'scraped'], 'must be all, interne or scraped').optional(),
   sort: oneOf(SORTS, `must be one of ${SORTS.join(', ')}`).optional().transform((v) => v ?? 'recent'),
   page: integer(1, 1000).transform((v) => v ?? 1),

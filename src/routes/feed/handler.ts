@@ -1,7 +1,7 @@
 /**
  * GET /annonces/feed: the change feed, ordered by (changed_at, change_seq), site listings one by one.
  * Only listings changed at least FEED_SETTLE_SECONDS ago are served: a write batch that commits late
- * with an earlier changed_at would otherwise land behind a cursor that already passed it (SPEC.md: the
+ * with an earlier changed_at would otherwise land behind a cursor that already passed it (docs/api.md: the
  * safety delay of about 2 minutes, so that none is skipped).
  */
 import type { Context } from 'koa';
@@ -37,7 +37,7 @@ export function readFeed(deps: AppDeps) {
       });
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
-      // SPEC.md: next_cursor is null only when the data store is momentarily unavailable.
+      // docs/api.md: next_cursor is null only when the data store is momentarily unavailable.
       ctx.status = 503;
       ctx.set('Retry-After', '5');
       ctx.body = { error: 'The listings store is temporarily unavailable; retry with the same cursor.', code: 'SERVICE_UNAVAILABLE', items: [], count: 0, has_more: false, next_cursor: null };

@@ -1,4 +1,4 @@
-/** GET /annonces/feed parameters: the cursor, page_size (default 100, DESIGN.md) and the /annonces filters. */
+/** GET /annonces/feed parameters: the cursor, page_size (default 100, docs/architecture.md) and the /annonces filters. */
 import { z } from 'zod';
 import { listingFilterParams } from '../shared/listing-filter.js';
 import { cursor, pageSize } from '../shared/params.js';

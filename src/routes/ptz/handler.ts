@@ -1,4 +1,4 @@
-/** GET /ptz/zone?cp=: PTZ zone of a postal code; 404 body holds only `error` (SPEC.md). */
+/** GET /ptz/zone?cp=: PTZ zone of a postal code; 404 body holds only `error` (docs/api.md). */
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/state.js';

@@ -37,7 +37,7 @@ const BOUNDS: [keyof ListingFilterParams, keyof ListingFilterParams][] = [
   ['prix_min', 'prix_max'], ['prix_m2_min', 'prix_m2_max'], ['surface_min', 'surface_max'], ['annee_min', 'annee_max'],
 ];
 
-/** 422 when a min is above its max (DESIGN.md: contradictory but well-typed input is not clamped). */
+/** 422 when a min is above its max (docs/architecture.md: contradictory but well-typed input is not clamped). */
 export function assertConsistentBounds(params: ListingFilterParams): void {
   const issues: FieldIssue[] = [];
   for (const [min, max] of BOUNDS) {

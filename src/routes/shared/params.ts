@@ -77,7 +77,7 @@ export const pageSize = (fallback: number) => integer(1, 100).transform((v) => v
 
 export const cursor = z.string(single).max(500, 'at most 500 characters').optional().transform((v) => (v ? v : undefined));
 
-/** Site filters (SPEC.md "Rules shared by site filters"); resolved against the catalogue later. */
+/** Site filters (docs/api.md "Rules of each endpoint"); resolved against the catalogue later. */
 export const siteFilterParams = {
   sources: commaList(2000, 100),
   exclude_sources: commaList(2000, 100),

@@ -1,5 +1,5 @@
 /**
- * Response shapes shared by several routes (SPEC.md "Response envelopes", "Errors"). The handlers
+ * Response shapes shared by several routes (docs/api.md "Endpoints", "Error codes"). The handlers
  * write these shapes; the OpenAPI document is generated from them and tests check live answers
  * against it.
  */

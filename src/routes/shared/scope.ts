@@ -1,6 +1,6 @@
 /**
  * Who may see what: the access start date of the caller's account and the eligible sites resolved
- * from `sources` / `exclude_sources` with the six rules of SPEC.md "Rules shared by site filters".
+ * from `sources` / `exclude_sources` with the six rules of docs/api.md "Rules of each endpoint".
  */
 import type { Context } from 'koa';
 import { ApiError, badRequest } from '../../http/errors.js';

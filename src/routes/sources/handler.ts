@@ -1,4 +1,4 @@
-/** GET /sources: the configured sites (paid offers only, SPEC.md). */
+/** GET /sources: the configured sites (paid offers only, docs/api.md). */
 import type { Context } from 'koa';
 import type { AppDeps, Caller } from '../../http/state.js';
 import { paidPlanRequired } from '../shared/scope.js';

@@ -10,7 +10,7 @@
  *
  * The price series (`price_points`) is excluded from `_source` on every read path of the API except
  * the detail (`get`); those reads get `price_digest` instead, which holds what the presenters show
- * without the series (SPEC.md price_history: current, previous, changed_at, changes, tracked_since).
+ * without the series (docs/api.md price_history: current, previous, changed_at, changes, tracked_since).
  */
 import type { PricePoint } from '../../listings/annonce.js';
 import type { ListingContent, StoredListing } from '../../listings/stored.js';

@@ -19,7 +19,7 @@ export interface Clauses {
 export const TEXT_FIELD = 'search_text';
 
 /**
- * Search and map visibility, access period and site eligibility (DESIGN.md Deduplication):
+ * Search and map visibility, access period and site eligibility (docs/deduplication.md):
  * grouped without a site filter is `vis = 2`; otherwise `vis >= 1`, the listing's own site eligible
  * and, grouped, none of the sites ranked above it in its group eligible.
  */

@@ -62,7 +62,7 @@ export class RedisAccessStore extends RedisAccountStore implements AccessStore {
     else if (this.witness.seen()) {
       return {
         ok: false, backend: this.backend,
-        detail: 'Redis holds no account although it held some: its data was lost (a restart without persistence, a flush or an eviction); every key is refused with 401 until the accounts are restored (README, Redis)',
+        detail: 'Redis holds no account although it held some: its data was lost (a restart without persistence, a flush or an eviction); every key is refused with 401 until the accounts are restored (docs/operations.md, Redis)',
       };
     }
     return { ok: true, backend: this.backend, detail: `${accounts} account(s), read and write ${Date.now() - started} ms` };

@@ -77,7 +77,7 @@ export class RedisAccountStore implements AccountStore {
 
   async findKeyWithAccount(hash: string): Promise<{ key: ApiKeyRecord; account: Account | null } | null> {
     // The account's Redis key is read inside the script from the key's hash: a key the script
-    // builds, which a Redis Cluster would refuse; this store runs on one Redis (DESIGN.md).
+    // builds, which a Redis Cluster would refuse; this store runs on one Redis (docs/architecture.md).
     const [keyFields, accountFields] = await guarded(() => this.client.annoncesKeyWithAccount(this.key('key', hash), `${this.keyPrefix}account:`));
     const key = toKey(pairs(keyFields));
     return key ? { key, account: toAccount(pairs(accountFields)) } : null;

@@ -45,7 +45,7 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
   range('surface', filter.surfaceMin, filter.surfaceMax);
   range('rooms', filter.roomsMin, undefined);
   range('bedrooms', filter.bedroomsMin, undefined);
-  // A NULL year never satisfies >= or <=, so unknown years are excluded by these filters (SPEC.md).
+  // A NULL year never satisfies >= or <=, so unknown years are excluded by these filters (docs/api.md).
   range('year_built', filter.yearMin, filter.yearMax);
   if (filter.dpe?.length) inList('dpe', filter.dpe);
   if (filter.ges?.length) inList('ges', filter.ges);
@@ -67,7 +67,7 @@ export function transactionLeads(filter: ListingFilter, sortByTransaction: boole
 
 /**
  * Site eligibility and access period. Grouped: a listing is returned when its site is eligible and no
- * better-ranked site of its group is (DESIGN.md Deduplication); without a site filter that is `vis = 2`.
+ * better-ranked site of its group is (docs/deduplication.md); without a site filter that is `vis = 2`.
  */
 export function scopeConditions(scope: Scope, grouped: boolean, alias = 'l'): SqlPart {
   const where: string[] = [];

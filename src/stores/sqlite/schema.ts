@@ -199,8 +199,7 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 /**
  * The number of rows of `listings`, kept by two triggers so that `/health` (and the sample bootstrap)
  * read one row instead of counting the table: `count(*)` reads a whole index, 15 ms at 1M once
- * cached but 2.1 s from a cold page cache, which was most of a cold start of the API (README,
- * Benchmarks). Kept apart from LISTINGS_SCHEMA, whose triggers a bulk load drops (bulk-load.ts):
+ * cached but 2.1 s from a cold page cache, which was most of a cold start of the API (test/bench/HISTORY.md). Kept apart from LISTINGS_SCHEMA, whose triggers a bulk load drops (bulk-load.ts):
  * these stay on during a bulk load (one UPDATE of a one-row table per insert). `INSERT OR REPLACE`
  * into `listings` would delete rows without firing the delete trigger; the store only upserts.
  */

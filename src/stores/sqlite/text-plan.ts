@@ -1,5 +1,5 @@
 /**
- * Plan choice for full text combined with filters (DESIGN.md Scale; measured in TOOLCHAIN.md).
+ * Plan choice for full text combined with filters (docs/architecture.md).
  *
  * - text first: read every document of the rarest word from FTS5, filter, sort. Cost grows with the
  *   word's document frequency (df): about 0.6 µs per document.
