@@ -15,26 +15,24 @@
  */
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
-import cliProgress from 'cli-progress';
 import { loadConfig } from '../src/config/config.js';
-import { loadSites } from '../src/listings/sites.js';
-import { loadCommunes } from '../src/refdata/communes.js';
-import { openListingStore } from '../src/stores/open-listing-store.js';
-import { SqliteListingStore } from '../src/stores/sqlite/listing-store.js';
-import { listingId } from '../src/listings/stored.js';
+import { loadSites } from '../src/core/model/sites.js';
+import { loadCommunes } from '../src/core/refdata/communes.js';
+import { openListingStore } from '../src/open-listing-store.js';
+import { SqliteListingStore } from '../src/adapters/sqlite-listings/listing-store.js';
+import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
-import { runLoad, type LoadReport } from './load.js';
-import { DedupGrouping } from './dedup/stage.js';
+import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
 import { rebuildGroups } from './dedup/rebuild.js';
-import { withWriterLock } from '../src/stores/writer-lock.js';
+import { withWriterLock } from '../src/core/ports/writer-lock.js';
 import { IndexerMetrics } from './metrics.js';
-import { metricsSource, startMetricsServer } from '../src/http/metrics.js';
+import { metricsSource, startMetricsServer } from '../src/api/http/metrics.js';
 
 /**
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
  * id and block indexes and the table's tail; the rest of a block read comes from the OS page cache,
  * which holds the store anyway: at 1M records 64, 32 and 16 MiB loaded at 1 832, 1 908 and 2 008
- * records/s with peaks of 443, 409 and 393 MB (npm run bench -- --indexer; test/bench/HISTORY.md). Part of the
+ * records/s with peaks of 443, 409 and 393 MB (npm run bench -- --indexer; docs/benchmarks-history.md). Part of the
  * peak-RSS budget of the indexer (< 400 MB).
  */
 const INDEXER_CACHE_MIB = 16;
@@ -111,10 +109,10 @@ function listingIdOf(text: string): string {
 
 async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unknown> {
   if (config.elasticsearch) {
-    const { createElasticsearchClient } = await import('../src/stores/elasticsearch/client.js');
-    const { reindex } = await import('../src/stores/elasticsearch/aliases.js');
+    const { createElasticsearchClient } = await import('../src/adapters/elasticsearch/client.js');
+    const { reindex } = await import('../src/adapters/elasticsearch/aliases.js');
     const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
-    const { ElasticsearchListingStore } = await import('../src/stores/elasticsearch/listing-store.js');
+    const { ElasticsearchListingStore } = await import('../src/adapters/elasticsearch/listing-store.js');
     // Writes reaching the old generation during the copy would be lost: no load may run meanwhile.
     const store = new ElasticsearchListingStore(client, { alias: config.elasticsearch.alias });
     try {
@@ -132,38 +130,6 @@ async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unkn
   } finally {
     await store.close();
   }
-}
-
-export async function loadWithProgress(
-  files: string[], store: Awaited<ReturnType<typeof openListingStore>>, rejectsFile: string | null,
-  options: { groupInWorker?: boolean; metrics?: IndexerMetrics } = {},
-): Promise<LoadReport> {
-  const bar = process.stderr.isTTY
-    ? new cliProgress.SingleBar({ format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s | {regrouped} regrouped at the end', stream: process.stderr }, cliProgress.Presets.shades_classic)
-    : null;
-  bar?.start(0, 0, { written: 0, unchanged: 0, rejected: 0, rate: 0, regrouped: 0 });
-  try {
-    const sites = loadSites();
-    const report = await runLoad({
-      files, store, rejectsFile, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites, groupInWorker: options.groupInWorker }), parseInWorker: true,
-      onProgress: (r) => {
-        bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second, regrouped: r.regrouped_at_end });
-        options.metrics?.observe(r);
-      },
-    });
-    options.metrics?.observe(report);
-    return report;
-  } finally {
-    bar?.stop();
-  }
-}
-
-/** Exit status of a load that ran to its end when an input was damaged (its report lists where). */
-export const EXIT_DAMAGED_INPUT = 4;
-
-/** 0, or EXIT_DAMAGED_INPUT: everything readable was loaded and grouped, but an input ended badly. */
-export function exitCodeOf(report: LoadReport): number {
-  return report.damaged_inputs.length > 0 ? EXIT_DAMAGED_INPUT : 0;
 }
 
 function usage(problem: string): number {

@@ -2,8 +2,8 @@
  * The grouping stage of a load: given the listings a batch writes, returns every listing to write
  * (the batch plus the members of their duplicate groups whose group fields changed).
  */
-import type { StoredListing } from '../src/listings/stored.js';
-import type { ListingStore, WriteFailure } from '../src/stores/listing-store.js';
+import type { StoredListing } from '../src/core/model/stored.js';
+import type { ListingStore, WriteFailure } from '../src/core/ports/listing-store.js';
 import type { MergeClock } from './merge.js';
 
 export interface GroupingStage {

@@ -3,12 +3,12 @@
  * worker's chunks in flight), but V8 grows a busy heap lazily far beyond it: with Node's defaults a
  * 100 000-record load peaked at 1.1 GB of RSS, a 1M load at 1.6 GB. Capping the heaps makes V8
  * collect before it grows: 511 MiB at 1M at the same speed, 470 MB at 100k for a load 25 % slower
- * (test/bench/HISTORY.md).
+ * (docs/benchmarks-history.md).
  *
  * INDEXER_NODE_FLAGS are the flags `npm run indexer` starts node with (package.json repeats them)
  * and the benchmark's catalogue build uses; the parse worker gets its limits in code. Semi-spaces of
  * 4 MiB instead of 8: a 1M load peaked at 375 MB instead of 408 MB at the same speed (2 326 against
- * 2 334 records/s; test/bench/HISTORY.md).
+ * 2 334 records/s; docs/benchmarks-history.md).
  */
 export const INDEXER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=4'];
 
@@ -16,7 +16,7 @@ export const INDEXER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space
  * The environment `npm run indexer` starts node with (package.json repeats it). glibc gives each
  * thread that allocates (main, parse worker, tsx's loader, libuv's pool) its own malloc arena, and
  * SQLite's page cache and row buffers churn through them: at 200k records the load's RSS peaked at
- * 430 MB with the default arenas and 400 MB with two, at the same speed (test/bench/HISTORY.md).
+ * 430 MB with the default arenas and 400 MB with two, at the same speed (docs/benchmarks-history.md).
  */
 export const INDEXER_ENV = { MALLOC_ARENA_MAX: '2' };
 

@@ -7,15 +7,15 @@ import type { NormaliseContext, NormalisedRecord } from './normalise.js';
 import { mergeRecord, type MergeClock } from './merge.js';
 import type { InputLine } from './read.js';
 import { parseInline, parseInWorker } from './parsed-lines.js';
-import { loadCommunes } from '../src/refdata/communes.js';
+import { loadCommunes } from '../src/core/refdata/communes.js';
 import { RejectsWriter } from './rejects.js';
 import { SingletonGrouping, type GroupingStage, type GroupWritePage } from './grouping.js';
-import type { ListingStore } from '../src/stores/listing-store.js';
-import type { StoredListing } from '../src/listings/stored.js';
-import type { SiteCatalog } from '../src/listings/sites.js';
-import type { CommuneTable } from '../src/refdata/communes.js';
-import { listingId } from '../src/listings/stored.js';
-import { withWriterLock } from '../src/stores/writer-lock.js';
+import type { ListingStore } from '../src/core/ports/listing-store.js';
+import type { StoredListing } from '../src/core/model/stored.js';
+import type { SiteCatalog } from '../src/core/model/sites.js';
+import type { CommuneTable } from '../src/core/refdata/communes.js';
+import { listingId } from '../src/core/model/stored.js';
+import { withWriterLock } from '../src/core/ports/writer-lock.js';
 
 /** A collector's clock may run a little ahead; beyond this a record "from the future" is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;

@@ -6,8 +6,8 @@
  * - `changed_at` / `change_seq` move only when the public content or the status changed.
  */
 import { createHash } from 'node:crypto';
-import type { StoredListing } from '../src/listings/stored.js';
-import { listingId } from '../src/listings/stored.js';
+import type { StoredListing } from '../src/core/model/stored.js';
+import { listingId } from '../src/core/model/stored.js';
 import type { NormalisedRecord } from './normalise.js';
 import { applyPriceReading } from './price-history.js';
 

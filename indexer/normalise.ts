@@ -1,6 +1,6 @@
 /**
  * Normalisation of one raw collector record (indexer/raw-record.ts) into the public content of a
- * stored listing (src/listings/stored.ts ListingContent), as docs/indexer.md describes it, privacy
+ * stored listing (src/core/model/stored.ts ListingContent), as docs/indexer.md describes it, privacy
  * included. Pure: no I/O, no clock; the commune table and the site list come in through the
  * context. It runs on tens of millions of records a day,
  * so every pattern is compiled once, here.
@@ -10,10 +10,10 @@
  * table). A record that cannot be used at all throws NormaliseError naming the field, and the
  * caller writes it to the rejects file.
  */
-import type { Commune, CommuneTable } from '../src/refdata/communes.js';
-import { foldText } from '../src/refdata/text.js';
-import type { DpeLetter, ListingStatus, PropertyType, TransactionType } from '../src/listings/annonce.js';
-import type { ListingContent } from '../src/listings/stored.js';
+import type { Commune, CommuneTable } from '../src/core/refdata/communes.js';
+import { foldText } from '../src/core/refdata/text.js';
+import type { DpeLetter, ListingStatus, PropertyType, TransactionType } from '../src/core/model/annonce.js';
+import type { ListingContent } from '../src/core/model/stored.js';
 import type { RawRecord } from './raw-record.js';
 import { redactContacts } from './redact.js';
 import { landUnitFactor, unitFits } from './field-values.js';

@@ -7,8 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readLines } from './read.js';
 import { parseInput } from './parse.js';
-import { SiteCatalog, type Site } from '../src/listings/sites.js';
-import { loadCommunes } from '../src/refdata/communes.js';
+import { SiteCatalog, type Site } from '../src/core/model/sites.js';
+import { loadCommunes } from '../src/core/refdata/communes.js';
 import type { ParsedLine, WorkerMessage } from './parsed-lines.js';
 import { boundedPoster } from './worker-messages.js';
 

@@ -6,7 +6,7 @@
  */
 import { RawRecord } from './raw-record.js';
 import { normaliseRecord, NormaliseError, type NormaliseContext, type NormalisedRecord } from './normalise.js';
-import type { SiteCatalog } from '../src/listings/sites.js';
+import type { SiteCatalog } from '../src/core/model/sites.js';
 import { contentHash } from './merge.js';
 import { capTexts } from './text-cap.js';
 import type { InputLine } from './read.js';

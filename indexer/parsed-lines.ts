@@ -10,7 +10,7 @@ import { parseInput, type ParseOutcome } from './parse.js';
 import { PARSE_WORKER_LIMITS } from './heap.js';
 import { workerMessages } from './worker-messages.js';
 import type { NormaliseContext } from './normalise.js';
-import type { SiteCatalog } from '../src/listings/sites.js';
+import type { SiteCatalog } from '../src/core/model/sites.js';
 
 export interface ParsedLine { input: InputLine; outcome: ParseOutcome }
 

@@ -3,7 +3,7 @@
  * no reading is older; a new reading is recorded when the collected price differs from the last
  * reading by at least 1 % and the last reading is at least one hour old (one reading per hour).
  */
-import type { PricePoint } from '../src/listings/annonce.js';
+import type { PricePoint } from '../src/core/model/annonce.js';
 
 export const TRACKING_START = Date.parse('2026-06-23T00:00:00Z');
 export const MIN_READING_INTERVAL_MS = 3_600_000;

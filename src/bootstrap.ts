@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Config } from './config/config.js';
-import type { Service } from './server.js';
+import type { Service } from './service.js';
 import { writeSample } from '../indexer/sample/write.js';
-import { loadWithProgress } from '../indexer/cli.js';
+import { loadWithProgress } from '../indexer/load-with-progress.js';
 import { createKey } from './admin/commands.js';
 
 export async function bootstrapIfEmpty(service: Service, config: Config): Promise<void> {

@@ -3,11 +3,11 @@
  * empty. With API_WORKERS > 1 this process becomes the cluster primary (src/cluster.ts).
  */
 import { loadConfig } from './config/config.js';
-import { createService } from './server.js';
+import { createService } from './service.js';
 import { bootstrapIfEmpty } from './bootstrap.js';
-import { SqliteListingStore } from './stores/sqlite/listing-store.js';
+import { SqliteListingStore } from './adapters/sqlite-listings/listing-store.js';
 import { assertClusterConfig, ClusterConfigError, isClusterPrimary, superviseWorkers } from './cluster.js';
-import { clusterMetricsSource, metricsSource, shareWithClusterPrimary, startMetricsServer } from './http/metrics.js';
+import { clusterMetricsSource, metricsSource, shareWithClusterPrimary, startMetricsServer } from './api/http/metrics.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);

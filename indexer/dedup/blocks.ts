@@ -6,7 +6,7 @@
  *
  * LoadedBlocks: the blocks one batch works on, each read once, and which keys of each base are
  * loaded, so a regrouping can tell whether every candidate of a listing is in memory (its bucket and
- * the two around it, src/listings/block-key.ts) and read the missing ones.
+ * the two around it, src/core/dedup/block-key.ts) and read the missing ones.
  *
  * BlockCache: a bounded read-through cache of blocks across the batches of ONE load. Big blocks (the
  * flats of a city district) are read by almost every batch. The cache is a copy, not the state: the
@@ -15,10 +15,10 @@
  * for writing, so it equals the store as long as the load is the store's only writer (which
  * incremental grouping assumes anyway). A stage instance serves one load, as the CLI uses it.
  */
-import { baseOfKey, blockKeyOf } from '../../src/listings/block-key.js';
-import { featuresOf } from '../../src/listings/dedup-features.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
+import { baseOfKey, blockKeyOf } from '../../src/core/dedup/block-key.js';
+import { featuresOf } from '../../src/core/dedup/features.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { BlockCandidate, ListingStore } from '../../src/core/ports/listing-store.js';
 
 /** A whole listing as a candidate (a batch listing, or a backend without findBlockCandidates). */
 export function candidateOf(listing: StoredListing): BlockCandidate {

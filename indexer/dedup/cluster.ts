@@ -14,7 +14,7 @@
  * limit, and with every listing without a surface; a block of thousands of flats costs a few
  * comparisons per listing.
  */
-import type { Features } from '../../src/listings/dedup-features.js';
+import type { Features } from '../../src/core/dedup/features.js';
 import { MATCH_THRESHOLD, scorePair, surfacesClose, withinLimits } from './score.js';
 import { ConstrainedUnionFind } from './union-find.js';
 

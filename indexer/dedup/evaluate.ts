@@ -10,8 +10,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { listingId } from '../../src/listings/stored.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
+import { listingId } from '../../src/core/model/stored.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import { PairCounter, scoresOf, type PairScores } from './metrics.js';
 import { ownContent } from './own-content.js';
 import { scanListings } from './scan.js';

@@ -3,10 +3,10 @@
  * counts by reason, with a few examples, to tune the scoring or to say what a generated catalogue
  * lacks. Reads only the listings of the pairs it explains.
  */
-import { blockBaseOf, blockPlaceOf } from '../../src/listings/block-key.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
-import { featuresOf, type Features } from '../../src/listings/dedup-features.js';
+import { blockBaseOf, blockPlaceOf } from '../../src/core/dedup/block-key.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import { featuresOf, type Features } from '../../src/core/dedup/features.js';
 import { floorsComparable, LIMITS, MATCH_THRESHOLD, scoreDetail, surfacesClose } from './score.js';
 import { scanListings } from './scan.js';
 import { WEAK_MATCH_BELOW } from './cluster.js';

@@ -11,9 +11,9 @@
  * Members come in with their OWN content (own-content.ts); the stored content_hash, which is the hash
  * of the listing's own content, is left alone.
  */
-import { COMPLETABLE_FIELDS } from '../../src/listings/annonce.js';
-import type { SiteCatalog } from '../../src/listings/sites.js';
-import type { ListingContent, StoredListing } from '../../src/listings/stored.js';
+import { COMPLETABLE_FIELDS } from '../../src/core/model/annonce.js';
+import type { SiteCatalog } from '../../src/core/model/sites.js';
+import type { ListingContent, StoredListing } from '../../src/core/model/stored.js';
 import { isMissing } from './own-content.js';
 
 export type GroupFields = Pick<StoredListing, 'content' | 'completed_from' | 'has_photos' | 'dedup_key' | 'group_sites_ahead' | 'group_members'>;

@@ -5,9 +5,9 @@
  * terminates the worker; a failure in the worker is thrown here.
  */
 import { Worker } from 'node:worker_threads';
-import type { SiteCatalog, Site } from '../../src/listings/sites.js';
-import type { ListingRow } from '../../src/stores/sqlite/rows.js';
-import type { ListingStore, WriteFailure } from '../../src/stores/listing-store.js';
+import type { SiteCatalog, Site } from '../../src/core/model/sites.js';
+import type { ListingRow } from '../../src/adapters/sqlite-listings/rows.js';
+import type { ListingStore, WriteFailure } from '../../src/core/ports/listing-store.js';
 import type { GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { GROUP_WORKER_LIMITS } from '../heap.js';

@@ -10,9 +10,9 @@
  * output changed leaves here with change_seq UNNUMBERED, and its index in `touched`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ListingReads } from '../../src/stores/sqlite/listing-reads.js';
-import { toRow } from '../../src/stores/sqlite/rows.js';
-import { SiteCatalog } from '../../src/listings/sites.js';
+import { ListingReads } from '../../src/adapters/sqlite-listings/listing-reads.js';
+import { toRow } from '../../src/adapters/sqlite-listings/rows.js';
+import { SiteCatalog } from '../../src/core/model/sites.js';
 import { GROUP_WORKER_CACHE_MIB } from '../heap.js';
 import { regroupEveryBase, type EveryBaseStore } from './whole-base.js';
 import { boundedPoster } from '../worker-messages.js';

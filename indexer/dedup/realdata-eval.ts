@@ -8,9 +8,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SiteCatalog } from '../../src/listings/sites.js';
-import { loadCommunes } from '../../src/refdata/communes.js';
-import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import type { SiteCatalog } from '../../src/core/model/sites.js';
+import { loadCommunes } from '../../src/core/refdata/communes.js';
+import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { runLoad } from '../load.js';
 import { evaluateLabelledPairs, evaluateUnambiguousPairs, readLabelledPairs, type PairEvaluation, type UnambiguousPairs } from './evaluate.js';
 import { asSparse, LEVALLOIS_FOLDER, LEVALLOIS_PAIRS_FILE, levalloisFile, levalloisRecords, levalloisSites, otherRealRecords } from './realdata.js';

@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SiteCatalog, type Site } from '../../src/listings/sites.js';
+import { SiteCatalog, type Site } from '../../src/core/model/sites.js';
 
 export const LEVALLOIS_FOLDER = 'levallois-2019-multiportal';
 /** The labelled pairs of the Levallois crawl (docs/deduplication.md says how they were labelled). */

@@ -8,15 +8,15 @@
  * load of the same catalogue gives. Keys are kept by the same rules (keys.ts). Memory holds the set
  * of block keys and one base at a time, never the catalogue.
  *
- * It also repairs a store written before the block key changed (src/listings/block-key.ts): a base
+ * It also repairs a store written before the block key changed (src/core/dedup/block-key.ts): a base
  * whose blocks do not return all its active listings has its listings rewritten as they are (the
  * store re-indexes them under the current key) and is then regrouped.
  */
-import { withWriterLock } from '../../src/stores/writer-lock.js';
-import { baseOfKey, blockKeyOf } from '../../src/listings/block-key.js';
-import type { SiteCatalog } from '../../src/listings/sites.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
+import { withWriterLock } from '../../src/core/ports/writer-lock.js';
+import { baseOfKey, blockKeyOf } from '../../src/core/dedup/block-key.js';
+import type { SiteCatalog } from '../../src/core/model/sites.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import type { MergeClock } from '../merge.js';
 import type { GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';

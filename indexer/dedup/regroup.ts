@@ -6,9 +6,9 @@
  * 2. regroupedFields: the group fields of the members of some of those groups, computed from the
  *    members' OWN content (whole listings).
  */
-import type { SiteCatalog } from '../../src/listings/sites.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { BlockCandidate } from '../../src/stores/listing-store.js';
+import type { SiteCatalog } from '../../src/core/model/sites.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { BlockCandidate } from '../../src/core/ports/listing-store.js';
 import { clusterAround } from './cluster.js';
 import { groupFields, rankMembers, type GroupFields } from './group-output.js';
 import { assignKeys, type KeyHolder } from './keys.js';

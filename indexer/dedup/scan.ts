@@ -3,9 +3,9 @@
  * rebuild and the evaluation work on every backend: active listings through the feed, the others
  * through the withdrawn flow, each in the order of the indexer's writes.
  */
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { SortPosition } from '../../src/listings/query.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { SortPosition } from '../../src/core/query/query.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
 
 const EVERYTHING = { enteredFrom: Number.MIN_SAFE_INTEGER, eligibleSites: null };
 

@@ -17,8 +17,8 @@
  * their descriptions differ (a hard limit), and the energy figures and texts remove points, while the
  * coordinates they share give almost nothing.
  */
-import type { Features } from '../../src/listings/dedup-features.js';
-import { containment } from '../../src/listings/shingles.js';
+import type { Features } from '../../src/core/dedup/features.js';
+import { containment } from './shingles.js';
 
 /** A pair at or above this score is a duplicate (union-find joins it). */
 export const MATCH_THRESHOLD = 2.5;
@@ -46,7 +46,7 @@ export function withinLimits(a: Features, b: Features): boolean {
   if (a.source === b.source) return false;
   if (a.rooms !== null && b.rooms !== null && a.rooms !== b.rooms) return false;
   if (a.surface !== null && b.surface !== null && !surfacesClose(a.surface, b.surface)) return false;
-  // A price on one side only is not comparable: blocking (src/listings/block-key.ts) never makes such a
+  // A price on one side only is not comparable: blocking (src/core/dedup/block-key.ts) never makes such a
   // pair meet, and the limits must say the same, so that no chain of matches joins them either.
   if ((a.price === null) !== (b.price === null)) return false;
   if (a.price !== null && b.price !== null && relativeGap(a.price, b.price) > LIMITS.priceRatio) return false;

@@ -30,10 +30,10 @@
  * gets a new change_seq/changed_at, unless the merge already gave it one in this batch; a listing
  * whose group fields did not change is not rewritten.
  */
-import { baseOfKey, blockKeyOf, neighbourKeys } from '../../src/listings/block-key.js';
-import type { SiteCatalog } from '../../src/listings/sites.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
+import { baseOfKey, blockKeyOf, neighbourKeys } from '../../src/core/dedup/block-key.js';
+import type { SiteCatalog } from '../../src/core/model/sites.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { BlockCandidate, ListingStore } from '../../src/core/ports/listing-store.js';
 import { listingsPage, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks } from './blocks.js';
@@ -144,7 +144,7 @@ export class DedupGrouping implements GroupingStage {
     // regrouping reads is of that base (neighbourKeys), so only one base's candidates are held at a
     // time. Read for the whole batch first, they were held until its end, and their number grows with
     // the catalogue (a listing's block held 12 listings on average at 1M, 28 at 2.5M): the indexer's
-    // peak RSS grew with the input (test/bench/HISTORY.md).
+    // peak RSS grew with the input (docs/benchmarks-history.md).
     const regrouped = new Map<string, GroupFields>();
     /** Members outside the batch whose group fields may change, read whole. */
     const others = new Map<string, StoredListing>();

@@ -5,11 +5,11 @@
  * for the members of the groups whose fields can change (a group of two or more, or a listing that
  * held a key), and only members whose group fields differ from the stored ones are handed back.
  */
-import type { SiteCatalog } from '../../src/listings/sites.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { BlockCandidate, ListingStore } from '../../src/stores/listing-store.js';
+import type { SiteCatalog } from '../../src/core/model/sites.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { BlockCandidate, ListingStore } from '../../src/core/ports/listing-store.js';
 import type { MergeClock } from '../merge.js';
-import { baseOfKey } from '../../src/listings/block-key.js';
+import { baseOfKey } from '../../src/core/dedup/block-key.js';
 import { readBlocks, type BlockReader } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { clusterRegroup, currentGroupFields, regroupedFields } from './regroup.js';

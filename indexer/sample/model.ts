@@ -1,5 +1,5 @@
 /** The ground truth of one sample property, before any site writes it its own way. */
-import type { Commune } from '../../src/refdata/communes.js';
+import type { Commune } from '../../src/core/refdata/communes.js';
 import type { PropertyKind } from './prices.js';
 import type { Seller } from './sellers.js';
 

@@ -1,9 +1,9 @@
 /**
- * Where sample properties are: real communes (src/refdata), drawn in proportion to their
+ * Where sample properties are: real communes (src/core/refdata), drawn in proportion to their
  * population, so Paris, Lyon and Marseille are common while rural communes still appear; plus the
  * ways collectors write a commune's name.
  */
-import { loadCommunes, type Commune } from '../../src/refdata/communes.js';
+import { loadCommunes, type Commune } from '../../src/core/refdata/communes.js';
 import type { Rng } from './prng.js';
 
 export interface PlacePicker {

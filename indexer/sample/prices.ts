@@ -4,7 +4,7 @@
  * parking spaces and commercial premises are derived. Orders of magnitude of 2025-2026 markets,
  * not an estimate of any real property.
  */
-import type { Commune } from '../../src/refdata/communes.js';
+import type { Commune } from '../../src/core/refdata/communes.js';
 import { arrondissement } from './places.js';
 import type { Rng } from './prng.js';
 

@@ -3,7 +3,7 @@
  * is described. Site-specific writing happens later (render.ts); everything a property's copies
  * must agree on is decided here, once.
  */
-import type { Commune } from '../../src/refdata/communes.js';
+import type { Commune } from '../../src/core/refdata/communes.js';
 import type { EnergyLetter, HouseStyle, Property, PropertyKind, Status, Transaction } from './model.js';
 import { jitter, type PlacePicker } from './places.js';
 import { basePricePerM2, priceOf } from './prices.js';

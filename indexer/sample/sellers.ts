@@ -3,7 +3,7 @@
  * realistic list (networks such as Century 21 or Orpi, and independent agencies), plus the contact
  * data collectors sometimes capture (phone and e-mail, which the indexer must drop or redact).
  */
-import type { Commune } from '../../src/refdata/communes.js';
+import type { Commune } from '../../src/core/refdata/communes.js';
 import { stripAccents } from './places.js';
 import type { Rng } from './prng.js';
 

@@ -6,7 +6,7 @@
  * Word frequencies matter to the benchmarks: "lumineux" is in about a quarter of descriptions (a
  * common word), "pigeonnier", "orangerie" and "tomettes" are rare. No other template writes them.
  */
-import type { Commune } from '../../src/refdata/communes.js';
+import type { Commune } from '../../src/core/refdata/communes.js';
 import { frenchNumber } from './formats.js';
 import type { HouseStyle, Property, PropertyKind, Transaction } from './model.js';
 import { placeInProse } from './places.js';

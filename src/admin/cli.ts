@@ -7,8 +7,8 @@
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '../config/config.js';
-import { loadOffers } from '../access/offers.js';
-import { createAccessBackend } from '../access/backend.js';
+import { loadOffers } from '../api/access/offers.js';
+import { createAccessBackend } from '../open-access.js';
 import { AdminError, createKey, listAccounts, setKeyStatus } from './commands.js';
 
 async function main(argv: string[]): Promise<number> {

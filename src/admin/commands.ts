@@ -1,7 +1,7 @@
 /** Operator commands on accounts and keys (npm run admin). Pure functions of an AccountStore. */
-import type { Account, AccountStore, KeyStatus } from '../stores/access-store.js';
-import type { OfferCatalog } from '../access/offers.js';
-import { accessStartDate, generateApiKey, hashApiKey, keyPrefix } from '../access/keys.js';
+import type { Account, AccountStore, KeyStatus } from '../core/ports/access-store.js';
+import type { OfferCatalog } from '../api/access/offers.js';
+import { accessStartDate, generateApiKey, hashApiKey, keyPrefix } from '../api/access/keys.js';
 
 export class AdminError extends Error {}
 

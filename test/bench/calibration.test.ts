@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { calibrate, integerLoop, residentBytes, sqliteWork } from './calibration.js';
-import { machine } from './api-bench.js';
+import { calibrate, integerLoop, residentBytes, sqliteWork } from '../../scripts/bench/calibration.js';
+import { machine } from '../../scripts/bench/api-bench.js';
 
 describe('bench: the reference work printed beside the figures (calibration.ts)', () => {
   it('does the work it times: the loop is deterministic, every SQLite lookup finds its row', () => {

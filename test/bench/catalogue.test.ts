@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isGzip, readLines } from '../../indexer/read.js';
-import { ensureSample } from './catalogue.js';
+import { ensureSample } from '../../scripts/bench/catalogue.js';
 
 async function linesOf(file: string): Promise<string[]> {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 /** The benchmark charts: Vega-Lite specs of the recorded figures rendered to SVG without a browser. */
 import { expect } from 'chai';
-import { apiLatencySpec, indexerSpec, renderSvg } from './charts.js';
+import { apiLatencySpec, indexerSpec, renderSvg } from '../../scripts/bench/charts.js';
 
 describe('benchmark charts', () => {
   it('draws latency by scenario and engine', async () => {

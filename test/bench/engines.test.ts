@@ -1,9 +1,9 @@
 /** The engines of a run (`--engines`) and the tables that put them side by side (side-by-side.ts). */
 import { expect } from 'chai';
-import { parseOptions, UsageError, type BenchOptions } from './options.js';
-import { esIndexerRow, indexerSideBySide, sideBySideTable, sqliteIndexerRow } from './side-by-side.js';
-import type { LoadFigures } from './catalogue.js';
-import type { EsLoad } from './es-catalogue.js';
+import { parseOptions, UsageError, type BenchOptions } from '../../scripts/bench/options.js';
+import { esIndexerRow, indexerSideBySide, sideBySideTable, sqliteIndexerRow } from '../../scripts/bench/side-by-side.js';
+import type { LoadFigures } from '../../scripts/bench/catalogue.js';
+import type { EsLoad } from '../../scripts/bench/es-catalogue.js';
 
 const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseOptions(argv, env) as BenchOptions;
 

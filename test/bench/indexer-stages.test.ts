@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeSample } from '../../indexer/sample/write.js';
-import { measureStages, stagesTable, STAGES, type StagesReport } from './indexer-stages.js';
+import { measureStages, stagesTable, STAGES, type StagesReport } from '../../scripts/bench/indexer-stages.js';
 
 describe('bench: the indexer stages alone', function () {
   this.timeout(120_000);

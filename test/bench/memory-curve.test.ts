@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeSample } from '../../indexer/sample/write.js';
-import { loadWithIndexer } from './catalogue.js';
-import { memoryCurveTable, readListingCount, type MemorySample } from './memory-curve.js';
+import { loadWithIndexer } from '../../scripts/bench/catalogue.js';
+import { memoryCurveTable, readListingCount, type MemorySample } from '../../scripts/bench/memory-curve.js';
 
 const sample = (seconds: number, listings: number | null, peakMiB: number | null, rssMiB: number | null = null): MemorySample => ({ seconds, listings, peakMiB, rssMiB });
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { latestProfile } from './profile.js';
+import { latestProfile } from '../../scripts/bench/profile.js';
 
 describe('bench: --profile', () => {
   it('sums up the main thread (thread 0) of the latest run, even when another thread wrote a bigger file', () => {

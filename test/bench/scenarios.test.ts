@@ -1,6 +1,6 @@
 /** The benchmark's scenario selection (`npm run bench -- --scenario ...`). */
 import { expect } from 'chai';
-import { SCENARIOS, selectScenarios } from './scenarios.js';
+import { SCENARIOS, selectScenarios } from '../../scripts/bench/scenarios.js';
 
 describe('bench: --scenario', () => {
   it('takes every scenario without a name, an exact name, a prefix, and a comma list in its order', () => {

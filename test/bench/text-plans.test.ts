@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { makeListings } from '../support/fixtures.js';
-import { measureTextPlans } from './text-plans.js';
+import { measureTextPlans } from '../../scripts/bench/text-plans.js';
 
 describe('bench: full text + filters, both plans and the per-query choice', () => {
   it('reports text first for a rare word with a department, whichever of its two forms the store ran', async () => {

@@ -10,9 +10,9 @@ import { clientDocument } from '../../client/document.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEngines } from '../support/engines.js';
 import { makeListings } from '../support/fixtures.js';
-import { NO_RATE_WINDOWS, offersWith } from '../access/support/quota-app.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import { StoreUnavailableError, type ListingStore } from '../../src/stores/listing-store.js';
+import { NO_RATE_WINDOWS, offersWith } from '../api/access/support/quota-app.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import { StoreUnavailableError, type ListingStore } from '../../src/core/ports/listing-store.js';
 
 const keyOf = (a: { source: string; reference: string }) => `${a.source}/${a.reference}`;
 

@@ -3,7 +3,7 @@
  * (skipped loudly otherwise). Time is injected: windows expire without sleeping.
  */
 import { expect } from 'chai';
-import type { ListingLimits } from '../../src/stores/access-store.js';
+import type { ListingLimits } from '../../src/core/ports/access-store.js';
 import { accessTargets, type TestAccessStore } from './access/targets.js';
 import { CREATED_AT, DAY, HOUR, T0, ids, newAccountId, scopeAt } from './access/scopes.js';
 

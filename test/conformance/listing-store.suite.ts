@@ -3,15 +3,15 @@
  * Elasticsearch when reachable). Each check compares the store's answer with the brute-force oracle.
  */
 import { expect } from 'chai';
-import type { ListingStore } from '../../src/stores/listing-store.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { ListingFilter, Scope, SearchQuery, SortName } from '../../src/listings/query.js';
-import { SORTS } from '../../src/listings/query.js';
-import { WriterBusyError } from '../../src/stores/writer-lock.js';
-import { blockKeyOf } from '../../src/listings/block-key.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { ListingFilter, Scope, SearchQuery, SortName } from '../../src/core/query/query.js';
+import { SORTS } from '../../src/core/query/query.js';
+import { WriterBusyError } from '../../src/core/ports/writer-lock.js';
+import { blockKeyOf } from '../../src/core/dedup/block-key.js';
 import { makeListings, FIXTURE_SITES } from '../support/fixtures.js';
 import { expectedSearch, inBox, matchesFilter } from '../support/oracle.js';
-import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/listings/present.js';
+import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/core/model/present.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
 

@@ -1,5 +1,5 @@
 /**
- * The first build of a SQLite store (bulk mode, src/stores/sqlite/bulk-load.ts) and parsing in a
+ * The first build of a SQLite store (bulk mode, src/adapters/sqlite-listings/bulk-load.ts) and parsing in a
  * worker thread (indexer/parsed-lines.ts), through runLoad: both must leave exactly the store (and
  * the rejects) of the plain path, and a bulk load that dies half-way must be finished by the next open.
  */
@@ -13,14 +13,14 @@ import path from 'node:path';
 import { runLoad, type LoadOptions, type LoadReport } from '../../indexer/load.js';
 import { DedupGrouping } from '../../indexer/dedup/stage.js';
 import { generateSample } from '../../indexer/sample/generate.js';
-import { loadSites } from '../../src/listings/sites.js';
-import { loadCommunes } from '../../src/refdata/communes.js';
-import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
-import { bulkLoadPending } from '../../src/stores/sqlite/bulk-load.js';
-import { currentBootId, unsyncedBuildMarker, UnsyncedBuildInterruptedError } from '../../src/stores/sqlite/unsynced-build.js';
+import { loadSites } from '../../src/core/model/sites.js';
+import { loadCommunes } from '../../src/core/refdata/communes.js';
+import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
+import { bulkLoadPending } from '../../src/adapters/sqlite-listings/bulk-load.js';
+import { currentBootId, unsyncedBuildMarker, UnsyncedBuildInterruptedError } from '../../src/adapters/sqlite-listings/unsynced-build.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { makeListings } from '../support/fixtures.js';
-import type { StoredListing } from '../../src/listings/stored.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
 
 const sites = loadSites();
 const communes = loadCommunes();

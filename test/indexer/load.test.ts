@@ -6,9 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runLoad } from '../../indexer/load.js';
-import { loadSites } from '../../src/listings/sites.js';
-import { loadCommunes } from '../../src/refdata/communes.js';
-import { SqliteListingStore } from '../../src/stores/sqlite/listing-store.js';
+import { loadSites } from '../../src/core/model/sites.js';
+import { loadCommunes } from '../../src/core/refdata/communes.js';
+import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 
 describe('indexer load', function () {

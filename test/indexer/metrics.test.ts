@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { loadConfig } from '../../src/config/config.js';
-import { openListingStore } from '../../src/stores/open-listing-store.js';
-import { loadWithProgress } from '../../indexer/cli.js';
+import { openListingStore } from '../../src/open-listing-store.js';
+import { loadWithProgress } from '../../indexer/load-with-progress.js';
 import { IndexerMetrics } from '../../indexer/metrics.js';
 
 describe('indexer metrics', () => {

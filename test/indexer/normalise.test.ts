@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { NormaliseError, normaliseRecord, parseDate, parseNumber, type NormaliseContext, type NormalisedRecord } from '../../indexer/normalise.js';
 import { RawRecord } from '../../indexer/raw-record.js';
 import { REDACTION_MARKER } from '../../indexer/redact.js';
-import { ANNONCE_FIELDS, Annonce } from '../../src/listings/annonce.js';
-import { loadCommunes } from '../../src/refdata/communes.js';
+import { ANNONCE_FIELDS, Annonce } from '../../src/core/model/annonce.js';
+import { loadCommunes } from '../../src/core/refdata/communes.js';
 
 const SITES: Record<string, string> = { seloger: 'SeLoger', notaires: 'Notaires de France', bienici: "Bien'ici", pap: 'PAP' };
 const ctx: NormaliseContext = { communes: loadCommunes(), siteName: (source) => SITES[source] };

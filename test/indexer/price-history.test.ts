@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { applyPriceReading, TRACKING_START } from '../../indexer/price-history.js';
-import { presentPriceHistory } from '../../src/listings/present.js';
-import type { PricePoint } from '../../src/listings/annonce.js';
+import { presentPriceHistory } from '../../src/core/model/present.js';
+import type { PricePoint } from '../../src/core/model/annonce.js';
 
 const at = (iso: string) => Date.parse(iso);
 

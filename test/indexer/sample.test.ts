@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { RawRecord } from '../../indexer/raw-record.js';
 import { DEFAULT_NOW, effectiveNow, generateSample, type SampleRecord, type SampleStats } from '../../indexer/sample/generate.js';
 import { writeSample } from '../../indexer/sample/write.js';
-import { loadCommunes } from '../../src/refdata/communes.js';
+import { loadCommunes } from '../../src/core/refdata/communes.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -9,9 +9,9 @@
  * Prints the load's report on stdout; exits as the CLI (exitCodeOf: 4 when an input was damaged).
  */
 import { loadConfig } from '../../src/config/config.js';
-import { openListingStore } from '../../src/stores/open-listing-store.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
-import { loadWithProgress, exitCodeOf } from '../../indexer/cli.js';
+import { openListingStore } from '../../src/open-listing-store.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import { loadWithProgress, exitCodeOf } from '../../indexer/load-with-progress.js';
 
 const files = process.argv.slice(2);
 const config = loadConfig(process.env);

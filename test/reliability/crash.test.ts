@@ -17,12 +17,12 @@ import { generateSample } from '../../indexer/sample/generate.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import { runLoad } from '../../indexer/load.js';
 import { DedupGrouping } from '../../indexer/dedup/stage.js';
-import { loadSites } from '../../src/listings/sites.js';
-import { loadCommunes } from '../../src/refdata/communes.js';
+import { loadSites } from '../../src/core/model/sites.js';
+import { loadCommunes } from '../../src/core/refdata/communes.js';
 import { loadConfig } from '../../src/config/config.js';
-import { openListingStore } from '../../src/stores/open-listing-store.js';
+import { openListingStore } from '../../src/open-listing-store.js';
 import { storeDigest, type StoreDigest } from '../support/store-digest.js';
-import { unsyncedBuildMarker } from '../../src/stores/sqlite/unsynced-build.js';
+import { unsyncedBuildMarker } from '../../src/adapters/sqlite-listings/unsynced-build.js';
 import { recordReliability } from '../support/reliability-output.js';
 import { deleteAliasIndices } from '../support/elasticsearch.js';
 import { describeEngines } from '../support/engines.js';
@@ -144,7 +144,7 @@ describeEngines('indexer crash safety: SIGKILL at any point, rerun, same store a
 
   after(async () => {
     if (ES) {
-      const { createElasticsearchClient } = await import('../../src/stores/elasticsearch/client.js');
+      const { createElasticsearchClient } = await import('../../src/adapters/elasticsearch/client.js');
       const client = createElasticsearchClient(configOf(root, 'unused').elasticsearch!);
       try {
         // By name: clusters refuse wildcard deletes by default.

@@ -10,11 +10,11 @@ import fc from 'fast-check';
 import { createHmac } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeListings } from '../support/fixtures.js';
-import { SearchParams } from '../../src/routes/annonces/schema.js';
-import { FeedParams } from '../../src/routes/feed/schema.js';
-import { WithdrawnParams } from '../../src/routes/retirees/schema.js';
-import { MapParams } from '../../src/routes/map/schema.js';
-import { PtzParams } from '../../src/routes/ptz/handler.js';
+import { SearchParams } from '../../src/api/routes/annonces/schema.js';
+import { FeedParams } from '../../src/api/routes/feed/schema.js';
+import { WithdrawnParams } from '../../src/api/routes/retirees/schema.js';
+import { MapParams } from '../../src/api/routes/map/schema.js';
+import { PtzParams } from '../../src/api/routes/ptz/handler.js';
 import { recordReliability } from '../support/reliability-output.js';
 
 /** Requests per property run (sent concurrently) and runs: REQUESTS_PER_RUN x RUNS requests per CI run. */

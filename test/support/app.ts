@@ -8,10 +8,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config.js';
-import { createService, type Service } from '../../src/server.js';
+import { createService, type Service } from '../../src/service.js';
 import { createKey } from '../../src/admin/commands.js';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { AppDeps } from '../../src/http/state.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { AppDeps } from '../../src/api/http/state.js';
 import { openEngineStore, type Engine } from './engines.js';
 
 export interface TestApp {

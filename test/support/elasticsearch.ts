@@ -6,10 +6,10 @@
  * (`action.destructive_requires_name`), and a test must never touch the service's `annonces`.
  */
 import { randomBytes } from 'node:crypto';
-import { createElasticsearchClient, type ElasticsearchConnection } from '../../src/stores/elasticsearch/client.js';
-import { ensureIndex, indicesOf } from '../../src/stores/elasticsearch/aliases.js';
-import { stateIndexOf } from '../../src/stores/elasticsearch/writer-lock.js';
-import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from '../../src/stores/elasticsearch/listing-store.js';
+import { createElasticsearchClient, type ElasticsearchConnection } from '../../src/adapters/elasticsearch/client.js';
+import { ensureIndex, indicesOf } from '../../src/adapters/elasticsearch/aliases.js';
+import { stateIndexOf } from '../../src/adapters/elasticsearch/writer-lock.js';
+import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from '../../src/adapters/elasticsearch/listing-store.js';
 
 export function elasticsearchConnection(env: NodeJS.ProcessEnv = process.env): ElasticsearchConnection | null {
   if (!env.ES_URL) return null;

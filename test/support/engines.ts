@@ -3,7 +3,7 @@
  * set. `.ci/run` starts a node and sets REQUIRE_ALL_ENGINES, so there a missing cluster fails the run
  * instead of skipping half of it.
  */
-import type { ListingStore } from '../../src/stores/listing-store.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import { elasticsearchMissing, openTestElasticsearchStore } from './elasticsearch.js';
 
 export type Engine = 'sqlite' | 'elasticsearch';

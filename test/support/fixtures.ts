@@ -2,9 +2,9 @@
  * Deterministic StoredListing fixtures for store-level tests: varied enough that every filter and
  * sort has matches and misses, with nulls, ties, duplicates groups, inactive and photo-less listings.
  */
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { ListingContent } from '../../src/listings/stored.js';
-import type { DpeLetter } from '../../src/listings/annonce.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { ListingContent } from '../../src/core/model/stored.js';
+import type { DpeLetter } from '../../src/core/model/annonce.js';
 
 export function prng(seed: number): () => number {
   let a = seed >>> 0;

@@ -2,9 +2,9 @@
  * Brute-force reference of the store semantics, written independently of any backend: filter every
  * listing in memory, sort, and compare with what a ListingStore returns.
  */
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { BoundingBox, ListingFilter, Scope, SortName } from '../../src/listings/query.js';
-import { foldText, textTokens } from '../../src/refdata/text.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { BoundingBox, ListingFilter, Scope, SortName } from '../../src/core/query/query.js';
+import { foldText, textTokens } from '../../src/core/refdata/text.js';
 
 const words = (text: string | null): Set<string> => new Set(textTokens(text ?? ''));
 

@@ -8,10 +8,10 @@
  * (a store whose rows are right but whose full-text or map index is empty differs here).
  */
 import { createHash } from 'node:crypto';
-import type { StoredListing } from '../../src/listings/stored.js';
-import type { ListingStore } from '../../src/stores/listing-store.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import { scanListings } from '../../indexer/dedup/scan.js';
-import { queryWords } from '../../src/refdata/text.js';
+import { queryWords } from '../../src/core/refdata/text.js';
 
 export interface StoreDigest {
   listings: number;

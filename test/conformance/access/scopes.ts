@@ -1,7 +1,7 @@
 /** Windows of test accounts on the real offers, at a time the test chooses (no sleeping). */
-import type { Account, UsageScope } from '../../../src/stores/access-store.js';
-import { loadOffers } from '../../../src/access/offers.js';
-import { usageScope } from '../../../src/access/windows.js';
+import type { Account, UsageScope } from '../../../src/core/ports/access-store.js';
+import { loadOffers } from '../../../src/api/access/offers.js';
+import { usageScope } from '../../../src/api/access/windows.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AccessStore } from '../../../src/stores/access-store.js';
-import { SqliteAccessStore } from '../../../src/stores/sqlite/access-store.js';
-import { RedisAccessStore } from '../../../src/stores/redis/access-store.js';
-import { connectRedis, waitUntilReady } from '../../../src/stores/redis/client.js';
+import type { AccessStore } from '../../../src/core/ports/access-store.js';
+import { SqliteAccessStore } from '../../../src/adapters/sqlite-access/access-store.js';
+import { RedisAccessStore } from '../../../src/adapters/redis/access-store.js';
+import { connectRedis, waitUntilReady } from '../../../src/adapters/redis/client.js';
 
 export type TestAccessStore = AccessStore & {
   /** Counter entries kept for an account (SQLite rows; Redis keys plus set members). */

@@ -1,8 +1,8 @@
 /** BlockCache (indexer/dedup/blocks.ts): the cached blocks follow what the stage writes. */
 import { expect } from 'chai';
-import { blockKeyOf } from '../../../src/listings/block-key.js';
+import { blockKeyOf } from '../../../src/core/dedup/block-key.js';
 import { BlockCache, candidateOf } from '../../../indexer/dedup/blocks.js';
-import type { StoredListing } from '../../../src/listings/stored.js';
+import type { StoredListing } from '../../../src/core/model/stored.js';
 import { stored } from './helpers.js';
 
 const flat = (reference: string, price: number, fields: Partial<StoredListing> = {}) => stored({ reference, price }, fields);

@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { ConstrainedUnionFind } from '../../../indexer/dedup/union-find.js';
 import { clusterAround, clusterBlock } from '../../../indexer/dedup/cluster.js';
-import { featuresOf, type Features } from '../../../src/listings/dedup-features.js';
+import { featuresOf, type Features } from '../../../src/core/dedup/features.js';
 import { MATCH_THRESHOLD, scorePair, withinLimits } from '../../../indexer/dedup/score.js';
-import type { ListingContent } from '../../../src/listings/stored.js';
+import type { ListingContent } from '../../../src/core/model/stored.js';
 import { stored } from './helpers.js';
 
 describe('ConstrainedUnionFind', () => {

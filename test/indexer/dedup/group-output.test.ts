@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { complete, groupFields, publicGroupOutputDiffers, rankMembers } from '../../../indexer/dedup/group-output.js';
 import { ownContent, withOwnContent } from '../../../indexer/dedup/own-content.js';
-import { loadSites } from '../../../src/listings/sites.js';
+import { loadSites } from '../../../src/core/model/sites.js';
 import { stored } from './helpers.js';
 
 describe('dedup group fields', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { groupInWorker } from '../../../indexer/dedup/group-worker-client.js';
-import { loadSites } from '../../../src/listings/sites.js';
+import { loadSites } from '../../../src/core/model/sites.js';
 
 describe('grouping worker', () => {
   it('a store file it cannot open fails the grouping with the reason, instead of ending it as if nothing were grouped', async () => {

@@ -1,6 +1,6 @@
 /** StoredListing builders for the deduplication unit tests: one flat, written the way a site would. */
-import type { ListingContent, StoredListing } from '../../../src/listings/stored.js';
-import { featuresOf, type Features } from '../../../src/listings/dedup-features.js';
+import type { ListingContent, StoredListing } from '../../../src/core/model/stored.js';
+import { featuresOf, type Features } from '../../../src/core/dedup/features.js';
 
 const DESCRIPTION = 'À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 2e étage d\'un immeuble ancien. '
   + 'Il se compose d\'une entrée, d\'un séjour lumineux, d\'une cuisine équipée, de 2 chambres et d\'une salle de bains. '

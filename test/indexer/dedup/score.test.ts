@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { MATCH_THRESHOLD, scoreDetail, scorePair } from '../../../indexer/dedup/score.js';
-import { containment, shingles } from '../../../src/listings/shingles.js';
-import { floorOf } from '../../../src/listings/dedup-features.js';
+import { containment, shingles } from '../../../indexer/dedup/shingles.js';
+import { floorOf } from '../../../src/core/dedup/features.js';
 import { DESCRIPTION, features } from './helpers.js';
 
 /** How another site republishes the text: other wording, sentences reordered, its own intro. */

@@ -12,12 +12,12 @@ import { SingletonGrouping, type GroupingStage } from '../../../indexer/grouping
 import { DedupGrouping } from '../../../indexer/dedup/stage.js';
 import { rebuildGroups } from '../../../indexer/dedup/rebuild.js';
 import { generateSample } from '../../../indexer/sample/generate.js';
-import { loadSites } from '../../../src/listings/sites.js';
-import { loadCommunes } from '../../../src/refdata/communes.js';
-import { SqliteListingStore } from '../../../src/stores/sqlite/listing-store.js';
+import { loadSites } from '../../../src/core/model/sites.js';
+import { loadCommunes } from '../../../src/core/refdata/communes.js';
+import { SqliteListingStore } from '../../../src/adapters/sqlite-listings/listing-store.js';
 import { writeNdjson } from '../../support/raw.js';
-import { baseOfKey } from '../../../src/listings/block-key.js';
-import type { StoredListing } from '../../../src/listings/stored.js';
+import { baseOfKey } from '../../../src/core/dedup/block-key.js';
+import type { StoredListing } from '../../../src/core/model/stored.js';
 import { flat, neighbour, onLeboncoin, onPap, onSeloger, type Raw } from './raw-flats.js';
 
 const sites = loadSites();

@@ -1,0 +1,108 @@
+/**
+ * The physical limit of the API: the same question asked of the store in-process, without HTTP,
+ * auth, validation, quota accounting or JSON. An HTTP path is turned into the engine-neutral query
+ * exactly as the route does (the route's own zod schema and toListingFilter), then timed as
+ * store.search / map / feed / get on the same store the server uses (median of N calls): the same
+ * SQLite file, or an ElasticsearchListingStore on the same alias.
+ */
+import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/adapters/sqlite-listings/listing-store.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import { openElasticsearchStore } from '../../src/adapters/elasticsearch/open.js';
+import type { Scope, SearchQuery } from '../../src/core/query/query.js';
+import { CursorCodec } from '../../src/core/query/cursor.js';
+import { loadPtzLookup } from '../../src/core/refdata/ptz.js';
+import { listingId } from '../../src/core/model/stored.js';
+import { toListingFilter } from '../../src/api/routes/shared/listing-filter.js';
+import { SearchParams } from '../../src/api/routes/annonces/schema.js';
+import { MapParams } from '../../src/api/routes/map/schema.js';
+import { FeedParams } from '../../src/api/routes/feed/schema.js';
+import { loadConfig } from '../../src/config/config.js';
+import { MAP_POINT_LIMIT } from '../../src/api/routes/map/handler.js';
+import { median, timeMs } from './stats.js';
+
+export type StoreCall = () => Promise<unknown>;
+
+export class RawStore<S extends ListingStore = ListingStore> {
+  private readonly cursors: CursorCodec;
+  private readonly ptz = loadPtzLookup();
+  private readonly scope: Scope;
+
+  constructor(readonly store: S, enteredFrom: number, cursorSecret: string) {
+    this.cursors = new CursorCodec(cursorSecret);
+    this.scope = { enteredFrom, eligibleSites: null };
+  }
+
+  /** On the SQLite file, with the server's options (src/service.ts): default page cache, SQLITE_MMAP_MIB. */
+  static sqlite(file: string, enteredFrom: number, cursorSecret: string, options: SqliteListingStoreOptions = {}): RawStore<SqliteListingStore> {
+    return new RawStore(new SqliteListingStore(file, { mmapMiB: loadConfig(process.env).sqliteMmapMiB, ...options }), enteredFrom, cursorSecret);
+  }
+
+  /** On the alias, opened as the server opens it (src/open-listing-store.ts with ES_URL set). */
+  static async elasticsearch(url: string, alias: string, enteredFrom: number, cursorSecret: string): Promise<RawStore> {
+    return new RawStore(await openElasticsearchStore({ url, alias }), enteredFrom, cursorSecret);
+  }
+
+  /** The store call behind an API path (relative to /api/v1). */
+  callFor(pathAndQuery: string): StoreCall {
+    const url = new URL(pathAndQuery, 'http://bench');
+    const query = Object.fromEntries(url.searchParams);
+    const route = url.pathname;
+    if (route === '/annonces') {
+      const search = this.searchQuery(query);
+      return () => this.store.search(search);
+    }
+    if (route === '/annonces/map') {
+      const params = MapParams.parse(query);
+      const mapQuery = { filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0', bbox: params.bbox, limit: MAP_POINT_LIMIT };
+      return () => this.store.map(mapQuery);
+    }
+    if (route === '/annonces/feed') {
+      const params = FeedParams.parse(query);
+      const after = params.cursor ? this.cursors.decode('feed', params.cursor) : null;
+      const filter = toListingFilter(params);
+      return () => this.store.feed({ filter, scope: this.scope, changedUntil: Date.now(), pageSize: params.page_size, after });
+    }
+    if (route === '/ptz/zone') {
+      const cp = url.searchParams.get('cp') ?? '';
+      return async () => this.ptz.zoneOf(cp);
+    }
+    const detail = /^\/annonces\/([^/]+)\/([^/]+)$/.exec(route);
+    if (detail) {
+      const id = listingId(decodeURIComponent(detail[1]), decodeURIComponent(detail[2]));
+      return () => this.store.get(id);
+    }
+    throw new Error(`no raw store call for ${pathAndQuery}`);
+  }
+
+  /** What src/api/routes/annonces/handler.ts builds from the same parameters. */
+  searchQuery(query: Record<string, string>): SearchQuery {
+    const params = SearchParams.parse(query);
+    let after = null;
+    if (params.cursor) {
+      const decoded = this.cursors.decode(`search:${params.sort}`, params.cursor);
+      after = decoded.slice(0, -1);
+    }
+    return {
+      filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0' && params.dedup !== 'false',
+      sort: params.sort, pageSize: params.page_size, page: after ? 1 : params.page, after,
+    };
+  }
+
+  /**
+   * Median milliseconds of `runs` calls over the first `runs` paths. Each call is made once untimed
+   * first: the server answers from a warm cache during a load, so the raw time does too.
+   */
+  async medianMs(paths: readonly string[], runs: number): Promise<number> {
+    const calls = paths.slice(0, Math.max(runs, 1)).map((p) => this.callFor(p));
+    // As the SQLite server does at start-up: the map's in-memory point copy is read before the timing.
+    if (this.store instanceof SqliteListingStore) await this.store.readMapPoints();
+    for (const call of calls) await call();
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) samples.push(await timeMs(calls[i % calls.length]));
+    return median(samples);
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Indexer writes through the client's bulk helper (`client.helpers.bulk`): requests sized by bytes
+ * (`flushBytes`), a few in flight, per-item status.
+ *
+ * One retry policy, ours, with exponential backoff and jitter (the helper's own item retries and the
+ * transport's immediate 502/503/504 retries are turned off so they do not multiply it):
+ * - an item refused with 429 (or a 5xx item) is sent again, alone with the other refused items;
+ * - a whole request refused with 429/5xx, or a cluster that cannot be reached, sends the batch again
+ *   minus the items already refused for good. Re-sending an item that was written is harmless: it is
+ *   the same document at the same version;
+ * - an item that cannot succeed (mapping error, version conflict) is never retried and is returned
+ *   as a DocumentFailure, so the indexer writes it to its rejects file. Nothing is dropped silently.
+ *
+ * Versions: each write carries `version: change_seq, version_type: external_gte`. change_seq only
+ * grows, so a stale write (a batch of an older load that commits late) is refused with 409 instead
+ * of overwriting newer data; `_gte` lets a rewrite at the same change_seq through (a group update
+ * that does not touch the public content keeps its change_seq).
+ */
+import type { Client, estypes } from '@elastic/elasticsearch';
+import type { StoredListing } from '../../core/model/stored.js';
+import { StoreUnavailableError } from '../../core/ports/listing-store.js';
+import { toSource } from './document.js';
+import { BACKEND, isTransient, isUnavailable } from './errors.js';
+
+export interface DocumentFailure {
+  id: string;
+  listing: StoredListing;
+  /** HTTP status of the item: 400 mapping error, 409 stale version, 429 still overloaded after every attempt... */
+  status: number;
+  /** Elasticsearch error type, e.g. `mapper_parsing_exception`, `version_conflict_engine_exception`. */
+  type: string;
+  reason: string;
+}
+
+export interface BulkWriteReport {
+  written: number;
+  failures: DocumentFailure[];
+  /** Items sent again after a 429/5xx. */
+  retried: number;
+  attempts: number;
+}
+
+export interface BulkWriterOptions {
+  /** Alias (with a write index) or concrete index. */
+  index: string;
+  /**
+   * `index` must be an alias (default): a write to a missing alias is refused instead of creating a
+   * concrete index of that name with dynamic mappings, which would then stand in the alias's way.
+   * Off only for writes to a concrete index (a reindex filling the next generation).
+   */
+  requireAlias?: boolean;
+  /** Size of one bulk request body; the reference suggests requests of a few MB. */
+  flushBytes?: number;
+  concurrency?: number;
+  /** Attempts in all, the first one included. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+const DEFAULTS = { flushBytes: 5 * 1024 * 1024, concurrency: 2, maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_000, requireAlias: true };
+
+export class BulkWriter {
+  private readonly settings: Required<Omit<BulkWriterOptions, 'sleep' | 'random'>>;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(private readonly client: Client, options: BulkWriterOptions) {
+    this.settings = { ...DEFAULTS, ...stripUndefined(options) } as Required<Omit<BulkWriterOptions, 'sleep' | 'random'>>;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+  }
+
+  async write(listings: readonly StoredListing[]): Promise<BulkWriteReport> {
+    // One operation per id: two writes of one id in different requests could land in either order.
+    const byId = new Map(listings.map((listing) => [listing.id, listing]));
+    const report: BulkWriteReport = { written: 0, failures: [], retried: 0, attempts: 0 };
+    let pending = [...byId.values()];
+    while (pending.length > 0) {
+      report.attempts++;
+      const attempt = await this.send(pending, byId);
+      report.failures.push(...attempt.refused);
+      const refusedIds = new Set(attempt.refused.map((f) => f.id));
+      let next: StoredListing[];
+      if (attempt.requestError === null) {
+        report.written += attempt.written;
+        next = attempt.overloaded;
+      } else {
+        next = pending.filter((listing) => !refusedIds.has(listing.id));
+      }
+      if (next.length === 0) break;
+      if (report.attempts >= this.settings.maxAttempts) {
+        if (attempt.requestError !== null) throw new StoreUnavailableError(BACKEND, attempt.requestError);
+        report.failures.push(...next.map((listing) => ({
+          id: listing.id, listing, status: 429, type: 'es_rejected_execution_exception',
+          reason: `still refused by an overloaded cluster after ${report.attempts} attempts`,
+        })));
+        break;
+      }
+      report.retried += next.length;
+      await this.sleep(this.backoff(report.attempts));
+      pending = next;
+    }
+    return report;
+  }
+
+  /** Delay before attempt n+1: exponential, capped, with jitter so writers do not retry in step. */
+  backoff(attempt: number): number {
+    const ceiling = Math.min(this.settings.maxDelayMs, this.settings.baseDelayMs * 2 ** (attempt - 1));
+    return Math.round(ceiling / 2 + this.random() * (ceiling / 2));
+  }
+
+  private async send(pending: StoredListing[], byId: Map<string, StoredListing>) {
+    const refused: DocumentFailure[] = [];
+    const overloaded: StoredListing[] = [];
+    try {
+      const stats = await this.client.helpers.bulk<StoredListing>({
+        datasource: pending,
+        onDocument: (listing) => [
+          { index: { _index: this.settings.index, _id: listing.id, version: listing.change_seq, version_type: 'external_gte', ...(this.settings.requireAlias ? { require_alias: true } : {}) } },
+          toSource(listing),
+        ],
+        onDrop: (dropped) => {
+          const id = String((dropped.operation as { index: estypes.BulkIndexOperation }).index._id);
+          const listing = byId.get(id);
+          if (!listing) return;
+          if (dropped.status === 429 || dropped.status >= 500) overloaded.push(listing);
+          else refused.push({ id, listing, status: dropped.status, type: dropped.error?.type ?? 'unknown', reason: dropped.error?.reason ?? `status ${dropped.status}` });
+        },
+        flushBytes: this.settings.flushBytes,
+        concurrency: this.settings.concurrency,
+        // Refused items come back through onDrop at once; the loop above retries them with backoff.
+        retries: 0,
+      }, { maxRetries: 0 });
+      return { written: stats.successful, refused, overloaded, requestError: null };
+    } catch (error) {
+      if (isTransient(error)) return { written: 0, refused, overloaded, requestError: error };
+      if (isUnavailable(error)) throw new StoreUnavailableError(BACKEND, error);
+      throw error;
+    }
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

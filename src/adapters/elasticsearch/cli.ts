@@ -1,0 +1,50 @@
+/**
+ * Index maintenance from the command line (the cluster of ES_URL, the alias of ES_INDEX_ALIAS):
+ *   npx tsx src/adapters/elasticsearch/cli.ts status    alias -> index, mapping versions, document count
+ *   npx tsx src/adapters/elasticsearch/cli.ts ensure    create <alias>-v1 with mappings/annonces.json if the alias is missing
+ *   npx tsx src/adapters/elasticsearch/cli.ts reindex   build the next generation from the live one and swap the alias
+ * Stop the indexer during a reindex (see aliases.ts).
+ */
+import { loadConfig } from '../../config/config.js';
+import { createElasticsearchClient } from './client.js';
+import { ensureIndex, indicesOf, reindex } from './aliases.js';
+import { loadIndexDefinition } from './index-definition.js';
+
+async function main(argv: string[]): Promise<number> {
+  const config = loadConfig(process.env).elasticsearch;
+  if (!config) {
+    console.error('ES_URL is not set: the service runs on the embedded SQLite store, there is no index to manage.');
+    return 2;
+  }
+  const client = createElasticsearchClient(config, { requestTimeout: 120_000 });
+  try {
+    switch (argv[0]) {
+      case 'ensure':
+        console.log(JSON.stringify({ alias: config.alias, index: await ensureIndex(client, config.alias) }));
+        return 0;
+      case 'status': {
+        const indices = await indicesOf(client, config.alias);
+        const mappings = indices.length ? await client.indices.getMapping({ index: indices }) : {};
+        const live = Object.fromEntries(Object.entries(mappings).map(([index, m]) => [index, (m.mappings._meta as { mapping_version?: number } | undefined)?.mapping_version ?? null]));
+        const count = indices.length ? (await client.count({ index: config.alias })).count : 0;
+        console.log(JSON.stringify({ alias: config.alias, indices: live, mapping_file_version: loadIndexDefinition().mappings._meta.mapping_version, documents: count }));
+        return 0;
+      }
+      case 'reindex': {
+        const report = await reindex(client, { alias: config.alias, onProgress: (n) => process.stderr.write(`\rcopied ${n}`) });
+        process.stderr.write('\n');
+        console.log(JSON.stringify(report));
+        return 0;
+      }
+      default:
+        console.error('usage: npx tsx src/adapters/elasticsearch/cli.ts status|ensure|reindex');
+        return 2;
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => { console.error(error); process.exitCode = 1; });
+}

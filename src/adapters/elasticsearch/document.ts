@@ -1,0 +1,178 @@
+/**
+ * StoredListing <-> Elasticsearch `_source` (field types in mappings/annonces.json).
+ *
+ * The document keeps the StoredListing shape (so `get` round-trips exactly) and adds the derived,
+ * indexed keys the queries need, computed here exactly as the SQLite adapter computes its columns
+ * (src/adapters/sqlite-listings/rows.ts): `vis`, the folded `*_norm` keys, `block_key`, `location`, and
+ * `search_text`: the tokens of the title and the description as both engines index them
+ * (textTokens), so a cluster's own analysis only splits them on spaces. `search_text` is left out
+ * of the stored `_source` (mappings/annonces.json): it is rebuilt from the content on every write.
+ *
+ * The price series (`price_points`) is excluded from `_source` on every read path of the API except
+ * the detail (`get`); those reads get `price_digest` instead, which holds what the presenters show
+ * without the series (docs/api.md price_history: current, previous, changed_at, changes, tracked_since).
+ */
+import type { PricePoint } from '../../core/model/annonce.js';
+import type { ListingContent, StoredListing } from '../../core/model/stored.js';
+import { foldText, textTokens } from '../../core/refdata/text.js';
+import { blockKeyOf } from '../../core/dedup/block-key.js';
+
+/** What the presenters need of a series that is not sent: its length, first and last two points. */
+export interface PriceDigest {
+  count: number;
+  first: PricePoint;
+  previous: PricePoint | null;
+  last: PricePoint;
+}
+
+export interface ListingSource {
+  id: string;
+  status: StoredListing['status'];
+  /** 2 = searchable reference of its group, 1 = searchable duplicate, 0 = not searchable (see sqlite/schema.ts). */
+  vis: 0 | 1 | 2;
+  catalogue_entered_at: number;
+  updated_at: number;
+  published_at: number | null;
+  changed_at: number;
+  change_seq: number;
+  left_market_at: number | null;
+  has_photos: boolean;
+  dedup_key: string | null;
+  group_sites_ahead: string[];
+  block_key: string | null;
+  type_norm: string;
+  city_norm: string | null;
+  region_norm: string | null;
+  /** Written, indexed, never read back (excluded from `_source`). */
+  search_text?: string;
+  location: { lat: number; lon: number } | null;
+  content_hash: string;
+  group_members: StoredListing['group_members'];
+  completed_from: StoredListing['completed_from'];
+  price_points: PricePoint[];
+  price_digest: PriceDigest | null;
+  content: ListingContent;
+}
+
+/**
+ * What result pages (search, feed, withdrawn) leave out of `_source`: the price series (the digest
+ * stands for it) and the keys that exist only to be queried or to serve the indexer. Everything but
+ * `get`, `getMany` and `findBlock` reads this way.
+ */
+export const PAGE_EXCLUDED_FIELDS = ['price_points', 'content_hash', 'block_key', 'type_norm', 'city_norm', 'region_norm', 'location', 'vis', 'group_sites_ahead'];
+export const PAGE_SOURCE = { excludes: PAGE_EXCLUDED_FIELDS };
+
+/** The only fields `presentMapPoint` reads: a map answer carries up to 2 000 points, many times a second. */
+export const MAP_POINT_FIELDS = [
+  'id', 'status', 'vis', 'catalogue_entered_at', 'updated_at',
+  'content.source', 'content.reference', 'content.latitude', 'content.longitude', 'content.price',
+  'content.price_per_m2', 'content.surface', 'content.price_per_m2_color', 'content.type', 'content.title',
+  'content.city', 'content.postal_code', 'content.images', 'content.rooms', 'content.is_internal',
+];
+
+export function visOf(listing: StoredListing): 0 | 1 | 2 {
+  if (listing.status !== 'active' || !listing.has_photos) return 0;
+  return listing.group_sites_ahead.length === 0 ? 2 : 1;
+}
+
+export function toSource(listing: StoredListing): ListingSource {
+  const c = listing.content;
+  const points = listing.price_points;
+  return {
+    id: listing.id,
+    status: listing.status,
+    vis: visOf(listing),
+    catalogue_entered_at: listing.catalogue_entered_at,
+    updated_at: listing.updated_at,
+    published_at: listing.published_at,
+    changed_at: listing.changed_at,
+    change_seq: listing.change_seq,
+    left_market_at: listing.left_market_at,
+    has_photos: listing.has_photos,
+    dedup_key: listing.dedup_key,
+    group_sites_ahead: listing.group_sites_ahead,
+    block_key: blockKeyOf(listing),
+    type_norm: foldText(c.type),
+    city_norm: c.city ? foldText(c.city) : null,
+    region_norm: c.region ? foldText(c.region) : null,
+    search_text: searchTextOf(c),
+    // Both or nothing: a half-known position must not land on the equator or the meridian.
+    location: c.latitude !== null && c.longitude !== null ? { lat: c.latitude, lon: c.longitude } : null,
+    content_hash: listing.content_hash,
+    group_members: listing.group_members,
+    completed_from: listing.completed_from,
+    price_points: points,
+    price_digest: points.length
+      ? { count: points.length, first: points[0], previous: points.length > 1 ? points[points.length - 2] : null, last: points[points.length - 1] }
+      : null,
+    content: c,
+  };
+}
+
+/** Each distinct token of the title and the description once: the query asks for words, not counts. */
+export function searchTextOf(content: Pick<ListingContent, 'title' | 'description'>): string {
+  return [...new Set([...textTokens(content.title ?? ''), ...textTokens(content.description ?? '')])].join(' ');
+}
+
+/**
+ * The StoredListing of a document. Read in full (`get`, `getMany`, `findBlock`), it is exactly what
+ * was written. Read as a result page (search, feed, withdrawn: PAGE_SOURCE), `price_points` is
+ * rebuilt from the digest with the true length and the true first and last two readings, which is
+ * all presentPriceHistory reads; the middle readings are placeholders (copies of the first). Such a
+ * listing is for presenting only and must never be written back: the indexer reads with getMany and
+ * findBlock, which carry the series.
+ */
+export function fromSource(source: Omit<ListingSource, 'price_points' | 'content_hash'> & { price_points?: PricePoint[]; content_hash?: string }): StoredListing {
+  return {
+    id: source.id,
+    content: source.content,
+    completed_from: source.completed_from ?? {},
+    status: source.status,
+    catalogue_entered_at: source.catalogue_entered_at,
+    updated_at: source.updated_at,
+    published_at: source.published_at ?? null,
+    changed_at: source.changed_at,
+    change_seq: source.change_seq,
+    left_market_at: source.left_market_at ?? null,
+    has_photos: source.has_photos,
+    dedup_key: source.dedup_key ?? null,
+    group_sites_ahead: source.group_sites_ahead ?? [],
+    group_members: source.group_members ?? null,
+    price_points: source.price_points ?? expandDigest(source.price_digest ?? null),
+    content_hash: source.content_hash ?? '',
+  };
+}
+
+export function expandDigest(digest: PriceDigest | null): PricePoint[] {
+  if (!digest || digest.count < 1) return [];
+  if (digest.count === 1) return [digest.last];
+  const previous = digest.previous ?? digest.first;
+  if (digest.count === 2) return [previous, digest.last];
+  const middle: PricePoint[] = Array.from({ length: digest.count - 3 }, () => digest.first);
+  return [digest.first, ...middle, previous, digest.last];
+}
+
+/**
+ * A map point read with MAP_POINT_FIELDS only. The content holds just what presentMapPoint reads;
+ * the other StoredListing fields get neutral values. Never present it with presentAnnonce.
+ */
+export function fromMapHit(source: Pick<ListingSource, 'id' | 'status' | 'vis' | 'catalogue_entered_at' | 'updated_at'> & { content: Partial<ListingContent> }): StoredListing {
+  return {
+    id: source.id,
+    content: { images: [], ...source.content } as ListingContent,
+    completed_from: {},
+    status: source.status,
+    catalogue_entered_at: source.catalogue_entered_at,
+    updated_at: source.updated_at,
+    published_at: null,
+    changed_at: 0,
+    change_seq: 0,
+    left_market_at: null,
+    has_photos: source.vis > 0,
+    dedup_key: null,
+    group_sites_ahead: [],
+    group_members: null,
+    price_points: [],
+    content_hash: '',
+  };
+}

@@ -1,0 +1,351 @@
+/**
+ * ListingStore on Elasticsearch: the production engine (docs/elasticsearch.md).
+ * Reads go to the alias with the bodies of the pure builders; writes go through the bulk writer.
+ * Same semantics as the SQLite adapter; the shared conformance suite runs against both.
+ *
+ * Visibility of writes: Elasticsearch is near-real-time. GET and mget are real-time; searches see a
+ * write after the next refresh (index.refresh_interval, or -1 during a big load). So:
+ * - `findBlock`, `maxChangeSeq` and `count`, which the indexer reads right after its own writes,
+ *   refresh first when this store wrote since the last refresh;
+ * - with `refreshOnWrite` (tests, small tools) every `upsertMany` refreshes before returning;
+ * - the API needs neither: the feed waits 120 s before serving a change anyway.
+ */
+import type { Client, estypes } from '@elastic/elasticsearch';
+import type { StoredListing } from '../../core/model/stored.js';
+import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
+import type { ListingStore, MapResult, StoreHealth, WriteFailure } from '../../core/ports/listing-store.js';
+import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
+import { fromMapHit, fromSource, type ListingSource } from './document.js';
+import { BACKEND, guarded, statusOf } from './errors.js';
+import { buildSearchBody, type SearchBody } from './search-body.js';
+import { buildMapBody } from './map-body.js';
+import { buildFeedBody } from './feed-body.js';
+import { buildWithdrawnBody } from './withdrawn-body.js';
+import { indicesOf } from './aliases.js';
+import { loadIndexDefinition } from './index-definition.js';
+import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock.js';
+import { clearJournal, readJournal, writeJournal } from './write-journal.js';
+import { acquireElasticsearchWriterLock, ensureStateIndex, lockIsDead, readLock, removeLock, stateIndexOf } from './writer-lock.js';
+
+export interface ElasticsearchListingStoreOptions {
+  alias: string;
+  /** Refresh after every write so the next search sees it (tests); the API and the indexer leave it off. */
+  refreshOnWrite?: boolean;
+  /**
+   * Documents the cluster refused for good (mapping error, stale version, still overloaded after
+   * every retry), told as they happen; upsertMany also returns them, and the indexer writes them to
+   * its rejects file, so a refusal is never silent.
+   */
+  onDocumentFailure?: (failure: DocumentFailure) => void | Promise<void>;
+  writer?: Omit<BulkWriterOptions, 'index'>;
+}
+
+const GET_MANY_CHUNK = 1000;
+/** The id of the grouping-owed mark in the alias's state index. */
+const GROUPING_MARK = 'grouping-pending';
+const BLOCK_PAGE = 1000;
+
+export class ElasticsearchListingStore implements ListingStore {
+  readonly backend = BACKEND;
+  /** The alias this store reads and writes. */
+  readonly alias: string;
+  /** The alias's state index exists (created once per store, not once per batch). */
+  private stateIndexReady = false;
+  private readonly writer: BulkWriter;
+  /** This store wrote since its last refresh: its own searches may not see those writes yet. */
+  private unrefreshedWrites = false;
+  /** Report of the last upsertMany (indexer statistics). */
+  lastWrite: BulkWriteReport | null = null;
+
+  constructor(readonly client: Client, private readonly options: ElasticsearchListingStoreOptions) {
+    this.alias = options.alias;
+    this.writer = new BulkWriter(client, { ...options.writer, index: options.alias });
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
+    return this.page(buildSearchBody(query), query.pageSize);
+  }
+
+  async map(query: MapQuery): Promise<MapResult> {
+    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...buildMapBody(query) }));
+    return {
+      total: totalOf(response.hits.total),
+      points: response.hits.hits.map((hit) => fromMapHit(hit._source as Parameters<typeof fromMapHit>[0])),
+    };
+  }
+
+  async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
+    return this.page(buildFeedBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);
+  }
+
+  async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
+    return this.page(buildWithdrawnBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);
+  }
+
+  /**
+   * How far the feed and the withdrawn flow may go. A load's writes become visible to searches only
+   * at refreshes (and shard by shard), later than their `changed_at`: were the flows to serve up to
+   * `until` meanwhile, a cursor could pass a change that becomes visible behind it. So while a writer
+   * holds the lock they stop just below its `changes_from`, and go on once it has refreshed and
+   * released. A dead writer's lock is cleared here (restoring the refresh interval it left off).
+   */
+  private async visibleUntil(until: number): Promise<number> {
+    const lock = await guarded(() => readLock(this.client, this.alias));
+    if (lock === null) return until;
+    if (lockIsDead(lock.document)) {
+      await this.recoverAbandonedLoad();
+      return until;
+    }
+    return Math.min(until, lock.document.changes_from - 1);
+  }
+
+  async acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> {
+    return guarded(() => acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter()));
+  }
+
+  /**
+   * What a writer killed mid-load leaves: a batch perhaps half-written (its journal is replayed, so
+   * the batch is whole) and refreshes off (restored).
+   */
+  private async undoDeadWriter(): Promise<void> {
+    const journal = await guarded(() => readJournal(this.client, this.alias));
+    if (journal !== null) {
+      await this.writer.write(journal);
+      await guarded(() => clearJournal(this.client, this.alias));
+    }
+    await this.restoreRefresh();
+  }
+
+  private async ensureStateIndex(): Promise<void> {
+    if (this.stateIndexReady) return;
+    await guarded(() => ensureStateIndex(this.client, this.alias));
+    this.stateIndexReady = true;
+  }
+
+  /** A grouping is owed to the whole catalogue (a first build's, or a dead writer's). */
+  async groupingPending(): Promise<boolean> {
+    try {
+      const response = await guarded(() => this.client.get({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
+      return response.found;
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+
+  async setGroupingPending(pending: boolean): Promise<void> {
+    if (pending) {
+      await this.ensureStateIndex();
+      await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id: GROUPING_MARK, document: { since: Date.now() } }));
+      return;
+    }
+    try {
+      await guarded(() => this.client.delete({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+
+  /**
+   * Undoes what a killed load left: its lock, and `refresh_interval: -1` on the index (searches would
+   * never see newer writes). Runs at start-up and whenever a dead lock is found; a live writer's
+   * load is left alone. Says whether there was anything to undo.
+   */
+  async recoverAbandonedLoad(): Promise<boolean> {
+    const lock = await guarded(() => readLock(this.client, this.alias));
+    if (lock !== null && !lockIsDead(lock.document)) return false;
+    const indices = await guarded(() => indicesOf(this.client, this.alias));
+    if (indices.length === 0) return false;
+    const settings = await guarded(() => this.client.indices.getSettings({ index: indices, name: 'index.refresh_interval' }));
+    const stopped = Object.values(settings).some((s) => String(s.settings?.index?.refresh_interval ?? '') === '-1');
+    if (lock !== null) await this.undoDeadWriter();
+    else if (stopped) await this.restoreRefresh();
+    if (lock !== null) await guarded(() => removeLock(this.client, this.alias, lock));
+    return stopped || lock !== null;
+  }
+
+  /** The mapping file's refresh interval back on every index of the alias, then one refresh. */
+  private async restoreRefresh(known?: string[]): Promise<void> {
+    const indices = known ?? await guarded(() => indicesOf(this.client, this.alias));
+    const interval = String(loadIndexDefinition().settings.index.refresh_interval ?? '1s');
+    await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: interval } } }));
+    await this.refresh();
+  }
+
+  /** The detail: the whole document, price series included. */
+  async get(id: string): Promise<StoredListing | null> {
+    try {
+      const response = await guarded(() => this.client.get<ListingSource>({ index: this.alias, id }));
+      return response.found && response._source ? fromSource(response._source) : null;
+    } catch (error) {
+      // A missing document is a 404 whose body says found: false (a missing index is unavailable, above).
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  async getMany(ids: string[]): Promise<Map<string, StoredListing>> {
+    const found = new Map<string, StoredListing>();
+    for (let i = 0; i < ids.length; i += GET_MANY_CHUNK) {
+      const chunk = ids.slice(i, i + GET_MANY_CHUNK);
+      const response = await guarded(() => this.client.mget<ListingSource>({ index: this.alias, ids: chunk }));
+      for (const doc of response.docs) {
+        if ('found' in doc && doc.found && doc._source) found.set(doc._id, fromSource(doc._source));
+      }
+    }
+    return found;
+  }
+
+  /** Every active listing of a dedup block, series included (the grouping stage writes them back). */
+  async findBlock(blockKey: string): Promise<StoredListing[]> {
+    return (await this.findBlocks([blockKey])).get(blockKey)!;
+  }
+
+  /** Several blocks in one search (paged by id), split by each document's block key. */
+  async findBlocks(blockKeys: string[]): Promise<Map<string, StoredListing[]>> {
+    await this.refreshIfWritten();
+    const blocks = new Map<string, StoredListing[]>(blockKeys.map((key) => [key, []]));
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const response = await guarded(() => this.client.search<ListingSource>({
+        index: this.alias,
+        query: { bool: { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] } },
+        sort: [{ id: { order: 'asc' } }],
+        size: BLOCK_PAGE,
+        track_total_hits: false,
+        ...(after ? { search_after: after } : {}),
+      }));
+      const hits = response.hits.hits;
+      for (const hit of hits) blocks.get(hit._source!.block_key!)?.push(fromSource(hit._source!));
+      if (hits.length < BLOCK_PAGE) return blocks;
+      after = hits[hits.length - 1].sort;
+    }
+  }
+
+  /**
+   * The distinct block keys of the active listings after `after`, in order (a composite
+   * aggregation pages through them exactly): with it a first build groups once at its end.
+   */
+  async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
+    await this.refreshIfWritten();
+    const response = await guarded(() => this.client.search({
+      index: this.alias, size: 0, track_total_hits: false,
+      query: { bool: { filter: [{ term: { status: 'active' } }, { exists: { field: 'block_key' } }] } },
+      aggs: { keys: { composite: { size: limit, sources: [{ key: { terms: { field: 'block_key', order: 'asc' } } }], ...(after !== null ? { after: { key: after } } : {}) } } },
+    }));
+    const buckets = (response.aggregations?.keys as estypes.AggregationsCompositeAggregate | undefined)?.buckets ?? [];
+    return (buckets as unknown as { key: { key: string } }[]).map((bucket) => bucket.key.key);
+  }
+
+  async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
+    if (listings.length === 0) return [];
+    this.unrefreshedWrites = true;
+    // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
+    const journaled = listings.length > 1;
+    if (journaled) {
+      await this.ensureStateIndex();
+      await guarded(() => writeJournal(this.client, this.alias, listings));
+    }
+    const report = await this.writer.write(listings);
+    if (journaled) await guarded(() => clearJournal(this.client, this.alias));
+    this.lastWrite = report;
+    if (this.options.refreshOnWrite) await this.refresh();
+    for (const failure of report.failures) await this.options.onDocumentFailure?.(failure);
+    // Refused documents go back to the caller (the indexer's rejects file); nothing is dropped.
+    return report.failures.map((f) => ({ id: f.id, reason: `elasticsearch refused the document (${f.status} ${f.type}): ${f.reason}` }));
+  }
+
+  async maxChangeSeq(): Promise<number> {
+    await this.refreshIfWritten();
+    const response = await guarded(() => this.client.search({
+      index: this.alias, size: 0, track_total_hits: false, aggs: { max_change_seq: { max: { field: 'change_seq' } } },
+    }));
+    const value = (response.aggregations?.max_change_seq as estypes.AggregationsMaxAggregate | undefined)?.value;
+    return typeof value === 'number' ? value : 0;
+  }
+
+  async count(): Promise<number> {
+    await this.refreshIfWritten();
+    return (await guarded(() => this.client.count({ index: this.alias }))).count;
+  }
+
+  /**
+   * Answers while searches can be answered: a yellow cluster (a replica missing, e.g. a node lost)
+   * serves every search and says so in `detail`; red (a primary missing) is down.
+   */
+  async health(): Promise<StoreHealth> {
+    try {
+      const [{ count }, cluster] = await Promise.all([
+        this.client.count({ index: this.alias }),
+        this.client.cluster.health({ index: this.alias, timeout: '0s' }),
+      ]);
+      if (cluster.status === 'green') return { ok: true, backend: this.backend, listings: count };
+      const detail = `cluster ${cluster.status}: ${cluster.unassigned_shards} shard copies unassigned, ${cluster.number_of_data_nodes} data node(s)`;
+      return { ok: cluster.status !== 'red', backend: this.backend, listings: count, detail };
+    } catch (error) {
+      return { ok: false, backend: this.backend, detail: describe(error) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  /**
+   * Runs a big load with periodic refreshes off (each refresh writes a new segment; during a load of
+   * millions of documents they are wasted work), then restores the interval of the mapping file and
+   * refreshes once. Searches keep answering meanwhile, from the state before the load.
+   */
+  async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
+    const indices = await guarded(() => indicesOf(this.client, this.alias));
+    if (indices.length === 0) throw new MissingAliasError(this.alias);
+    await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: '-1' } } }));
+    try {
+      return await load();
+    } finally {
+      await this.restoreRefresh(indices);
+    }
+  }
+
+  async refresh(): Promise<void> {
+    await guarded(() => this.client.indices.refresh({ index: this.alias }));
+    this.unrefreshedWrites = false;
+  }
+
+  private async refreshIfWritten(): Promise<void> {
+    if (this.unrefreshedWrites) await this.refresh();
+  }
+
+  /** One keyset page: pageSize + 1 hits asked, the extra one only says there is more. */
+  private async page(body: SearchBody, pageSize: number): Promise<SearchResult<StoredListing>> {
+    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...body }));
+    const hits = response.hits.hits;
+    const page = hits.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      items: page.map((hit) => fromSource(hit._source!)),
+      hasMore: hits.length > pageSize,
+      // The sort values Elasticsearch reports are the position search_after expects back.
+      last: last?.sort ? (last.sort as SortPosition) : null,
+    };
+  }
+}
+
+/** A load into an alias that does not exist: writing would create an index without the mapping. */
+export class MissingAliasError extends Error {
+  constructor(alias: string) {
+    super(`the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/adapters/elasticsearch/cli.ts ensure\` (the API creates it at start) before loading`);
+    this.name = 'MissingAliasError';
+  }
+}
+
+function totalOf(total: estypes.SearchTotalHits | number | undefined): number {
+  if (total === undefined) return 0;
+  return typeof total === 'number' ? total : total.value;
+}
+
+function describe(error: unknown): string {
+  const status = statusOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return status ? `${status}: ${message}` : message;
+}

@@ -1,0 +1,213 @@
+/**
+ * Exact totals of the default map (grouped, every site, no filter) from the coordinates of `ix_map`
+ * held in typed arrays.
+ *
+ * `/annonces/map` promises the exact number of listings in the box. Asked of SQLite, that count walks
+ * the `ix_map` entries of the box's latitude band and checks each one's longitude and access date:
+ * about 50 ns an entry, 32 to 73 ms for a whole-France box at a million listings, most of that
+ * request's time. Here the points are on a grid in typed arrays (32 bytes per point: 20 MB for
+ * 628 000 points): whole cells are added up, only the box's edge cells are walked.
+ *
+ * Exact, never stale: the arrays serve only while the store is as it was when they were read (the
+ * same stamp as text-sets.ts: `data_version`, which changes when another connection commits, with
+ * this connection's `total_changes()`); otherwise the count is asked of SQLite.
+ */
+import type Database from 'better-sqlite3';
+import type { BoundingBox } from '../../core/query/query.js';
+
+/**
+ * A stale copy is read again at most this often: while the indexer commits every second or so, a
+ * read would never finish on an unchanged store, and the counts in between are asked of SQLite.
+ */
+const REREAD_MIN_MS = 10_000;
+
+/** Smallest grid cell, in degrees (about 5.5 km of latitude): finer cells hold too few points to pay. */
+const MIN_CELL_DEGREES = 0.05;
+
+/**
+ * The points of `ix_map` (vis = 2, with coordinates) on a grid of square cells, each cell's points
+ * together. A box's count adds, for each cell strictly inside the box's rows and columns, the cell's
+ * points entered at or after the access date (a binary search in the cell's sorted entry times);
+ * only the points of the cells on the box's edges are checked one by one. The grid has at most about
+ * as many cells as points, so no box walks more cells than there are points.
+ */
+export class MapPoints {
+  private constructor(
+    private readonly grid: { minLat: number; minLon: number; cell: number; rows: number; cols: number },
+    /** Cell c's points are at offsets[c] .. offsets[c + 1] - 1 of the arrays below. */
+    private readonly offsets: Int32Array,
+    private readonly lat: Float64Array,
+    private readonly lon: Float64Array,
+    private readonly enteredAt: Float64Array,
+    /** The same entry times, each cell's run sorted. */
+    private readonly enteredSorted: Float64Array,
+  ) {}
+
+  get size(): number { return this.lat.length; }
+
+  /** Points with south <= lat <= north, west <= lon <= east (west <= east) and entered_at >= enteredFrom. */
+  count(box: BoundingBox, enteredFrom: number): number {
+    const { grid, offsets, lat, lon, enteredAt } = this;
+    if (this.size === 0) return 0;
+    const rowLo = Math.max(0, this.row(box.south));
+    const rowHi = Math.min(grid.rows - 1, this.row(box.north));
+    const colLo = Math.max(0, this.col(box.west));
+    const colHi = Math.min(grid.cols - 1, this.col(box.east));
+    let n = 0;
+    for (let r = rowLo; r <= rowHi; r++) {
+      // Exact, not approximate: the cell index is a monotonic function of the coordinate, so a point of
+      // a row (column) strictly between the edges' rows (columns) is inside the box.
+      const innerRow = r > rowLo && r < rowHi;
+      for (let c = colLo; c <= colHi; c++) {
+        const cell = r * grid.cols + c;
+        const from = offsets[cell];
+        const to = offsets[cell + 1];
+        if (from === to) continue;
+        if (innerRow && c > colLo && c < colHi) {
+          n += to - this.firstEnteredAtOrAfter(from, to, enteredFrom);
+          continue;
+        }
+        for (let i = from; i < to; i++) {
+          const y = lat[i];
+          const x = lon[i];
+          if (y >= box.south && y <= box.north && x >= box.west && x <= box.east && enteredAt[i] >= enteredFrom) n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  private row(latitude: number): number { return Math.floor((latitude - this.grid.minLat) / this.grid.cell); }
+  private col(longitude: number): number { return Math.floor((longitude - this.grid.minLon) / this.grid.cell); }
+
+  /** Offset of the first entry time >= `at` in the sorted run from .. to - 1 (binary search). */
+  private firstEnteredAtOrAfter(from: number, to: number, at: number): number {
+    const sorted = this.enteredSorted;
+    if (sorted[from] >= at) return from;
+    let low = from;
+    let high = to;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle] < at) low = middle + 1; else high = middle;
+    }
+    return low;
+  }
+
+  /** Puts the points on the grid (a counting sort by cell). */
+  static onGrid(lat: Float64Array, lon: Float64Array, enteredAt: Float64Array): MapPoints {
+    const n = lat.length;
+    let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (let i = 0; i < n; i++) {
+      minLat = Math.min(minLat, lat[i]); maxLat = Math.max(maxLat, lat[i]);
+      minLon = Math.min(minLon, lon[i]); maxLon = Math.max(maxLon, lon[i]);
+    }
+    if (n === 0) [minLat, maxLat, minLon, maxLon] = [0, 0, 0, 0];
+    // Cells of side `cell`, at most about n of them over the points' extent.
+    const extent = Math.max(maxLat - minLat, MIN_CELL_DEGREES) * Math.max(maxLon - minLon, MIN_CELL_DEGREES);
+    const cell = Math.max(MIN_CELL_DEGREES, Math.sqrt(extent / Math.max(n, 1)));
+    const grid = { minLat, minLon, cell, rows: Math.floor((maxLat - minLat) / cell) + 1, cols: Math.floor((maxLon - minLon) / cell) + 1 };
+    const cellOf = new Int32Array(n);
+    const offsets = new Int32Array(grid.rows * grid.cols + 1);
+    for (let i = 0; i < n; i++) {
+      cellOf[i] = Math.floor((lat[i] - minLat) / cell) * grid.cols + Math.floor((lon[i] - minLon) / cell);
+      offsets[cellOf[i] + 1]++;
+    }
+    for (let c = 1; c < offsets.length; c++) offsets[c] += offsets[c - 1];
+    const next = offsets.slice(0, -1);
+    const [gridLat, gridLon, gridEntered] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    for (let i = 0; i < n; i++) {
+      const at = next[cellOf[i]]++;
+      gridLat[at] = lat[i]; gridLon[at] = lon[i]; gridEntered[at] = enteredAt[i];
+    }
+    const enteredSorted = gridEntered.slice();
+    for (let c = 0; c + 1 < offsets.length; c++) {
+      if (offsets[c + 1] - offsets[c] > 1) enteredSorted.subarray(offsets[c], offsets[c + 1]).sort();
+    }
+    return new MapPoints(grid, offsets, gridLat, gridLon, gridEntered, enteredSorted);
+  }
+}
+
+/** Rows of `ix_map` read per turn of the event loop: about 30 ms of a request's wait at 1M. */
+const ROWS_PER_SLICE = 20_000;
+
+const POINT_ROWS = `SELECT lat, lon, entered_at, rowid FROM listings INDEXED BY ix_map
+  WHERE vis = 2 AND lat IS NOT NULL AND lon IS NOT NULL`;
+
+export class MapPointsCache {
+  private points: MapPoints | null = null;
+  private stamp = '';
+  private readStartedAt = -Infinity;
+  private reading: Promise<void> | null = null;
+  private readonly stampStatement: Database.Statement;
+  /** Prepared at the first read: a store opened while its first build runs has no ix_map yet. */
+  private slices: { first: Database.Statement; next: Database.Statement } | null = null;
+
+  constructor(private readonly db: Database.Database, private readonly rereadMinMs = REREAD_MIN_MS, private readonly rowsPerSlice = ROWS_PER_SLICE) {
+    this.stampStatement = db.prepare('SELECT data_version || \':\' || total_changes() AS stamp FROM pragma_data_version').pluck();
+  }
+
+  /**
+   * The points as the store is now, or null when there is no current copy (count in SQL then). A
+   * missing or stale copy starts a read, at most once per `rereadMinMs`. Call it right before
+   * counting, in the same tick.
+   */
+  current(now = Date.now()): MapPoints | null {
+    if (this.points !== null && this.readStamp() === this.stamp) return this.points;
+    this.points = null;
+    if (this.reading === null && now - this.readStartedAt >= this.rereadMinMs) {
+      this.readStartedAt = now;
+      // A failed read (the store closed meanwhile) leaves no copy: the counts stay in SQL.
+      this.reading = this.read().catch(() => undefined).finally(() => { this.reading = null; });
+    }
+    return null;
+  }
+
+  /** Resolves once the read in progress, if any, is over (start-up and tests). */
+  async settled(): Promise<void> {
+    await this.reading;
+  }
+
+  /**
+   * Reads the points a slice per turn of the event loop, so that the requests in between are not
+   * held up (the whole read is 0.7 to 0.9 s at 1M). The copy carries the stamp of the read's start, so
+   * if the store changed while it was read (slices of different states could miss or repeat a point)
+   * it is never current; the read also stops at the first change it sees. During a load the copy is
+   * then never current and SQL counts.
+   */
+  private async read(): Promise<void> {
+    const stamp = this.readStamp();
+    /** lat, lon, entered_at, rowid: the last row of a slice is where the next one starts. */
+    type PointRow = [number, number, number, number];
+    this.slices ??= {
+      first: this.db.prepare(`${POINT_ROWS} ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`).raw(),
+      next: this.db.prepare(`${POINT_ROWS} AND (lat, lon, entered_at, rowid) > (?, ?, ?, ?)
+        ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`).raw(),
+    };
+    const { first, next } = this.slices;
+    const slices: PointRow[][] = [];
+    let last: PointRow | null = null;
+    for (;;) {
+      const rows = (last === null ? first.all() : next.all(...last)) as PointRow[];
+      slices.push(rows);
+      if (rows.length < this.rowsPerSlice) break;
+      last = rows[rows.length - 1];
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.readStamp() !== stamp) return;
+    }
+    const n = slices.reduce((sum, rows) => sum + rows.length, 0);
+    const [lat, lon, enteredAt] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    let i = 0;
+    for (const rows of slices) {
+      for (const row of rows) {
+        lat[i] = row[0]; lon[i] = row[1]; enteredAt[i] = row[2];
+        i++;
+      }
+    }
+    this.points = MapPoints.onGrid(lat, lon, enteredAt);
+    this.stamp = stamp;
+  }
+
+  private readStamp(): string {
+    return this.stampStatement.get() as string;
+  }
+}

@@ -1,0 +1,44 @@
+/** What the middlewares put on `ctx.state`, and the dependencies every handler receives. */
+import type pino from 'pino';
+import type { Account, AccessStore, ApiKeyRecord } from '../../core/ports/access-store.js';
+import type { ListingStore } from '../../core/ports/listing-store.js';
+import type { Offer, OfferCatalog } from '../access/offers.js';
+import type { SiteCatalog } from '../../core/model/sites.js';
+import type { CursorCodec } from '../../core/query/cursor.js';
+import type { PtzLookup } from '../../core/refdata/ptz.js';
+import type { Metering } from '../access/metering.js';
+import type { ApiMetrics } from './metrics.js';
+
+export interface AppDeps {
+  listings: ListingStore;
+  access: AccessStore;
+  metering: Metering;
+  offers: OfferCatalog;
+  sites: SiteCatalog;
+  cursors: CursorCodec;
+  ptz: PtzLookup;
+  logger: pino.Logger;
+  feedSettleMs: number;
+  version: string;
+  /** Injected clock (tests move time); epoch milliseconds. */
+  now: () => number;
+  /** Prometheus metrics, when METRICS_PORT is set. */
+  metrics?: ApiMetrics;
+}
+
+export interface Caller {
+  account: Account;
+  offer: Offer;
+  key: ApiKeyRecord;
+  /** Access start date as epoch ms (00:00 UTC of X-Annonces-From). */
+  enteredFrom: number;
+}
+
+export interface RequestState {
+  requestId: string;
+  caller?: Caller;
+  /** The validated parameters of the route (set by `validate`). */
+  params?: unknown;
+  /** Listing ids a response delivers, counted by the metering middleware after the handler. */
+  delivered?: string[];
+}

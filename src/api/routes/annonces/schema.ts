@@ -1,0 +1,26 @@
+/** GET /annonces parameters (docs/api.md). */
+import { z } from 'zod';
+import { SORTS } from '../../../core/query/query.js';
+import { Annonce } from '../../../core/model/annonce.js';
+import { listingFilterParams } from '../shared/listing-filter.js';
+import { cursor, integer, oneOf, pageSize } from '../shared/params.js';
+
+export const SearchParams = z.object({
+  ...listingFilterParams,
+  /** Obsolete, without effect; still accepted (docs/api.md). */
+  source: oneOf(['all', 'interne', 'scraped'], 'must be all, interne or scraped').optional(),
+  sort: oneOf(SORTS, `must be one of ${SORTS.join(', ')}`).optional().transform((v) => v ?? 'recent'),
+  page: integer(1, 1000).transform((v) => v ?? 1),
+  page_size: pageSize(25),
+  cursor,
+  dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
+});
+export type SearchParams = z.infer<typeof SearchParams>;
+
+export const SearchPage = z.object({
+  page: z.number().int().min(1),
+  page_size: z.number().int().min(1).max(100),
+  has_more: z.boolean(),
+  next_cursor: z.string().max(500).nullable().describe('The cursor of the next page, null on the last one.'),
+  items: z.array(Annonce),
+});

@@ -1,0 +1,24 @@
+/**
+ * GET /annonces/{source}/{reference}: any active listing of the caller's access period (photo or not,
+ * duplicate or not). Costs one listing. The full price series only for offers with that capability.
+ */
+import type { Context } from 'koa';
+import type { AppDeps, Caller } from '../../http/state.js';
+import { notFound } from '../../http/errors.js';
+import { listingId } from '../../../core/model/stored.js';
+import { presentAnnonce } from '../../../core/model/present.js';
+import type { DetailParams, ListingDetail } from './schema.js';
+import type { z } from 'zod';
+
+export function showListing(deps: AppDeps) {
+  return async function showListingHandler(ctx: Context): Promise<void> {
+    const params = ctx.state.params as DetailParams;
+    const caller = ctx.state.caller as Caller;
+    const listing = await deps.listings.get(listingId(params.source, params.reference));
+    if (!listing || listing.status !== 'active' || listing.catalogue_entered_at < caller.enteredFrom) {
+      throw notFound(`No listing ${params.source}/${params.reference} in your access period`);
+    }
+    ctx.state.delivered = [listing.id];
+    ctx.body = { annonce: presentAnnonce(listing, { withPricePoints: caller.offer.priceSeries }) } satisfies z.infer<typeof ListingDetail>;
+  };
+}

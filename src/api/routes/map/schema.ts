@@ -1,0 +1,39 @@
+/** GET /annonces/map: `bbox` = south,west,north,east in decimal degrees, plus the /annonces filters. */
+import { z } from 'zod';
+import { AnnonceMapPoint } from '../../../core/model/annonce.js';
+import { listingFilterParams } from '../shared/listing-filter.js';
+import { oneOf } from '../shared/params.js';
+
+const coordinate = /^[+-]?\d{1,3}(\.\d{1,12})?$/;
+
+export const Bbox = z.string({ error: (issue) => (issue.input === undefined ? 'is required: south,west,north,east in decimal degrees' : 'given more than once; must be given once, as a string') })
+  .max(200, 'at most 200 characters')
+  .transform((value, ctx) => {
+    const parts = value.split(',').map((s) => s.trim());
+    if (parts.length !== 4 || !parts.every((p) => coordinate.test(p))) {
+      ctx.addIssue({ code: 'custom', message: 'must be four decimal numbers: south,west,north,east' });
+      return z.NEVER;
+    }
+    const [south, west, north, east] = parts.map(Number);
+    const wrong: string[] = [];
+    if (south < -90 || south > 90) wrong.push('south must be within -90..90');
+    if (north < -90 || north > 90) wrong.push('north must be within -90..90');
+    if (west < -180 || west > 180) wrong.push('west must be within -180..180');
+    if (east < -180 || east > 180) wrong.push('east must be within -180..180');
+    if (wrong.length) { ctx.addIssue({ code: 'custom', message: wrong.join('; ') }); return z.NEVER; }
+    return { south, west, north, east };
+  });
+
+export const MapParams = z.object({
+  ...listingFilterParams,
+  bbox: Bbox,
+  dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
+});
+export type MapParams = z.infer<typeof MapParams>;
+
+export const MapAnswer = z.object({
+  bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).describe('The box asked for; west > east crosses the antimeridian.'),
+  total: z.number().int().min(0).describe('Every listing in the box, exactly.'),
+  capped: z.boolean().describe('True when total is above the points returned (at most 2 000).'),
+  items: z.array(AnnonceMapPoint).max(2000),
+});

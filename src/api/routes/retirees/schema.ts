@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { Annonce } from '../../../core/model/annonce.js';
+import { flowBatch } from '../shared/responses.js';
+import { cursor, pageSize, siteFilterParams } from '../shared/params.js';
+
+export const WithdrawnParams = z.object({ page_size: pageSize(25), cursor, ...siteFilterParams });
+export type WithdrawnParams = z.infer<typeof WithdrawnParams>;
+
+export const WithdrawnAnnonce = Annonce.extend({
+  withdrawn_at: z.string().nullable().describe('Collection time of the pass that saw the listing leave.'),
+  reason: z.enum(['retiree', 'vendue', 'sous_compromis', 'archivee']),
+});
+
+export const WithdrawnBatch = flowBatch(WithdrawnAnnonce);

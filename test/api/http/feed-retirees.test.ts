@@ -1,0 +1,147 @@
+/**
+ * The change feed and the withdrawn flow, driven by the real indexer: a mirror that follows both
+ * while loads keep writing ends with exactly the active catalogue.
+ */
+import { expect } from 'chai';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { describeEngines } from '../../support/engines.js';
+import { rawRecord, writeNdjson } from '../../support/raw.js';
+import { runLoad } from '../../../indexer/load.js';
+import { loadSites } from '../../../src/core/model/sites.js';
+import { loadCommunes } from '../../../src/core/refdata/communes.js';
+
+describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
+  this.timeout(60_000);
+  let app: TestApp;
+  let key: string;
+  const sites = loadSites();
+  const communes = loadCommunes();
+  let loadClock = Date.parse('2026-11-10T00:00:00Z');
+
+  async function load(records: unknown[]) {
+    loadClock += 1000;
+    return runLoad({ files: [writeNdjson(records)], store: app.service.deps.listings, sites, communes, now: () => loadClock });
+  }
+
+  beforeEach(async () => {
+    app = await startTestApp({ engine });
+    app.clock.now = Date.parse('2026-11-20T00:00:00Z');
+    key = await app.newKey('sur_mesure');
+  });
+  afterEach(async () => { await app.close(); });
+
+  async function follow(cursor: string | null, pageSize: number): Promise<{ items: any[]; cursor: string }> {
+    const items: any[] = [];
+    for (;;) {
+      const { status, body } = await app.get(`/annonces/feed?page_size=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+      expect(status, JSON.stringify(body)).to.equal(200);
+      expect(body.next_cursor).to.be.a('string');
+      expect(body.count).to.equal(body.items.length);
+      items.push(...body.items);
+      cursor = body.next_cursor;
+      if (body.items.length === 0) { expect(body.has_more).to.equal(false); return { items, cursor: cursor! }; }
+    }
+  }
+
+  for (const pageSize of [1, 7, 100]) {
+    it(`a mirror following feed + withdrawn flow while the indexer writes equals /annonces?dedup=0 (page_size ${pageSize})`, async () => {
+      const mirror = new Map<string, any>();
+      const apply = (items: any[]) => { for (const item of items) mirror.set(`${item.source}:${item.reference}`, item); };
+      let withdrawnCursor: string | null = null;
+      const applyWithdrawn = async () => {
+        for (;;) {
+          const { body } = await app.get(`/annonces/retirees?page_size=${pageSize}${withdrawnCursor ? `&cursor=${encodeURIComponent(withdrawnCursor)}` : ''}`, key);
+          for (const item of body.items) mirror.delete(`${item.source}:${item.reference}`);
+          withdrawnCursor = body.next_cursor;
+          if (!body.has_more) return;
+        }
+      };
+
+      await load(Array.from({ length: 40 }, (_, i) => rawRecord(i)));
+      let step = await follow(null, pageSize);
+      apply(step.items);
+      // New listings, changed prices, and listings leaving the market, in later passes.
+      await load([
+        ...Array.from({ length: 15 }, (_, i) => rawRecord(40 + i, { collected_at: '2026-11-02T10:00:00Z' })),
+        ...Array.from({ length: 10 }, (_, i) => rawRecord(i, { collected_at: '2026-11-02T10:00:00Z', price: `${500 + i} 000 €` })),
+        rawRecord(20, { collected_at: '2026-11-02T10:00:00Z', status: 'vendue' }),
+        rawRecord(21, { collected_at: '2026-11-02T10:00:00Z', status: 'retirée' }),
+      ]);
+      step = await follow(step.cursor, pageSize);
+      apply(step.items);
+      await applyWithdrawn();
+      await load([rawRecord(22, { collected_at: '2026-11-03T10:00:00Z', status: 'archivée' }), rawRecord(21, { collected_at: '2026-11-03T10:00:00Z' })]);
+      step = await follow(step.cursor, pageSize);
+      apply(step.items);
+      await applyWithdrawn();
+
+      // The feed has the listing that came back (21) after its withdrawal, so the mirror has it again.
+      const catalogue = new Map<string, any>();
+      let next: string | null = null;
+      for (;;) {
+        const { body } = await app.get(`/annonces?dedup=0&page_size=100${next ? `&cursor=${encodeURIComponent(next)}` : ''}`, key);
+        for (const item of body.items) catalogue.set(`${item.source}:${item.reference}`, item);
+        if (!body.has_more) break;
+        next = body.next_cursor;
+      }
+      expect([...mirror.keys()].sort()).to.deep.equal([...catalogue.keys()].sort());
+      for (const [id, item] of catalogue) expect(mirror.get(id).price, id).to.equal(item.price);
+      expect(catalogue.size).to.equal(55 - 2);
+    });
+  }
+
+  it('feed order is (changed_at, change_seq) and a re-analysed listing reappears with its new data', async () => {
+    await load(Array.from({ length: 5 }, (_, i) => rawRecord(i)));
+    const first = await follow(null, 100);
+    expect(first.items.map((a) => a.reference)).to.deep.equal(['R0', 'R1', 'R2', 'R3', 'R4']);
+    await load([rawRecord(2, { collected_at: '2026-11-05T00:00:00Z', title: 'Appartement rénové' })]);
+    const second = await follow(first.cursor, 100);
+    expect(second.items.map((a) => [a.reference, a.title])).to.deep.equal([['R2', 'Appartement rénové']]);
+  });
+
+  it('an up-to-date feed answers empty items, has_more false and the same position', async () => {
+    await load([rawRecord(1)]);
+    const first = await follow(null, 10);
+    const again = await app.get(`/annonces/feed?cursor=${encodeURIComponent(first.cursor)}`, key);
+    expect(again.body).to.deep.equal({ items: [], count: 0, has_more: false, next_cursor: first.cursor });
+  });
+
+  it('listings changed less than the settle delay ago are held back', async () => {
+    await load([rawRecord(1)]);
+    app.service.deps.feedSettleMs = 120_000;
+    app.clock.now = loadClock + 60_000;
+    expect((await app.get('/annonces/feed', key)).body.count).to.equal(0);
+    app.clock.now = loadClock + 121_000;
+    expect((await app.get('/annonces/feed', key)).body.count).to.equal(1);
+  });
+
+  it('the feed delivers site listings without photos too, and narrows with filters', async () => {
+    await load([rawRecord(1, { images: [] }), rawRecord(2), rawRecord(3, { type: 'maison' })]);
+    const all = (await app.get('/annonces/feed', key)).body;
+    expect(all.count).to.equal(3);
+    const maisons = (await app.get('/annonces/feed?type=maison', key)).body;
+    expect(maisons.items.map((a: any) => a.reference)).to.deep.equal(['R3']);
+  });
+
+  it('withdrawn items carry withdrawn_at and reason, oldest first', async () => {
+    await load([rawRecord(1), rawRecord(2)]);
+    await load([rawRecord(2, { collected_at: '2026-11-02T00:00:00Z', status: 'Sous compromis' })]);
+    await load([rawRecord(1, { collected_at: '2026-11-03T00:00:00Z', status: 'vendu' })]);
+    const { body } = await app.get('/annonces/retirees', key);
+    expect(body.items.map((a: any) => [a.reference, a.reason, a.withdrawn_at])).to.deep.equal([
+      ['R2', 'sous_compromis', '2026-11-02T00:00:00.000Z'], ['R1', 'vendue', '2026-11-03T00:00:00.000Z'],
+    ]);
+    expect(body).to.include.keys('items', 'count', 'has_more', 'next_cursor');
+  });
+
+  it('a status change moves a listing out of search and map at once, and back when active again', async () => {
+    await load([rawRecord(1, { latitude: 45.75, longitude: 4.85 })]);
+    const search = async () => (await app.get('/annonces', key)).body.items.length;
+    const map = async () => (await app.get('/annonces/map?bbox=45,4,46,5', key)).body.total;
+    expect([await search(), await map()]).to.deep.equal([1, 1]);
+    await load([rawRecord(1, { latitude: 45.75, longitude: 4.85, collected_at: '2026-11-02T00:00:00Z', status: 'archivée' })]);
+    expect([await search(), await map()]).to.deep.equal([0, 0]);
+    await load([rawRecord(1, { latitude: 45.75, longitude: 4.85, collected_at: '2026-11-03T00:00:00Z', status: 'active' })]);
+    expect([await search(), await map()]).to.deep.equal([1, 1]);
+  });
+});

@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { presentAnnonce, presentMapPoint } from '../../../src/core/model/present.js';
+import { Annonce, AnnonceMapPoint, ANNONCE_FIELDS } from '../../../src/core/model/annonce.js';
+import { makeListings } from '../../support/fixtures.js';
+
+describe('presenters', () => {
+  const [listing] = makeListings({ count: 1 });
+
+  it('presentAnnonce matches the Annonce shape, in the documented order', () => {
+    const annonce = presentAnnonce(listing);
+    expect(Annonce.safeParse(annonce).success).to.equal(true);
+    expect(Object.keys(annonce)).to.deep.equal(ANNONCE_FIELDS);
+  });
+
+  it('never lets a private seller name or contact out, whatever the store holds', () => {
+    const privateSeller = { ...listing, content: { ...listing.content, seller_type: 'Particulier' as const, seller_name: 'Jean Dupont' } };
+    const annonce = presentAnnonce(privateSeller);
+    expect(annonce.seller_name).to.equal(null);
+    expect(annonce.seller_contact).to.equal(null);
+  });
+
+  it('adds <field>_source only for completed fields, and sources[] only for groups', () => {
+    const grouped = {
+      ...listing, completed_from: { description: 'pap' }, dedup_key: 'd_1',
+      group_members: [
+        { source: listing.content.source, reference: listing.content.reference, url: 'u1', price: 1 },
+        { source: 'pap', reference: 'x', url: 'u2', price: 2 },
+      ],
+    };
+    const annonce = presentAnnonce(grouped) as Record<string, unknown>;
+    expect(annonce.description_source).to.equal('pap');
+    expect(annonce).not.to.have.property('title_source');
+    expect((annonce.sources as { is_main: boolean }[]).map((s) => s.is_main)).to.deep.equal([true, false]);
+    expect(presentAnnonce(listing).sources).to.equal(null);
+  });
+
+  it('presentMapPoint matches the map point shape with the first photo', () => {
+    const point = presentMapPoint(listing);
+    expect(AnnonceMapPoint.safeParse(point).success).to.equal(true);
+    expect(point.image).to.equal(listing.content.images[0] ?? null);
+  });
+});
