@@ -18,7 +18,7 @@
  * coordinates they share give almost nothing.
  */
 import type { Features } from '../../src/core/dedup/features.js';
-import { containment } from './shingles.js';
+import { containment } from '../../src/core/dedup/shingles.js';
 
 /** A pair at or above this score is a duplicate (union-find joins it). */
 export const MATCH_THRESHOLD = 2.5;

@@ -11,7 +11,7 @@
  * store writes them with the listing.
  */
 import type { ListingContent, StoredListing } from '../model/stored.js';
-import { foldWords, shingles } from '../../../indexer/dedup/shingles.js';
+import { foldWords, shingles } from './shingles.js';
 import { isCommuneCentre } from './block-key.js';
 
 export interface Features {

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { MATCH_THRESHOLD, scoreDetail, scorePair } from '../../../indexer/dedup/score.js';
-import { containment, shingles } from '../../../indexer/dedup/shingles.js';
+import { containment, shingles } from '../../../src/core/dedup/shingles.js';
 import { floorOf } from '../../../src/core/dedup/features.js';
 import { DESCRIPTION, features } from './helpers.js';
 
