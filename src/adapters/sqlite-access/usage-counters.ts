@@ -8,8 +8,8 @@
  * window it is counted in (`day_at`, `month_at`; null: not in that window), in the order they were
  * counted: a row's key (`seq`) only grows, so counting a page of new listings appends to the end of
  * the table and its time indexes instead of inserting at 100 random places of an (account, id) tree.
- * Each random insert was a page written to the WAL and checkpointed: counting a page of 100 new listings
- * (real ids in feed order, 1M) was 2.5 ms, half of a feed request's server time (profiled).
+ * Each random insert was a page written to the WAL and checkpointed, which made counting a page of new
+ * listings a large share of a feed request's server time.
  *
  * Which ids an account has counted is answered from memory (`CountedIds`: id -> seq, loaded from the
  * table the first time this connection counts for the account, then kept up to date from the rows
