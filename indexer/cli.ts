@@ -31,9 +31,8 @@ import { metricsSource, startMetricsServer } from '../src/api/http/metrics.js';
 /**
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
  * id and block indexes and the table's tail; the rest of a block read comes from the OS page cache,
- * which holds the store anyway: at 1M records 64, 32 and 16 MiB loaded at 1 832, 1 908 and 2 008
- * records/s with peaks of 443, 409 and 393 MB (npm run bench -- --indexer; docs/benchmarks-history.md). Part of the
- * peak-RSS budget of the indexer (< 400 MB).
+ * which holds the store anyway. A larger cache made loads no faster and raised their memory peak
+ * (npm run bench -- --indexer); it is part of the indexer's peak-RSS budget.
  */
 const INDEXER_CACHE_MIB = 16;
 

@@ -65,8 +65,8 @@ export interface LoadProgress {
 
 /**
  * The report of a whole load, with where its time and memory went: the records (read, group,
- * write), then what a bulk load builds once at the end (indexes, full text). At 5M the second part
- * runs over a 32 GB store, so its time and its share of the peak are reported apart.
+ * write), then what a bulk load builds once at the end (indexes, full text). On a large catalogue the
+ * second part runs over the whole store, so its time and its share of the peak are reported apart.
  */
 export interface LoadReport extends LoadProgress, InputFindings {
   /** Seconds until the last record was written; the rest of `seconds` is the bulk mode's final build. */

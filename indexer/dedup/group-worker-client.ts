@@ -21,9 +21,9 @@ export interface GroupWorkerData { file: string; sites: readonly Site[]; thresho
 /**
  * A page of encoded rewrites, in the order of the grouping; the last message has `done`. The rows are
  * JSON texts side by side in one transferred buffer (`bytes`, row i from ends[i - 1] to ends[i]), not
- * row objects: a page of objects (about 8 MB) was copied into the load's heap at once and outlived its
- * young generation there, and the 5M load peaked at 495 MiB; a row decoded just before its write dies
- * young, as in the load's own grouping.
+ * row objects: a page of objects was copied into the load's heap at once and outlived its young
+ * generation there, raising the load's memory peak; a row decoded just before its write dies young,
+ * as in the load's own grouping.
  */
 export interface GroupWorkerMessage {
   bytes: ArrayBuffer;

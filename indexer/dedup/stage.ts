@@ -62,7 +62,7 @@ export interface DedupOptions {
 }
 
 /**
- * Roughly 1 KB of heap per cached candidate (estimated: its features, mostly the description's shingles).
+ * Each cached candidate costs heap (its features, mostly the description's shingles), so the cache is bounded.
  * A load's input is not ordered by block, so most blocks of a big catalogue are read from the store
  * anyway; the cache serves the big blocks (city districts) most batches touch.
  */

@@ -1,4 +1,6 @@
 /**
+ * Over 300 lines on purpose: one table of site quirks, one entry per site, read side by side.
+ *
  * The listing sites of src/config/sites.json and how each one writes a listing: reference format,
  * URL, price and surface spellings, type names, DPE in a letter or in prose, date format, which
  * fields it fills, what it does to descriptions and photos. One line of quirks per site.

@@ -1,4 +1,6 @@
 /**
+ * Over 300 lines on purpose: word lists and text templates, data tables read as a whole.
+ *
  * French text of the sample listings: the features vocabulary, the sellers' own titles and
  * descriptions (templates filled from the property), the titles each site builds, and the ways a
  * site rewrites a description it republishes.

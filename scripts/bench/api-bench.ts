@@ -1,4 +1,6 @@
 /**
+ * Over 300 lines on purpose: the benchmark's one sequence, start to end, kept readable in order.
+ *
  * The API benchmark: cached catalogue (SQLite, and the same records in Elasticsearch) -> for each
  * engine of --engines: bench key -> server child (start-up timed) -> for each scenario: warm-up, raw
  * store time in-process (server idle), one connection, then the load -> one table per engine, then

@@ -1,4 +1,7 @@
 /**
+ * Over 300 lines on purpose: one suite around one fixture (the records with rejects, the build
+ * interrupted half-way) that every case loads and compares with the plain path.
+ *
  * The first build of a SQLite store (bulk mode, src/adapters/sqlite-listings/bulk-load.ts) and parsing in a
  * worker thread (indexer/parsed-lines.ts), through runLoad: both must leave exactly the store (and
  * the rejects) of the plain path, and a bulk load that dies half-way must be finished by the next open.

@@ -27,7 +27,7 @@
 import type Database from 'better-sqlite3';
 import type { StatementCache } from '../sqlite-shared/statements.js';
 
-/** Default bound of the ids kept in memory, all accounts together: about 300 MiB. */
+/** Default bound of the ids kept in memory, all accounts together: what bounds this cache's memory. */
 export const DEFAULT_DIRECTORY_ENTRIES = 4_000_000;
 
 /** What the directory knows of a counted listing's row. */
@@ -186,8 +186,8 @@ export class CountedIds {
   private load(accountId: string): AccountDirectory {
     const ids = new AccountDirectory();
     // Every row is in at least one window (a row leaving its last one is deleted): the two partial
-    // indexes find them all, each once, without scanning other accounts' rows. About 1.7 s for an
-    // account with a million listings counted (the Map's inserts, mostly), once per process.
+    // indexes find them all, each once, without scanning other accounts' rows. Slow for an account
+    // with many listings counted (the Map's inserts, mostly), but done once per process.
     const inDay = 'SELECT seq, id, 1, month_at IS NOT NULL FROM usage_log WHERE account = ? AND day_at IS NOT NULL';
     const monthOnly = 'SELECT seq, id, 0, 1 FROM usage_log WHERE account = ? AND month_at IS NOT NULL AND day_at IS NULL';
     for (const text of [inDay, monthOnly]) {

@@ -8,8 +8,8 @@
  * window it is counted in (`day_at`, `month_at`; null: not in that window), in the order they were
  * counted: a row's key (`seq`) only grows, so counting a page of new listings appends to the end of
  * the table and its time indexes instead of inserting at 100 random places of an (account, id) tree.
- * Each random insert was a page written to the WAL and checkpointed: counting a page of 100 new listings
- * (real ids in feed order, 1M) was 2.5 ms, half of a feed request's server time (profiled).
+ * Each random insert was a page written to the WAL and checkpointed, which made counting a page of new
+ * listings a large share of a feed request's server time.
  *
  * Which ids an account has counted is answered from memory (`CountedIds`: id -> seq, loaded from the
  * table the first time this connection counts for the account, then kept up to date from the rows
@@ -32,19 +32,7 @@ import {
 import { StatementCache } from '../sqlite-shared/statements.js';
 import { CommitGroup } from './commit-group.js';
 import { CountedIds, type AccountDirectory, type CountedEntry } from './counted-ids.js';
-
-export const USAGE_SCHEMA = `
-CREATE TABLE IF NOT EXISTS usage_log (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, account TEXT NOT NULL, id TEXT NOT NULL, day_at INTEGER, month_at INTEGER
-);
-CREATE INDEX IF NOT EXISTS ix_usage_log_day ON usage_log(account, day_at) WHERE day_at IS NOT NULL;
-CREATE INDEX IF NOT EXISTS ix_usage_log_month ON usage_log(account, month_at) WHERE month_at IS NOT NULL;
-CREATE TABLE IF NOT EXISTS usage_windows (
-  account TEXT PRIMARY KEY, month_kind TEXT NOT NULL, month_start INTEGER NOT NULL,
-  request_start INTEGER NOT NULL, requests INTEGER NOT NULL, day_count INTEGER NOT NULL, month_count INTEGER NOT NULL,
-  touched_at INTEGER NOT NULL, writer TEXT
-);
-`;
+import { openUsageTables } from './usage-schema.js';
 
 /** An account idle this long has no live window left (day 24 h, rolling 30 days, periods at most 31 days). */
 const IDLE_MS = 32 * 86_400_000;
@@ -85,9 +73,7 @@ export class SqliteUsageCounters implements UsageCounters {
 
   /** `directoryEntries`: bound of the counted ids kept in memory (counted-ids.ts). */
   constructor(private readonly db: Database.Database, directoryEntries?: number) {
-    db.exec(USAGE_SCHEMA);
-    migrateOlderLayouts(db);
-    addWriterColumn(db);
+    openUsageTables(db);
     this.statements = new StatementCache(db);
     this.commits = new CommitGroup(db);
     this.counted = new CountedIds(this.statements, directoryEntries);
@@ -308,35 +294,4 @@ export class SqliteUsageCounters implements UsageCounters {
     for (const accountId of idle) this.deleteAccountRows(accountId);
     this.sql('DELETE FROM usage_windows WHERE touched_at <= ?').run(cutoff);
   }
-}
-
-/**
- * Files of older layouts keep every count: one row per (account, listing) in a WITHOUT ROWID table
- * keyed by (account, id) (`usage_listings`, before `usage_log`), or one row per (account, window, id)
- * (`usage_items`, before that). Their rows are copied into `usage_log`, in one transaction, the first
- * time such a file is opened; a file without them is left alone.
- */
-function migrateOlderLayouts(db: Database.Database): void {
-  const has = (table: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
-  if (!has('usage_listings') && !has('usage_items')) return;
-  db.transaction(() => {
-    if (has('usage_listings')) {
-      // Oldest first, so the log keeps roughly the order the listings were counted in.
-      db.exec(`INSERT INTO usage_log (account, id, day_at, month_at)
-        SELECT account, id, day_at, month_at FROM usage_listings ORDER BY min(ifnull(day_at, month_at), ifnull(month_at, day_at))`);
-      db.exec('DROP TABLE usage_listings');
-    }
-    if (has('usage_items')) {
-      db.exec(`INSERT INTO usage_log (account, id, day_at, month_at)
-        SELECT account, id, max(CASE WHEN win = 'day' THEN at END), max(CASE WHEN win = 'month' THEN at END)
-        FROM usage_items GROUP BY account, id`);
-      db.exec('DROP TABLE usage_items');
-    }
-  }).immediate();
-}
-
-/** Files made before `usage_windows.writer`: the column is added, empty (every directory then starts distrusted). */
-function addWriterColumn(db: Database.Database): void {
-  const columns = db.prepare('SELECT name FROM pragma_table_info(\'usage_windows\')').pluck().all() as string[];
-  if (!columns.includes('writer')) db.exec('ALTER TABLE usage_windows ADD COLUMN writer TEXT');
 }

@@ -1,13 +1,13 @@
 /**
  * Every route of the API, each one a visible pipeline:
- * authenticate -> rate limit -> validate -> offer gate -> meter (quota check, then counting) -> handler.
+ * authenticate -> rate limit -> validate (typed input) -> offer gate -> meter (quota check, then counting) -> handler.
  * Detail and PTZ answer conditional requests (`ETag`, 304) inside the meter.
  */
 import Router from '@koa/router';
 import type { AppDeps } from './state.js';
 import { authenticate } from './middleware/authenticate.js';
 import { meter, rateLimit } from './middleware/metering.js';
-import { validate } from './middleware/validate.js';
+import { input } from './middleware/validate.js';
 import { siteFiltersOffer } from './middleware/site-filters.js';
 import { conditional } from './middleware/freshness.js';
 import { health } from '../routes/health/handler.js';
@@ -39,13 +39,19 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/docs', docsPage());
   router.get('/docs/:file', conditional(), docsAsset());
   router.get('/ping', auth, ping(deps));
-  const paid = siteFiltersOffer();
   router.get('/sources', auth, limit, siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
-  router.get('/annonces', auth, limit, validate(SearchParams), paid, meter(deps, 'listings'), searchListings(deps));
-  router.get('/annonces/feed', auth, limit, validate(FeedParams), paid, meter(deps, 'listings'), readFeed(deps));
-  router.get('/annonces/retirees', auth, limit, validate(WithdrawnParams), paid, meter(deps, 'listings'), listWithdrawn(deps));
-  router.get('/annonces/map', auth, limit, validate(MapParams), paid, meter(deps, 'map'), mapPoints(deps));
-  router.get('/annonces/:source/:reference', auth, limit, validate(DetailParams, (ctx) => ctx.params), meter(deps, 'listings'), conditional(), showListing(deps));
-  router.get('/ptz/zone', auth, limit, validate(PtzParams), meter(deps, 'ptz'), conditional(), lookupPtzZone(deps));
+  // Each `input` parses one route's parameters and hands them, typed, to that route's handler.
+  const search = input(SearchParams);
+  router.get('/annonces', auth, limit, search.validate, siteFiltersOffer({ params: search.params }), meter(deps, 'listings'), search.handle(searchListings(deps)));
+  const feed = input(FeedParams);
+  router.get('/annonces/feed', auth, limit, feed.validate, siteFiltersOffer({ params: feed.params }), meter(deps, 'listings'), feed.handle(readFeed(deps)));
+  const withdrawn = input(WithdrawnParams);
+  router.get('/annonces/retirees', auth, limit, withdrawn.validate, siteFiltersOffer({ params: withdrawn.params }), meter(deps, 'listings'), withdrawn.handle(listWithdrawn(deps)));
+  const map = input(MapParams);
+  router.get('/annonces/map', auth, limit, map.validate, siteFiltersOffer({ params: map.params }), meter(deps, 'map'), map.handle(mapPoints(deps)));
+  const detail = input(DetailParams, (ctx) => ctx.params);
+  router.get('/annonces/:source/:reference', auth, limit, detail.validate, meter(deps, 'listings'), conditional(), detail.handle(showListing(deps)));
+  const ptz = input(PtzParams);
+  router.get('/ptz/zone', auth, limit, ptz.validate, meter(deps, 'ptz'), conditional(), ptz.handle(lookupPtzZone(deps)));
   return router;
 }

@@ -37,8 +37,6 @@ export interface Caller {
 export interface RequestState {
   requestId: string;
   caller?: Caller;
-  /** The validated parameters of the route (set by `validate`). */
-  params?: unknown;
   /** Listing ids a response delivers, counted by the metering middleware after the handler. */
   delivered?: string[];
 }

@@ -1,4 +1,7 @@
 /**
+ * Over 300 lines on purpose: one suite whose cases share the load, store and lookup helpers, each
+ * case a short sequence of loads into a fresh store.
+ *
  * DedupGrouping through the real load pipeline (runLoad -> SQLite): incremental grouping, stable keys,
  * members leaving, groups splitting, same-site refusal, completion, feed redelivery, and the rebuild
  * giving the groups the loads gave.

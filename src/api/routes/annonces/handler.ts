@@ -5,15 +5,13 @@ import type { SearchQuery, SortPosition } from '../../../core/query/query.js';
 import { badRequest } from '../../http/errors.js';
 import { annonceJson } from '../../../core/model/present.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
-import { assertConsistentBounds, toListingFilter } from '../shared/listing-filter.js';
+import { toListingFilter } from '../shared/listing-filter.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
 import { requestScope } from '../shared/scope.js';
 import type { SearchParams } from './schema.js';
 
 export function searchListings(deps: AppDeps) {
-  return async function searchListingsHandler(ctx: Context): Promise<void> {
-    const params = ctx.state.params as SearchParams;
-    assertConsistentBounds(params);
+  return async function searchListingsHandler(ctx: Context, params: SearchParams): Promise<void> {
     const cursorKind = `search:${params.sort}`;
     // A search cursor carries the sort position and the number of the page it opens.
     const fromCursor = params.cursor ? splitPage(decodeCursorParam(deps.cursors, cursorKind, params.cursor)) : null;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SORTS } from '../../../core/query/query.js';
 import { Annonce } from '../../../core/model/annonce.js';
-import { listingFilterParams } from '../shared/listing-filter.js';
+import { boundsInOrder, listingFilterParams } from '../shared/listing-filter.js';
 import { cursor, integer, oneOf, pageSize } from '../shared/params.js';
 
 export const SearchParams = z.object({
@@ -14,7 +14,7 @@ export const SearchParams = z.object({
   page_size: pageSize(25),
   cursor,
   dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
-});
+}).superRefine(boundsInOrder);
 export type SearchParams = z.infer<typeof SearchParams>;
 
 export const SearchPage = z.object({

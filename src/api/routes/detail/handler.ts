@@ -11,8 +11,7 @@ import type { DetailParams, ListingDetail } from './schema.js';
 import type { z } from 'zod';
 
 export function showListing(deps: AppDeps) {
-  return async function showListingHandler(ctx: Context): Promise<void> {
-    const params = ctx.state.params as DetailParams;
+  return async function showListingHandler(ctx: Context, params: DetailParams): Promise<void> {
     const caller = ctx.state.caller as Caller;
     const listing = await deps.listings.get(listingId(params.source, params.reference));
     if (!listing || listing.status !== 'active' || listing.catalogue_entered_at < caller.enteredFrom) {

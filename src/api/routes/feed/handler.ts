@@ -9,7 +9,7 @@ import type { AppDeps } from '../../http/state.js';
 import { annonceJson } from '../../../core/model/present.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { StoreUnavailableError } from '../../../core/ports/listing-store.js';
-import { assertConsistentBounds, toListingFilter } from '../shared/listing-filter.js';
+import { toListingFilter } from '../shared/listing-filter.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
 import { requestScope } from '../shared/scope.js';
 import type { FeedParams } from './schema.js';
@@ -17,9 +17,7 @@ import type { FeedParams } from './schema.js';
 const CURSOR_KIND = 'feed';
 
 export function readFeed(deps: AppDeps) {
-  return async function readFeedHandler(ctx: Context): Promise<void> {
-    const params = ctx.state.params as FeedParams;
-    assertConsistentBounds(params);
+  return async function readFeedHandler(ctx: Context, params: FeedParams): Promise<void> {
     const after = params.cursor ? decodeCursorParam(deps.cursors, CURSOR_KIND, params.cursor) : null;
     const scope = requestScope(ctx, params, deps.sites);
     try {

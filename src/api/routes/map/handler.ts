@@ -1,22 +1,16 @@
 /** GET /annonces/map: at most 2 000 points in a box, the exact total and whether it was capped. */
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
-import { unprocessable } from '../../http/errors.js';
 import { mapPointJson } from '../../../core/model/present.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
-import { assertConsistentBounds, toListingFilter } from '../shared/listing-filter.js';
+import { toListingFilter } from '../shared/listing-filter.js';
 import { requestScope } from '../shared/scope.js';
 import type { MapParams } from './schema.js';
 
 export const MAP_POINT_LIMIT = 2000;
 
 export function mapPoints(deps: AppDeps) {
-  return async function mapPointsHandler(ctx: Context): Promise<void> {
-    const params = ctx.state.params as MapParams;
-    assertConsistentBounds(params);
-    if (params.bbox.south > params.bbox.north) {
-      throw unprocessable([{ field: 'bbox', message: 'south is above north' }]);
-    }
+  return async function mapPointsHandler(ctx: Context, params: MapParams): Promise<void> {
     const result = await deps.listings.map({
       filter: toListingFilter(params),
       scope: requestScope(ctx, params, deps.sites),

@@ -1,8 +1,9 @@
 /** GET /annonces/map: `bbox` = south,west,north,east in decimal degrees, plus the /annonces filters. */
 import { z } from 'zod';
 import { AnnonceMapPoint } from '../../../core/model/annonce.js';
-import { listingFilterParams } from '../shared/listing-filter.js';
+import { boundsInOrder, listingFilterParams } from '../shared/listing-filter.js';
 import { oneOf } from '../shared/params.js';
+import { contradiction } from '../../http/middleware/validate.js';
 
 const coordinate = /^[+-]?\d{1,3}(\.\d{1,12})?$/;
 
@@ -28,6 +29,10 @@ export const MapParams = z.object({
   ...listingFilterParams,
   bbox: Bbox,
   dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
+}).superRefine((params, ctx) => {
+  boundsInOrder(params, ctx);
+  // West above east is a box across the antimeridian; south above north is no box at all.
+  if (params.bbox.south > params.bbox.north) contradiction(ctx, 'bbox', 'south is above north');
 });
 export type MapParams = z.infer<typeof MapParams>;
 

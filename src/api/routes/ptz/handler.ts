@@ -10,8 +10,7 @@ export const PtzParams = z.object({
 export type PtzParams = z.infer<typeof PtzParams>;
 
 export function lookupPtzZone(deps: AppDeps) {
-  return async function lookupPtzZoneHandler(ctx: Context): Promise<void> {
-    const { cp } = ctx.state.params as PtzParams;
+  return async function lookupPtzZoneHandler(ctx: Context, { cp }: PtzParams): Promise<void> {
     const answer = deps.ptz.zoneOf(cp);
     if (!answer) throw new ApiError(404, null, `Unknown postal code ${cp}`);
     ctx.set('Cache-Control', 'private, max-age=86400');

@@ -10,8 +10,7 @@ import type { WithdrawnParams } from './schema.js';
 const CURSOR_KIND = 'retirees';
 
 export function listWithdrawn(deps: AppDeps) {
-  return async function listWithdrawnHandler(ctx: Context): Promise<void> {
-    const params = ctx.state.params as WithdrawnParams;
+  return async function listWithdrawnHandler(ctx: Context, params: WithdrawnParams): Promise<void> {
     const after = params.cursor ? decodeCursorParam(deps.cursors, CURSOR_KIND, params.cursor) : null;
     const result = await deps.listings.withdrawn({
       scope: requestScope(ctx, params, deps.sites), changedUntil: deps.now() - deps.feedSettleMs, pageSize: params.page_size, after,

@@ -1,12 +1,12 @@
 /**
  * The `/annonces` filter parameters, shared by search, map and feed, and their translation to the
- * engine-neutral ListingFilter. Contradictory bounds (a min above its max) are a 422.
+ * engine-neutral ListingFilter. Contradictory bounds (a min above its max) are a schema rule, answered 422.
  */
 import { z } from 'zod';
 import { foldText, queryWords } from '../../../core/refdata/text.js';
 import type { ListingFilter } from '../../../core/query/query.js';
 import { TRANSACTION_TYPES } from '../../../core/model/annonce.js';
-import { unprocessable, type FieldIssue } from '../../http/errors.js';
+import { contradiction } from '../../http/middleware/validate.js';
 import { commaList, decimal, integer, isoDateTime, letterList, oneOf, siteFilterParams, text } from './params.js';
 
 export const listingFilterParams = {
@@ -37,15 +37,16 @@ const BOUNDS: [keyof ListingFilterParams, keyof ListingFilterParams][] = [
   ['prix_min', 'prix_max'], ['prix_m2_min', 'prix_m2_max'], ['surface_min', 'surface_max'], ['annee_min', 'annee_max'],
 ];
 
-/** 422 when a min is above its max (docs/architecture.md: contradictory but well-typed input is not clamped). */
-export function assertConsistentBounds(params: ListingFilterParams): void {
-  const issues: FieldIssue[] = [];
+/**
+ * Refinement of every schema with the filter parameters: a min above its max is a contradiction
+ * (docs/architecture.md: contradictory but well-typed input is not clamped), one issue per pair.
+ */
+export function boundsInOrder(params: ListingFilterParams, ctx: z.core.$RefinementCtx): void {
   for (const [min, max] of BOUNDS) {
-    const low = params[min] as number | undefined;
-    const high = params[max] as number | undefined;
-    if (low !== undefined && high !== undefined && low > high) issues.push({ field: String(min), message: `${min} (${low}) is above ${max} (${high})` });
+    const low = params[min];
+    const high = params[max];
+    if (typeof low === 'number' && typeof high === 'number' && low > high) contradiction(ctx, min, `${min} (${low}) is above ${max} (${high})`);
   }
-  if (issues.length) throw unprocessable(issues);
 }
 
 export function toListingFilter(params: ListingFilterParams): ListingFilter {
