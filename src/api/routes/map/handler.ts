@@ -2,7 +2,6 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
 import { unprocessable } from '../../http/errors.js';
-import { mapPointJson } from '../../../core/model/present.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { assertConsistentBounds, toListingFilter } from '../shared/listing-filter.js';
 import { requestScope } from '../shared/scope.js';
@@ -24,12 +23,12 @@ export function mapPoints(deps: AppDeps) {
       bbox: params.bbox,
       limit: MAP_POINT_LIMIT,
     });
-    const count = result.joined ? result.joined.count : result.points.length;
+    // The store's point texts are the items as they are (ListingReader.map).
     sendJson(ctx, {
       bbox: params.bbox,
       total: result.total,
-      capped: result.total > count,
-      items: new JsonTexts(result.joined ? result.joined.texts : result.points.map(mapPointJson)),
+      capped: result.total > result.count,
+      items: new JsonTexts(result.texts),
     });
   };
 }
