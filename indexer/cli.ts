@@ -18,15 +18,13 @@ import { mkdirSync } from 'node:fs';
 import { loadConfig } from '../src/config/config.js';
 import { loadSites } from '../src/core/model/sites.js';
 import { loadCommunes } from '../src/core/refdata/communes.js';
-import { openListingStore } from '../src/open-listing-store.js';
-import { SqliteListingStore } from '../src/adapters/sqlite-listings/listing-store.js';
+import { openListingStore, reindexListingStore } from '../src/open-listing-store.js';
 import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
 import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
 import { rebuildGroups } from './dedup/rebuild.js';
-import { withWriterLock } from '../src/core/ports/writer-lock.js';
 import { IndexerMetrics } from './metrics.js';
-import { metricsSource, startMetricsServer } from '../src/api/http/metrics.js';
+import { metricsSource, startMetricsServer } from '../src/metrics-server.js';
 
 /**
  * SQLite page cache of a load, in MiB (the API keeps its own, larger one). A load's hot pages are the
@@ -75,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (command === 'reindex') {
-    console.log(JSON.stringify(await reindexStore(config)));
+    console.log(JSON.stringify(await reindexListingStore(config, (n) => process.stderr.write(`\rcopied ${n}`))));
     return 0;
   }
   return usage(command ? `unknown command ${command}` : 'missing command');
@@ -104,31 +102,6 @@ async function explain(config: ReturnType<typeof loadConfig>, ids: string[]): Pr
 function listingIdOf(text: string): string {
   const at = text.search(/[/:]/);
   return at > 0 ? listingId(text.slice(0, at), text.slice(at + 1)) : text;
-}
-
-async function reindexStore(config: ReturnType<typeof loadConfig>): Promise<unknown> {
-  if (config.elasticsearch) {
-    const { createElasticsearchClient } = await import('../src/adapters/elasticsearch/client.js');
-    const { reindex } = await import('../src/adapters/elasticsearch/aliases.js');
-    const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
-    const { ElasticsearchListingStore } = await import('../src/adapters/elasticsearch/listing-store.js');
-    // Writes reaching the old generation during the copy would be lost: no load may run meanwhile.
-    const store = new ElasticsearchListingStore(client, { alias: config.elasticsearch.alias });
-    try {
-      return await withWriterLock(store, { changesFrom: Date.now() }, () =>
-        reindex(client, { alias: config.elasticsearch!.alias, onProgress: (n) => process.stderr.write(`\rcopied ${n}`) }));
-    } finally {
-      await client.close();
-    }
-  }
-  const store = new SqliteListingStore(config.listingsFile);
-  try {
-    const started = Date.now();
-    store.rebuildIndexes();
-    return { backend: 'sqlite', listings: await store.count(), seconds: (Date.now() - started) / 1000 };
-  } finally {
-    await store.close();
-  }
 }
 
 function usage(problem: string): number {

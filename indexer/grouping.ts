@@ -3,19 +3,19 @@
  * (the batch plus the members of their duplicate groups whose group fields changed).
  */
 import type { StoredListing } from '../src/core/model/stored.js';
-import type { ListingStore, WriteFailure } from '../src/core/ports/listing-store.js';
+import type { ListingIndex, WriteFailure } from '../src/core/ports/listing-index.js';
 import type { MergeClock } from './merge.js';
 
 export interface GroupingStage {
   /** Called once before a load's first batch, with the store it writes to. */
-  begin?(store: ListingStore): Promise<void>;
+  begin?(store: ListingIndex): Promise<void>;
   /** `before`: the stored state of the batch's listings, when the caller has read it (absent ids: new listings). */
-  apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]>;
+  apply(batch: StoredListing[], store: ListingIndex, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]>;
   /**
    * Called once after a load's last batch: what the stage still has to write, a page at a time (a
    * stage that left its work to the end of the load). `clock` gives each page its change_seqs.
    */
-  finish?(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage>;
+  finish?(store: ListingIndex, clock: () => MergeClock): AsyncIterable<GroupWritePage>;
   /** Groups formed so far in this load (for the report). */
   readonly groupsFormed: number;
   /** Whether finish() grouped in a worker thread (for the report). */
@@ -26,12 +26,12 @@ export interface GroupingStage {
 export interface GroupWritePage {
   /** Listings the page rewrites. */
   readonly count: number;
-  write(store: ListingStore): Promise<WriteFailure[]>;
+  write(store: ListingIndex): Promise<WriteFailure[]>;
 }
 
-/** A page of whole listings, written as group fields only (upsertGroupFields, else upsertMany). */
+/** A page of whole listings, written as group fields only (upsertGroupFields). */
 export function listingsPage(listings: StoredListing[]): GroupWritePage {
-  return { count: listings.length, write: (store) => (store.upsertGroupFields ?? store.upsertMany).call(store, listings) };
+  return { count: listings.length, write: (store) => store.upsertGroupFields(listings) };
 }
 
 /** No cross-site grouping: every listing is its own group (dedup_key null, no sources[]). */

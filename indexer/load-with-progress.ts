@@ -5,13 +5,13 @@
 import cliProgress from 'cli-progress';
 import { loadSites } from '../src/core/model/sites.js';
 import { loadCommunes } from '../src/core/refdata/communes.js';
-import type { ListingStore } from '../src/core/ports/listing-store.js';
+import type { ListingIndex } from '../src/core/ports/listing-index.js';
 import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import type { IndexerMetrics } from './metrics.js';
 
 export async function loadWithProgress(
-  files: string[], store: ListingStore, rejectsFile: string | null,
+  files: string[], store: ListingIndex, rejectsFile: string | null,
   options: { groupInWorker?: boolean; metrics?: IndexerMetrics } = {},
 ): Promise<LoadReport> {
   const bar = process.stderr.isTTY

@@ -10,7 +10,7 @@ import { parseInline, parseInWorker } from './parsed-lines.js';
 import { loadCommunes } from '../src/core/refdata/communes.js';
 import { RejectsWriter } from './rejects.js';
 import { SingletonGrouping, type GroupingStage, type GroupWritePage } from './grouping.js';
-import type { ListingStore } from '../src/core/ports/listing-store.js';
+import type { ListingIndex } from '../src/core/ports/listing-index.js';
 import type { StoredListing } from '../src/core/model/stored.js';
 import type { SiteCatalog } from '../src/core/model/sites.js';
 import type { CommuneTable } from '../src/core/refdata/communes.js';
@@ -23,7 +23,7 @@ export const BATCH_SIZE = 1000;
 
 export interface LoadOptions {
   files: string[];
-  store: ListingStore;
+  store: ListingIndex;
   sites: SiteCatalog;
   communes: CommuneTable;
   rejectsFile?: string | null;
@@ -32,8 +32,7 @@ export interface LoadOptions {
   now?: () => number;
   onProgress?: (progress: LoadProgress) => void;
   /**
-   * Run inside the store's bulk mode when it has one (ListingStore.duringBulkLoad; on SQLite only a
-   * first build). Default true; false forces the incremental path (tests compare both).
+   * Run inside the store's bulk mode (ListingIndex.duringBulkLoad; on SQLite only a first build). Default true; false forces the incremental path (tests compare both).
    */
   bulkLoad?: boolean;
   /**
@@ -112,7 +111,7 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
     return loaded;
   };
   // The report's time includes what the bulk mode does at the end (building indexes).
-  const { progress, groupingSeconds, findings } = options.bulkLoad !== false && store.duringBulkLoad ? await store.duringBulkLoad(writeRecords) : await writeRecords();
+  const { progress, groupingSeconds, findings } = options.bulkLoad !== false ? await store.duringBulkLoad(writeRecords) : await writeRecords();
   return {
     ...withTiming(progress, started), ...findings, write_seconds: progress.seconds, grouping_seconds: Math.round(groupingSeconds * 100) / 100,
     grouped_in_worker: options.grouping?.groupedInWorker === true,

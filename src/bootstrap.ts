@@ -12,7 +12,8 @@ import { loadWithProgress } from '../indexer/load-with-progress.js';
 import { createKey } from './admin/commands.js';
 
 export async function bootstrapIfEmpty(service: Service, config: Config): Promise<void> {
-  const { listings, access, offers } = service.deps;
+  const { access, offers } = service.deps;
+  const listings = service.listingStore;
   if ((await listings.count()) > 0) return;
   const sampleFile = path.join(config.dataDir, 'sample.ndjson.gz');
   if (!existsSync(sampleFile)) {

@@ -5,9 +5,8 @@
 import { loadConfig } from './config/config.js';
 import { createService } from './service.js';
 import { bootstrapIfEmpty } from './bootstrap.js';
-import { SqliteListingStore } from './adapters/sqlite-listings/listing-store.js';
 import { assertClusterConfig, ClusterConfigError, isClusterPrimary, superviseWorkers } from './cluster.js';
-import { clusterMetricsSource, metricsSource, shareWithClusterPrimary, startMetricsServer } from './api/http/metrics.js';
+import { clusterMetricsSource, metricsSource, shareWithClusterPrimary, startMetricsServer } from './metrics-server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -28,10 +27,9 @@ async function main(): Promise<void> {
   if (config.apiWorkers === 1) await bootstrapIfEmpty(service, config);
   await service.listen(config.port, config.host);
   if (metrics && config.apiWorkers === 1 && config.metricsPort !== null) await startMetricsServer(metricsSource(metrics), config.metricsPort, config.host);
-  // The map's exact totals are counted in memory once this copy is read: after listening, a slice per
-  // turn of the event loop, so the server answers meanwhile (counting in SQL until it is read).
-  const { listings } = service.deps;
-  if (listings instanceof SqliteListingStore) void listings.readMapPoints();
+  // What the store prepares for the first requests (SQLite: the map's exact totals are counted in
+  // memory once its copy is read) is read after listening, so the server answers meanwhile.
+  void service.deps.listings.warmUp();
   service.deps.logger.info({ port: config.port, listings: service.deps.listings.backend, access: service.deps.access.backend, pid: process.pid },
     `listening on http://localhost:${config.port}/api/v1`);
   const stop = async () => {

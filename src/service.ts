@@ -16,12 +16,15 @@ import { loadSites } from './core/model/sites.js';
 import { CursorCodec } from './core/query/cursor.js';
 import { loadPtzLookup } from './core/refdata/ptz.js';
 import { openListingStore } from './open-listing-store.js';
+import type { ListingStore } from './core/ports/listing-store.js';
 import { ApiMetrics } from './api/http/metrics.js';
 
 export const VERSION = '1.0.0';
 
 export interface Service {
   deps: AppDeps;
+  /** The listings store the routes read (deps.listings), whole: the first start loads the sample into it (bootstrap.ts). */
+  listingStore: ListingStore;
   listen(port: number, host?: string): Promise<Server>;
   close(): Promise<void>;
 }
@@ -31,7 +34,10 @@ export function createLogger(level: Config['logLevel']): pino.Logger {
   return pino({ level, redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'key_plain', '*.seller_phone', '*.seller_email'], censor: '[redacted]' } });
 }
 
-export async function createService(config: Config, overrides: Partial<AppDeps> = {}): Promise<Service> {
+/** Dependencies given instead of the configured ones; the listings store whole, as both ports. */
+export type ServiceOverrides = Omit<Partial<AppDeps>, 'listings'> & { listings?: ListingStore };
+
+export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   mkdirSync(config.dataDir, { recursive: true });
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const listings = overrides.listings ?? (await openListingStore(config, { mmapMiB: config.sqliteMmapMiB }));
@@ -61,6 +67,7 @@ export async function createService(config: Config, overrides: Partial<AppDeps> 
   let server: Server | null = null;
   return {
     deps,
+    listingStore: listings,
     listen: (port, host) => new Promise((resolve) => { server = app.listen(port, host, () => resolve(server!)); }),
     close: async () => {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));

@@ -2,7 +2,7 @@
  * Reading blocks for the grouping stage. A block is read as candidates (BlockCandidate: a listing's
  * scoring features and what the key rules read, not its document): a load reads the candidates of
  * every record, about 36 listings per record at 1M, and whole listings made that the larger part of
- * a load's time (ListingStore.findBlockCandidates; SQLite keeps the features in their own table).
+ * a load's time (the storedCandidates capability of ListingIndex: SQLite keeps the features in their own table).
  *
  * LoadedBlocks: the blocks one batch works on, each read once, and which keys of each base are
  * loaded, so a regrouping can tell whether every candidate of a listing is in memory (its bucket and
@@ -18,9 +18,9 @@
 import { baseOfKey, blockKeyOf } from '../../src/core/dedup/block-key.js';
 import { featuresOf } from '../../src/core/dedup/features.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { BlockCandidate, ListingStore } from '../../src/core/ports/listing-store.js';
+import type { BlockCandidate, IndexCapabilities, ListingIndex } from '../../src/core/ports/listing-index.js';
 
-/** A whole listing as a candidate (a batch listing, or a backend without findBlockCandidates). */
+/** A whole listing as a candidate (a batch listing, or a backend without stored candidates). */
 export function candidateOf(listing: StoredListing): BlockCandidate {
   return {
     id: listing.id, dedup_key: listing.dedup_key, change_seq: listing.change_seq, catalogue_entered_at: listing.catalogue_entered_at,
@@ -33,18 +33,19 @@ export function activeBlockKeyOf(listing: StoredListing): string | null {
   return listing.status === 'active' ? blockKeyOf(listing) : null;
 }
 
-export type BlockReader = Pick<ListingStore, 'findBlock' | 'findBlockCandidates' | 'findBlocks'>;
+export type BlockReader = Pick<ListingIndex, 'findBlock' | 'findBlocks'> & { readonly capabilities: Pick<IndexCapabilities, 'storedCandidates'> };
 
 /** The candidates of one block, from the store's stored features when it keeps them. */
 export async function readBlock(store: BlockReader, key: string): Promise<BlockCandidate[]> {
-  if (store.findBlockCandidates) return store.findBlockCandidates(key);
+  const stored = store.capabilities.storedCandidates;
+  if (stored) return stored.findBlockCandidates(key);
   return (await store.findBlock(key)).map(candidateOf);
 }
 
-/** The candidates of several blocks, in one read where the store can (findBlocks). */
+/** The candidates of several blocks: whole listings in one read (findBlocks) where the store keeps no candidates. */
 export async function readBlocks(store: BlockReader, keys: readonly string[]): Promise<Map<string, BlockCandidate[]>> {
   const read = new Map<string, BlockCandidate[]>();
-  if (keys.length > 1 && store.findBlocks && !store.findBlockCandidates) {
+  if (keys.length > 1 && !store.capabilities.storedCandidates) {
     for (const [key, listings] of await store.findBlocks([...keys])) read.set(key, listings.map(candidateOf));
     return read;
   }

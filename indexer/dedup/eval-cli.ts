@@ -19,10 +19,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadSites } from '../../src/core/model/sites.js';
 import { loadCommunes } from '../../src/core/refdata/communes.js';
-import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
+import { openFolderListingStore } from '../../src/open-listing-store.js';
 import { SingletonGrouping, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 import type { MergeClock } from '../merge.js';
 import { runLoad, type LoadReport } from '../load.js';
 import { evaluateStore, readLabels } from './evaluate.js';
@@ -58,12 +58,12 @@ async function main(argv: string[]): Promise<number> {
     await singleton.dispose();
   }
 
-  let store: SqliteListingStore;
+  let store: ListingIndex;
   let dispose = async () => { await store.close(); };
   if (values['data-dir']) {
     const file = path.join(values['data-dir'], 'listings.sqlite');
     if (!existsSync(file)) return usage(`no store in ${values['data-dir']} (listings.sqlite missing)`);
-    store = new SqliteListingStore(file);
+    store = openFolderListingStore(values['data-dir']);
   } else {
     const stage = new TimedGrouping(new DedupGrouping({ sites, threshold, cacheListings }));
     const loaded = await loadInto(recordsFile, values.keep ?? null, stage);
@@ -118,7 +118,7 @@ async function realdata(dir: string): Promise<number> {
 async function loadInto(recordsFile: string, keepDir: string | null, grouping: GroupingStage) {
   const dir = keepDir ?? mkdtempSync(path.join(tmpdir(), 'dedup-eval-'));
   mkdirSync(dir, { recursive: true });
-  const store = new SqliteListingStore(path.join(dir, 'listings.sqlite'));
+  const store = openFolderListingStore(dir);
   const cpuBefore = process.cpuUsage();
   const report = await runLoad({ files: [recordsFile], store, sites: loadSites(), communes: loadCommunes(), grouping });
   const cpu = process.cpuUsage(cpuBefore);
@@ -150,7 +150,7 @@ class TimedGrouping implements GroupingStage {
   constructor(private readonly inner: GroupingStage) {}
   get groupsFormed(): number { return this.inner.groupsFormed; }
   get groupedInWorker(): boolean | undefined { return this.inner.groupedInWorker; }
-  async begin(store: ListingStore): Promise<void> {
+  async begin(store: ListingIndex): Promise<void> {
     await this.timed(async () => this.inner.begin?.(store));
   }
   async apply(...args: Parameters<GroupingStage['apply']>): Promise<StoredListing[]> {
@@ -158,7 +158,7 @@ class TimedGrouping implements GroupingStage {
     this.extraRows += out.length - args[0].length;
     return out;
   }
-  async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
+  async *finish(store: ListingIndex, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
     if (!this.inner.finish) return;
     const pages = this.inner.finish(store, clock)[Symbol.asyncIterator]();
     for (;;) {

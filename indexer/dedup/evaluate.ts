@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { listingId } from '../../src/core/model/stored.js';
-import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 import { PairCounter, scoresOf, type PairScores } from './metrics.js';
 import { ownContent } from './own-content.js';
 import { scanListings } from './scan.js';
@@ -50,7 +50,7 @@ export async function readLabels(file: string): Promise<Labels> {
   return labels;
 }
 
-export async function evaluateStore(store: ListingStore, labels: Labels): Promise<Evaluation> {
+export async function evaluateStore(store: ListingIndex, labels: Labels): Promise<Evaluation> {
   const active = new PairCounter();
   const all = new PairCounter();
   const byShape = new Map<string, PairCounter>();
@@ -112,7 +112,7 @@ export async function readLabelledPairs(file: string): Promise<LabelledPair[]> {
 }
 
 /** Pairwise precision and recall of the store's groups on pairs labelled by reading them. */
-export async function evaluateLabelledPairs(store: ListingStore, pairs: readonly LabelledPair[]): Promise<PairEvaluation> {
+export async function evaluateLabelledPairs(store: ListingIndex, pairs: readonly LabelledPair[]): Promise<PairEvaluation> {
   const listings = await store.getMany([...new Set(pairs.flatMap((p) => [storeId(p.a), storeId(p.b)]))]);
   const result: PairEvaluation = { same: 0, different: 0, unsure: 0, missing: 0, grouped: 0, grouped_same: 0, precision: 1, recall: 1, disagreements: [] };
   for (const pair of pairs) {
@@ -144,7 +144,7 @@ const SAME_MEASURE_M2 = 0.6;
  * candidate on the other site with the same price, the same rooms and surfaces within 0.6 m²
  * (both given). Nearly every such pair is one property, whatever else the listings say or omit.
  */
-export async function evaluateUnambiguousPairs(store: ListingStore): Promise<UnambiguousPairs> {
+export async function evaluateUnambiguousPairs(store: ListingIndex): Promise<UnambiguousPairs> {
   interface Entry { id: string; source: string; surface: number; key: string | null }
   const byValues = new Map<string, Entry[]>();
   for await (const page of scanListings(store, 'active')) {

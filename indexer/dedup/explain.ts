@@ -5,7 +5,7 @@
  */
 import { blockBaseOf, blockPlaceOf } from '../../src/core/dedup/block-key.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 import { featuresOf, type Features } from '../../src/core/dedup/features.js';
 import { floorsComparable, LIMITS, MATCH_THRESHOLD, scoreDetail, surfacesClose } from './score.js';
 import { scanListings } from './scan.js';
@@ -19,7 +19,7 @@ export interface Explanation {
 
 const EXAMPLES_PER_REASON = 3;
 
-export async function explainPairs(store: ListingStore, labels: ReadonlyMap<string, string>): Promise<Explanation> {
+export async function explainPairs(store: ListingIndex, labels: ReadonlyMap<string, string>): Promise<Explanation> {
   const byLabel = new Map<string, string[]>();
   const byKey = new Map<string, string[]>();
   const keyOf = new Map<string, string | null>();

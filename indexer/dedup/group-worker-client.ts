@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SiteCatalog, Site } from '../../src/core/model/sites.js';
 import type { ListingRow } from '../../src/adapters/sqlite-listings/rows.js';
-import type { ListingStore, WriteFailure } from '../../src/core/ports/listing-store.js';
+import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 import type { GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { GROUP_WORKER_LIMITS } from '../heap.js';
@@ -34,9 +34,6 @@ export interface GroupWorkerMessage {
   minted: number;
   done?: boolean;
 }
-
-/** The store the rows are written to: the SQLite store, whose rows these are (only it lends its file, fileForReaders). */
-interface RowWriter { upsertGroupRows(count: number, rowAt: (index: number) => ListingRow): Promise<WriteFailure[]> }
 
 /** The message of a page of rows (the worker's side), its buffer ready to be transferred. */
 export function encodeRows(rows: readonly ListingRow[], touched: number[], minted: number): GroupWorkerMessage {
@@ -74,11 +71,14 @@ function rowsPage({ bytes, ends, touched }: GroupWorkerMessage, clock: () => Mer
   const text = Buffer.from(bytes);
   return {
     count: ends.length,
-    write: async (store: ListingStore) => {
+    write: async (store: ListingIndex) => {
       const now = clock();
       // Numbered in page order, as the load's own grouping numbers them.
       const positions = new Map(touched.map((index) => [index, now.nextChangeSeq()]));
-      return (store as ListingStore & RowWriter).upsertGroupRows(ends.length, (index) => {
+      // The store that lent its file (the groupWorker capability) writes the rows it reads.
+      const writer = store.capabilities.groupWorker;
+      if (writer === null) throw new Error(`a ${store.backend} store cannot write the grouping worker's rows`);
+      return writer.upsertGroupRows(ends.length, (index) => {
         const row = JSON.parse(text.toString('utf8', index === 0 ? 0 : ends[index - 1], ends[index])) as ListingRow;
         const position = positions.get(index);
         if (position !== undefined) {

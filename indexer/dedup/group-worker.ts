@@ -24,7 +24,8 @@ async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData):
   const { reads, close } = ListingReads.openReadOnly(data.file, GROUP_WORKER_CACHE_MIB);
   const store: EveryBaseStore = {
     findBlock: async (key) => reads.findBlock(key),
-    findBlockCandidates: async (key) => reads.findBlockCandidates(key),
+    findBlocks: async (keys) => new Map(keys.map((key) => [key, reads.findBlock(key)])),
+    capabilities: { storedCandidates: { findBlockCandidates: async (key) => reads.findBlockCandidates(key) } },
     getMany: async (ids) => reads.getMany(ids),
     blockKeysAfter: async (after, limit) => reads.blockKeysAfter(after, limit),
   };

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SiteCatalog } from '../../src/core/model/sites.js';
 import { loadCommunes } from '../../src/core/refdata/communes.js';
-import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
+import { openFolderListingStore } from '../../src/open-listing-store.js';
+import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 import { runLoad } from '../load.js';
 import { evaluateLabelledPairs, evaluateUnambiguousPairs, readLabelledPairs, type PairEvaluation, type UnambiguousPairs } from './evaluate.js';
 import { asSparse, LEVALLOIS_FOLDER, LEVALLOIS_PAIRS_FILE, levalloisFile, levalloisRecords, levalloisSites, otherRealRecords } from './realdata.js';
@@ -50,7 +51,7 @@ export async function realdataReport(dir: string, configured: SiteCatalog): Prom
   const sites = levalloisSites(configured);
   if (levallois !== null) {
     const pairs = await readLabelledPairs(LEVALLOIS_PAIRS_FILE);
-    const grouping = async (store: SqliteListingStore) => ({
+    const grouping = async (store: ListingIndex) => ({
       labelled_pairs: await evaluateLabelledPairs(store, pairs), unambiguous_pairs: await evaluateUnambiguousPairs(store),
     });
     const records = levalloisRecords(levallois);
@@ -64,14 +65,14 @@ export async function realdataReport(dir: string, configured: SiteCatalog): Prom
   return report;
 }
 
-async function loadFolder<T>(folder: string, records: Record<string, unknown>[], sites: SiteCatalog, measure: (store: SqliteListingStore) => Promise<T>) {
+async function loadFolder<T>(folder: string, records: Record<string, unknown>[], sites: SiteCatalog, measure: (store: ListingIndex) => Promise<T>) {
   const work = mkdtempSync(path.join(tmpdir(), 'realdata-'));
   try {
     // Written to a temporary file and loaded as an operator would: the rejects file says why.
     const input = path.join(work, 'records.ndjson');
     const rejectsFile = path.join(work, 'rejects.ndjson');
     writeFileSync(input, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
-    const store = new SqliteListingStore(path.join(work, 'listings.sqlite'));
+    const store = openFolderListingStore(work);
     try {
       const grouping = new DedupGrouping({ sites });
       const loaded = await runLoad({ files: [input], store, sites, communes: loadCommunes(), grouping, rejectsFile });

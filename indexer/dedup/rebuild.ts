@@ -16,7 +16,7 @@ import { withWriterLock } from '../../src/core/ports/writer-lock.js';
 import { baseOfKey, blockKeyOf } from '../../src/core/dedup/block-key.js';
 import type { SiteCatalog } from '../../src/core/model/sites.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 import type { MergeClock } from '../merge.js';
 import type { GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
@@ -24,7 +24,7 @@ import { scanListings } from './scan.js';
 import { readBase, regroupCandidates, withGroupFields } from './whole-base.js';
 
 export interface RebuildOptions {
-  store: ListingStore;
+  store: ListingIndex;
   sites: SiteCatalog;
   threshold?: number;
   now?: () => number;
@@ -55,7 +55,7 @@ async function rebuildLocked(options: RebuildOptions): Promise<RebuildReport> {
   const flush = async (force = false) => {
     if (pending.length === 0 || (!force && pending.length < (options.writeBatch ?? 1000))) return;
     // Group fields only: the listings' own content (and so their dedup features) is as stored.
-    await (options.store.upsertGroupFields ?? options.store.upsertMany).call(options.store, pending.splice(0));
+    await options.store.upsertGroupFields(pending.splice(0));
   };
 
   // 1. Every block key of the active catalogue, by base, with the number of listings each base must

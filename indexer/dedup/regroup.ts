@@ -8,7 +8,7 @@
  */
 import type { SiteCatalog } from '../../src/core/model/sites.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { BlockCandidate } from '../../src/core/ports/listing-store.js';
+import type { BlockCandidate } from '../../src/core/ports/listing-index.js';
 import { clusterAround } from './cluster.js';
 import { groupFields, rankMembers, type GroupFields } from './group-output.js';
 import { assignKeys, type KeyHolder } from './keys.js';

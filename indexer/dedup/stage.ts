@@ -33,7 +33,7 @@
 import { baseOfKey, blockKeyOf, neighbourKeys } from '../../src/core/dedup/block-key.js';
 import type { SiteCatalog } from '../../src/core/model/sites.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { BlockCandidate, ListingStore } from '../../src/core/ports/listing-store.js';
+import type { BlockCandidate, ListingIndex } from '../../src/core/ports/listing-index.js';
 import { listingsPage, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks } from './blocks.js';
@@ -74,7 +74,7 @@ const WARM_CHUNK = 500;
 export class DedupGrouping implements GroupingStage {
   private formed = 0;
   private readonly cache: BlockCache;
-  private cacheStore: ListingStore | null = null;
+  private cacheStore: ListingIndex | null = null;
   /** This load is a first build: its batches are written ungrouped and `finish` groups them (begin()). */
   private atEnd = false;
 
@@ -90,16 +90,15 @@ export class DedupGrouping implements GroupingStage {
   /** The block cache (for tests and diagnostics: it must equal the store's blocks it holds). */
   get blockCache(): Pick<BlockCache, 'cached' | 'size'> { return this.cache; }
 
-  async begin(store: ListingStore): Promise<void> {
+  async begin(store: ListingIndex): Promise<void> {
     // Deferring needs a durable mark: a first build killed before its grouping ended leaves rows
     // ungrouped that a rerun reads as unchanged; the mark makes that rerun group the whole store.
-    if (store.blockKeysAfter === undefined || store.groupingPending === undefined || store.setGroupingPending === undefined) return;
     if (await store.groupingPending()) { this.atEnd = true; return; }
     this.atEnd = this.options.groupFirstBuildAtEnd !== false && (await store.count()) === 0;
     if (this.atEnd) await store.setGroupingPending(true);
   }
 
-  async apply(batch: StoredListing[], store: ListingStore, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]> {
+  async apply(batch: StoredListing[], store: ListingIndex, clock: MergeClock, before?: ReadonlyMap<string, StoredListing>): Promise<StoredListing[]> {
     // Grouped at the end: written as merged, which keeps a stored listing's group fields (and so its
     // group key, which the regrouping keeps) and gives a new one none.
     if (this.atEnd) return batch;
@@ -136,9 +135,9 @@ export class DedupGrouping implements GroupingStage {
       if (key !== null) around(key);
     }
 
-    // Where one read fetches many blocks (Elasticsearch), the batch's uncached blocks are read
-    // together into the bounded cache first, instead of one read per base below.
-    if (store.findBlocks) await this.warmCache(store, [...keysByBase.values()].flatMap((keys) => [...keys]));
+    // Where the store keeps no candidates, one read fetches many blocks (Elasticsearch): the batch's
+    // uncached blocks are read together into the bounded cache first, instead of one read per base below.
+    if (!store.capabilities.storedCandidates) await this.warmCache(store, [...keysByBase.values()].flatMap((keys) => [...keys]));
 
     // 2. Regroup each base around what changed, reading its blocks then: every block a base's
     // regrouping reads is of that base (neighbourKeys), so only one base's candidates are held at a
@@ -190,7 +189,7 @@ export class DedupGrouping implements GroupingStage {
     return writes.map((write) => write.listing);
   }
 
-  private async warmCache(store: ListingStore, keys: string[]): Promise<void> {
+  private async warmCache(store: ListingIndex, keys: string[]): Promise<void> {
     const missing = keys.filter((key) => this.cache.get(key) === undefined);
     for (let i = 0; i < missing.length; i += WARM_CHUNK) {
       for (const [key, members] of await readBlocks(store, missing.slice(i, i + WARM_CHUNK))) this.cache.put(key, members);
@@ -202,20 +201,20 @@ export class DedupGrouping implements GroupingStage {
    * or, when asked (groupInWorker) and the store lends its file to a reader in another thread
    * (SQLite), in a worker thread (group-worker.ts) while this one writes.
    */
-  async *finish(store: ListingStore, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
+  async *finish(store: ListingIndex, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
     if (!this.atEnd) return;
     this.atEnd = false;
     const minted = (groups: number) => { this.formed += groups; };
     const options = { sites: this.options.sites, threshold: this.options.threshold, keysPerPage: this.options.blockKeysPerPage, minted };
-    const file = this.options.groupInWorker === true ? store.fileForReaders?.() : undefined;
-    if (file !== undefined) {
+    const worker = this.options.groupInWorker === true ? store.capabilities.groupWorker : null;
+    if (worker !== null) {
       this.groupedInWorker = true;
-      yield* groupInWorker(file, options, clock);
+      yield* groupInWorker(worker.fileForReaders(), options, clock);
     } else {
-      for await (const page of regroupEveryBase(store as EveryBaseStore, { ...options, clock })) yield listingsPage(page);
+      for await (const page of regroupEveryBase(store, { ...options, clock })) yield listingsPage(page);
     }
     // Reached once the caller has written the last page: the store is grouped.
-    await store.setGroupingPending?.(false);
+    await store.setGroupingPending(false);
   }
 
   /**

@@ -7,16 +7,16 @@
  */
 import type { SiteCatalog } from '../../src/core/model/sites.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { BlockCandidate, ListingStore } from '../../src/core/ports/listing-store.js';
+import type { BlockCandidate, ListingIndex } from '../../src/core/ports/listing-index.js';
 import type { MergeClock } from '../merge.js';
 import { baseOfKey } from '../../src/core/dedup/block-key.js';
 import { readBlocks, type BlockReader } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { clusterRegroup, currentGroupFields, regroupedFields } from './regroup.js';
 
-type BaseStore = BlockReader & Pick<ListingStore, 'getMany'>;
+type BaseStore = BlockReader & Pick<ListingIndex, 'getMany'>;
 /** What a pass over every base reads: the blocks, whole listings, and the block keys in order. */
-export type EveryBaseStore = BaseStore & Required<Pick<ListingStore, 'blockKeysAfter'>>;
+export type EveryBaseStore = BaseStore & Pick<ListingIndex, 'blockKeysAfter'>;
 
 /** Block keys read per page, and listings handed back per page, by a pass over every base. */
 export const EVERY_BASE_PAGE = 1000;

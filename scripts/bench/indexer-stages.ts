@@ -92,7 +92,7 @@ export async function measureStages(sampleFile: string, limit: number, scratchDi
     };
 
     let bulkEnd = 0n;
-    await store.duringBulkLoad!(async () => {
+    await store.duringBulkLoad(async () => {
       const lines = readLines([sampleFile]);
       let batch: InputLine[] = [];
       let read = 0;

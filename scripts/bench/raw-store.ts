@@ -94,8 +94,8 @@ export class RawStore<S extends ListingStore = ListingStore> {
    */
   async medianMs(paths: readonly string[], runs: number): Promise<number> {
     const calls = paths.slice(0, Math.max(runs, 1)).map((p) => this.callFor(p));
-    // As the SQLite server does at start-up: the map's in-memory point copy is read before the timing.
-    if (this.store instanceof SqliteListingStore) await this.store.readMapPoints();
+    // As the server does at start-up (SQLite: the map's in-memory point copy is read before the timing).
+    await this.store.warmUp();
     for (const call of calls) await call();
     const samples: number[] = [];
     for (let i = 0; i < runs; i++) samples.push(await timeMs(calls[i % calls.length]));

@@ -12,7 +12,8 @@ import { describeEngines } from '../support/engines.js';
 import { makeListings } from '../support/fixtures.js';
 import { NO_RATE_WINDOWS, offersWith } from '../api/access/support/quota-app.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import { StoreUnavailableError, type ListingStore } from '../../src/core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../src/core/ports/store-unavailable.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
 
 const keyOf = (a: { source: string; reference: string }) => `${a.source}/${a.reference}`;
 
@@ -82,7 +83,7 @@ describeEngines('typed client', function (engine) {
         sleeps.push(ms);
         app.clock.now += ms;
         pauses += 1;
-        if (pauses === 1) await app.service.deps.listings.upsertMany([arrived]);
+        if (pauses === 1) await app.service.listingStore.upsertMany([arrived]);
         if (pauses === 2) abort.abort();
       },
     });

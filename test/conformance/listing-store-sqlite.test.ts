@@ -5,8 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { BLOCK_CANDIDATES_SQL } from '../../src/adapters/sqlite-listings/listing-reads.js';
-import { annonceJson, mapPointJson, presentAnnonce, presentMapPoint } from '../../src/core/model/present.js';
-import type { MapPointListing, StoredListing } from '../../src/core/model/stored.js';
+import { annonceJson, presentAnnonce, presentMapPoint } from '../../src/core/model/present.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
 import { SORTS, type BoundingBox, type ListingFilter, type Scope, type SearchQuery, type SortName } from '../../src/core/query/query.js';
 import { SORT_SPECS } from '../../src/adapters/sqlite-listings/sorts.js';
 import { makeListings, prng } from '../support/fixtures.js';
@@ -20,7 +20,9 @@ import type { StatementCache } from '../../src/adapters/sqlite-shared/statements
 import { toSchema4Layout } from '../support/schema4-layout.js';
 import { blockKeyOf } from '../../src/core/dedup/block-key.js';
 import { featuresOf, PartlyStoredFeatures, type Features } from '../../src/core/dedup/features.js';
-import type { BlockCandidate } from '../../src/core/ports/listing-store.js';
+import type { BlockCandidate } from '../../src/core/ports/listing-index.js';
+import type { MapResult } from '../../src/core/ports/listing-reader.js';
+import { mapPointsOf } from '../support/map-points.js';
 import { clusterAround } from '../../indexer/dedup/cluster.js';
 
 /** A listings file in a new temporary directory. */
@@ -324,17 +326,26 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     for (const item of items) expect(JSON.parse(String(annonceJson(item)))).to.deep.equal(presentAnnonce(stored.get(item.id)!));
   }
 
-  /** Map points of the whole world, through both plans (grouped: covering index; all listings: R*Tree). */
-  async function mapPoints(store: SqliteListingStore): Promise<MapPointListing[]> {
+  /** Map answers of the whole world, through both plans (grouped: covering index; all listings: R*Tree). */
+  async function mapAnswers(store: SqliteListingStore): Promise<MapResult[]> {
     const world = { south: -90, west: -180, north: 90, east: 180 };
     const grouped = await store.map({ filter: {}, scope: ALL, grouped: true, bbox: world, limit: 2000 });
     const all = await store.map({ filter: {}, scope: ALL, grouped: false, bbox: world, limit: 2000 });
-    expect(all.points.length).to.be.greaterThan(grouped.points.length);
-    return [...grouped.points, ...all.points];
+    expect(all.count).to.be.greaterThan(grouped.count);
+    return [grouped, all];
   }
 
-  function expectMapPresentedLikeStored(points: MapPointListing[]): void {
-    for (const point of points) expect(JSON.parse(String(mapPointJson(point))), point.id).to.deep.equal(presentMapPoint(stored.get(point.id)!));
+  const pointIds = (answer: MapResult) => mapPointsOf(answer).map((point) => `${point.source}:${point.reference}`);
+
+  function expectMapPresentedLikeStored(answers: MapResult[]): void {
+    for (const answer of answers) {
+      const points = mapPointsOf(answer);
+      expect(points).to.have.length(answer.count);
+      for (const point of points) {
+        const id = `${point.source}:${point.reference}`;
+        expect(point, id).to.deep.equal(presentMapPoint(stored.get(id)!));
+      }
+    }
   }
 
   async function loadedStore(): Promise<string> {
@@ -350,9 +361,9 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     const items = await firstPage(store);
     expect(items.every((item) => Buffer.isBuffer(item.public_json))).to.equal(true);
     expectPresentedLikeStored(items);
-    const points = await mapPoints(store);
-    expect(points.every((point) => Buffer.isBuffer(point.map_json))).to.equal(true);
-    expectMapPresentedLikeStored(points);
+    const answers = await mapAnswers(store);
+    expect(answers.every((answer) => answer.texts.every((text) => Buffer.isBuffer(text)))).to.equal(true);
+    expectMapPresentedLikeStored(answers);
   }
 
   it('serves pages from the texts written at index time', async () => {
@@ -372,9 +383,9 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     const before = await firstPage(store);
     expect(before.some((item) => item.public_json !== undefined)).to.equal(false);
     expectPresentedLikeStored(before);
-    const pointsBefore = await mapPoints(store);
-    expect(pointsBefore.some((point) => point.map_json !== undefined)).to.equal(false);
-    expectMapPresentedLikeStored(pointsBefore);
+    const answersBefore = await mapAnswers(store);
+    expect(answersBefore.some((answer) => answer.texts.some((text) => Buffer.isBuffer(text)))).to.equal(false);
+    expectMapPresentedLikeStored(answersBefore);
     store.rebuildIndexes();
     await expectServedFromTexts(store);
     await store.close();
@@ -385,20 +396,21 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     const store = new SqliteListingStore(file);
     const world = { south: -90, west: -180, north: 90, east: 180 };
     const joined = await store.map({ filter: {}, scope: ALL, grouped: true, bbox: world, limit: 2000 });
-    expect(joined.joined?.count).to.equal(joined.points.length).and.to.be.greaterThan(10);
-    const joinedText = JSON.parse(`[${joined.joined!.texts.join(',')}]`) as { source: string; reference: string }[];
-    expect(joinedText.map((p) => `${p.source}:${p.reference}`)).to.deep.equal(joined.points.map((p) => p.id));
-    expectMapPresentedLikeStored(joined.points);
+    // One text for the box, holding its `count` points.
+    expect(joined.texts).to.have.length(1);
+    expect(joined.count).to.equal(pointIds(joined).length).and.to.be.greaterThan(10);
+    expectMapPresentedLikeStored([joined]);
     // Rows whose text is missing (written while the texts were stale): every point then comes from its row.
     const other = new Database(file);
     other.prepare('UPDATE listings SET map_json = NULL WHERE rowid % 3 = 0').run();
     other.close();
     const byRows = await store.map({ filter: {}, scope: ALL, grouped: true, bbox: world, limit: 2000 });
-    expect(byRows.joined).to.equal(undefined);
+    expect(byRows.texts).to.have.length(byRows.count);
     expect(byRows.total).to.equal(joined.total);
-    expect(byRows.points.map((p) => p.id).sort()).to.deep.equal(joined.points.map((p) => p.id).sort());
-    expect(byRows.points.some((p) => p.map_json === undefined)).to.equal(true);
-    expectMapPresentedLikeStored(byRows.points);
+    expect(pointIds(byRows).sort()).to.deep.equal(pointIds(joined).sort());
+    // The points without a text are presented from their columns.
+    expect(byRows.texts.some((text) => typeof text === 'string')).to.equal(true);
+    expectMapPresentedLikeStored([byRows]);
     await store.close();
   });
 
@@ -415,7 +427,7 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     expect(hasPointsIndex()).to.equal(false);
     expectPresentedLikeStored(await firstPage(store));
     expect((await firstPage(store)).some((item) => item.public_json !== undefined)).to.equal(false);
-    expectMapPresentedLikeStored(await mapPoints(store));
+    expectMapPresentedLikeStored(await mapAnswers(store));
     store.rebuildIndexes();
     expect(hasPointsIndex()).to.equal(true);
     await expectServedFromTexts(store);
@@ -440,7 +452,7 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
       grouped: await page({}, true),
       text: await page({ words: [word] }, false),
       textCount: (await store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 200, page: 1, after: null })).items.length,
-      map: map.points.map((point) => String(mapPointJson(point))),
+      map: map.texts.map(String).join(','),
       details: await Promise.all(listings.slice(0, 20).map(async (l) => String(annonceJson((await store.get(l.id))!)))),
       feed: (await store.feed({ filter: {}, scope: ALL, changedUntil: Number.MAX_SAFE_INTEGER, pageSize: 200, after: null })).items.map((item) => item.id),
     };
@@ -849,7 +861,7 @@ describe('SQLite store: exact map totals from the in-memory copy of ix_map (map-
 
   it('agrees with SQL and with the listings over random boxes, inclusive edges, access dates and the antimeridian', async () => {
     const { file, store: inMemory } = await storeHolding('mc', listings);
-    await inMemory.readMapPoints();
+    await inMemory.warmUp();
     const bySql = new SqliteListingStore(file, { mapCountsInMemory: false });
     const random = prng(5);
     const coordinate = (i: number) => listings[Math.floor(random() * listings.length)].content[i ? 'longitude' : 'latitude']!;
@@ -903,7 +915,7 @@ describe('SQLite store: exact map totals from the in-memory copy of ix_map (map-
 
   it('never counts a stale copy: a write of another connection or of its own is in the next total', async () => {
     const { file, store: api } = await storeHolding('mc', listings);
-    await api.readMapPoints();
+    await api.warmUp();
     const bbox = { south: -90, west: -180, north: 90, east: 180 };
     const all = listings.filter((l) => l.content.latitude !== null && l.content.longitude !== null).length;
     expect(await mapTotal(api, bbox)).to.equal(all);

@@ -29,7 +29,7 @@ const wrapped = new Proxy(store, {
     const value = Reflect.get(target, name, receiver) as unknown;
     if (typeof value !== 'function') return value;
     if (name === 'duringBulkLoad') {
-      return <T>(load: () => Promise<T>) => target.duringBulkLoad!(async () => {
+      return <T>(load: () => Promise<T>) => target.duringBulkLoad(async () => {
         const result = await load();
         process.stderr.write('phase build\n');
         return result;

@@ -89,7 +89,7 @@ describeEngines('indexer crash safety: SIGKILL at any point, rerun, same store a
   const digestOf = async (target: { dataDir: string; alias: string }): Promise<StoreDigest & { groupingPending: boolean }> => {
     const store = await openListingStore(configOf(target.dataDir, target.alias));
     try {
-      return { ...(await storeDigest(store)), groupingPending: (await store.groupingPending?.()) ?? false };
+      return { ...(await storeDigest(store)), groupingPending: await store.groupingPending() };
     } finally {
       await store.close();
     }

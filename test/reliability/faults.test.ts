@@ -137,7 +137,7 @@ describe('faults of issue #30', function () {
     it('a 5 MB description is cut to its cap when loaded; search pages serve the cut text', async () => {
       const huge = 'Très grand appartement. '.repeat(220_000);
       const report = await runLoad({
-        files: [writeNdjson([rawRecord(1, { description: huge, title: 'T'.repeat(5000) }), rawRecord(2)])], store: app.service.deps.listings,
+        files: [writeNdjson([rawRecord(1, { description: huge, title: 'T'.repeat(5000) }), rawRecord(2)])], store: app.service.listingStore,
         sites: loadSites(), communes: loadCommunes(), now: () => Date.parse('2026-11-10T00:00:00Z'),
       });
       expect(report).to.include({ written: 2, texts_truncated: 1 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service, type ServiceOverrides } from '../../src/service.js';
 import { createKey } from '../../src/admin/commands.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
 import type { AppDeps } from '../../src/api/http/state.js';
@@ -30,7 +30,7 @@ let accountCounter = 0;
 export interface TestAppOptions {
   listings?: StoredListing[];
   env?: Record<string, string>;
-  deps?: Partial<AppDeps>;
+  deps?: ServiceOverrides;
   /** The listing engine (default SQLite); an Elasticsearch store is deleted when the app closes. */
   engine?: Engine;
 }
@@ -41,7 +41,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = { now: Date.now() };
   const listings = options.deps?.listings ?? (await openEngineStore(options.engine ?? 'sqlite'));
   const service = await createService(config, { logger: pino({ level: 'silent' }), now: () => clock.now, ...options.deps, ...(listings ? { listings } : {}) });
-  if (options.listings) await service.deps.listings.upsertMany(options.listings);
+  if (options.listings) await service.listingStore.upsertMany(options.listings);
   const server = await service.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
   return {

@@ -18,7 +18,7 @@
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
-import { StoreUnavailableError } from '../../core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../core/ports/store-unavailable.js';
 import { toSource } from './document.js';
 import { BACKEND, isTransient, isUnavailable } from './errors.js';
 

@@ -6,7 +6,7 @@
  * Errors are recognised by name and status code rather than `instanceof`: the client is a dual
  * CJS/ESM package and a class seen through the other module system is a different class.
  */
-import { StoreUnavailableError } from '../../core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../core/ports/store-unavailable.js';
 
 export const BACKEND = 'elasticsearch';
 

@@ -1,5 +1,5 @@
 /**
- * ListingStore on Elasticsearch: the production engine (docs/elasticsearch.md).
+ * ListingReader and ListingIndex on Elasticsearch: the production engine (docs/elasticsearch.md).
  * Reads go to the alias with the bodies of the pure builders; writes go through the bulk writer.
  * Same semantics as the SQLite adapter; the shared conformance suite runs against both.
  *
@@ -13,7 +13,9 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
-import type { ListingStore, MapResult, StoreHealth, WriteFailure } from '../../core/ports/listing-store.js';
+import type { ListingReader, MapResult, StoreHealth } from '../../core/ports/listing-reader.js';
+import { catalogueThroughFlows, type IndexCapabilities, type ListingIndex, type WriteFailure } from '../../core/ports/listing-index.js';
+import { mapPointJson } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, type ListingSource } from './document.js';
 import { BACKEND, guarded, statusOf } from './errors.js';
@@ -45,8 +47,10 @@ const GET_MANY_CHUNK = 1000;
 const GROUPING_MARK = 'grouping-pending';
 const BLOCK_PAGE = 1000;
 
-export class ElasticsearchListingStore implements ListingStore {
+export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   readonly backend = BACKEND;
+  /** No stored candidates (a block is read whole, many blocks a search) and no file to lend a thread. */
+  readonly capabilities: IndexCapabilities = { storedCandidates: null, groupWorker: null };
   /** The alias this store reads and writes. */
   readonly alias: string;
   /** The alias's state index exists (created once per store, not once per batch). */
@@ -68,11 +72,12 @@ export class ElasticsearchListingStore implements ListingStore {
 
   async map(query: MapQuery): Promise<MapResult> {
     const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...buildMapBody(query) }));
-    return {
-      total: totalOf(response.hits.total),
-      points: response.hits.hits.map((hit) => fromMapHit(hit._source as Parameters<typeof fromMapHit>[0])),
-    };
+    const points = response.hits.hits.map((hit) => fromMapHit(hit._source as Parameters<typeof fromMapHit>[0]));
+    return { total: totalOf(response.hits.total), count: points.length, texts: points.map(mapPointJson) };
   }
+
+  /** Nothing to prepare: the cluster keeps its own caches. */
+  async warmUp(): Promise<void> {}
 
   async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
     return this.page(buildFeedBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);
@@ -253,6 +258,15 @@ export class ElasticsearchListingStore implements ListingStore {
     for (const failure of report.failures) await this.options.onDocumentFailure?.(failure);
     // Refused documents go back to the caller (the indexer's rejects file); nothing is dropped.
     return report.failures.map((f) => ({ id: f.id, reason: `elasticsearch refused the document (${f.status} ${f.type}): ${f.reason}` }));
+  }
+
+  async catalogue(which: 'active' | 'inactive', after: SortPosition | null, pageSize: number): Promise<SearchResult<StoredListing>> {
+    return catalogueThroughFlows(this, which, after, pageSize);
+  }
+
+  /** No content-only data to spare here: a grouping's rewrite is a write of the whole document. */
+  async upsertGroupFields(listings: StoredListing[]): Promise<WriteFailure[]> {
+    return this.upsertMany(listings);
   }
 
   async maxChangeSeq(): Promise<number> {

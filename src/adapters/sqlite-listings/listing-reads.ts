@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import type { StoredListing } from '../../core/model/stored.js';
-import type { BlockCandidate } from '../../core/ports/listing-store.js';
+import type { BlockCandidate } from '../../core/ports/listing-index.js';
 import { FEATURE_COLUMNS, featuresFromValues, featuresOf, PartlyStoredFeatures, type Features } from '../../core/dedup/features.js';
 import { fromRow, type ListingRow } from './rows.js';
 import { StatementCache } from '../sqlite-shared/statements.js';

@@ -8,7 +8,8 @@ import type { MapPointListing, StoredListing } from '../../core/model/stored.js'
 import type {
   BoundingBox, FeedQuery, ListingFilter, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery,
 } from '../../core/query/query.js';
-import type { BlockCandidate, ListingStore, MapResult, StoreHealth, WriteFailure } from '../../core/ports/listing-store.js';
+import type { ListingReader, MapResult, StoreHealth } from '../../core/ports/listing-reader.js';
+import { catalogueThroughFlows, type BlockCandidate, type IndexCapabilities, type ListingIndex, type WriteFailure } from '../../core/ports/listing-index.js';
 import { FEATURE_COLUMNS, featureValuesOf } from '../../core/dedup/features.js';
 import {
   addOwnSurfaceColumn, addPresentedColumns, ensureListingCount, LISTINGS_SCHEMA, markPresentedTextsOfEmptyStore, moveTextsToTheirTable,
@@ -20,7 +21,7 @@ import { currentIdentity, type WriterLock } from '../../core/ports/writer-lock.j
 import { SORT_SPECS } from './sorts.js';
 import { chooseTextPlan, type TextPlan } from './text-plan.js';
 import { fromPageRow, fromRow, IndexedPageListing, MapTextListing, toRow, type ListingRow, type PageRow } from './rows.js';
-import { PUBLIC_JSON_VERSION } from '../../core/model/present.js';
+import { mapPointJson, PUBLIC_JSON_VERSION } from '../../core/model/present.js';
 import { StatementCache } from '../sqlite-shared/statements.js';
 import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
 import { TextSetCache } from './text-sets.js';
@@ -96,11 +97,26 @@ export interface SqliteListingStoreOptions {
   mmapMiB?: number;
 }
 
-/** meta key of ListingStore.groupingPending. */
+/** meta key of ListingIndex.groupingPending. */
 const GROUPING_PENDING = 'grouping_pending';
 
-export class SqliteListingStore implements ListingStore {
+/**
+ * The points of a box as mapOnce reads them: as rows, or as their texts already joined by SQLite
+ * (`joined`, from the covering index ix_map_points), which the port's answer hands on as they are.
+ */
+type MapRead = { total: number; points: MapPointListing[] } | { total: number; joined: { count: number; texts: Buffer[] } };
+
+export class SqliteListingStore implements ListingReader, ListingIndex {
   readonly backend = 'sqlite';
+  /** Both: the dedup features are stored (dedup_features), and the file can be read by another thread. */
+  readonly capabilities: IndexCapabilities = {
+    storedCandidates: { findBlockCandidates: (blockKey) => this.findBlockCandidates(blockKey) },
+    groupWorker: {
+      fileForReaders: () => this.fileForReaders(),
+      // The worker's rows are this adapter's (group-worker.ts encodes them with rows.ts toRow).
+      upsertGroupRows: (count, rowAt) => this.upsertGroupRows(count, (index) => rowAt(index) as ListingRow),
+    },
+  };
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
   private readonly docFrequency = new Map<string, { docs: number; at: number }>();
@@ -154,7 +170,10 @@ export class SqliteListingStore implements ListingStore {
     this.annonceUpsert = this.db.prepare('INSERT INTO listing_annonces (rowid, public_json) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET public_json = excluded.public_json');
   }
 
-  /** The underlying handle, for the indexer's maintenance commands and the benchmarks. */
+  /**
+   * The underlying handle, for this adapter's own tests and the benchmarks' raw-statement baseline
+   * (scripts/bench): neither port exposes it.
+   */
   get database(): Database.Database { return this.db; }
 
   async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
@@ -212,17 +231,17 @@ export class SqliteListingStore implements ListingStore {
 
   async map(query: MapQuery): Promise<MapResult> {
     try {
-      return this.mapOnce(query);
+      return mapAnswer(this.mapOnce(query));
     } catch (error) {
       // An index dropped since hasIndex last looked (a first load's bulk mode drops them): look again.
       if (!/no such index/.test((error as Error).message)) throw error;
       this.indexes.clear();
-      return this.mapOnce(query);
+      return mapAnswer(this.mapOnce(query));
     }
   }
 
   /** `joinTexts` false: every point read as a row (after a box whose points lack a text). */
-  private mapOnce(query: MapQuery, joinTexts = true): MapResult {
+  private mapOnce(query: MapQuery, joinTexts = true): MapRead {
     // A box across the antimeridian (west > east) is two boxes.
     const boxes: BoundingBox[] = query.bbox.west <= query.bbox.east
       ? [query.bbox]
@@ -289,22 +308,14 @@ export class SqliteListingStore implements ListingStore {
       }
     }
     if (!(presented && joinTexts)) return { total, points };
-    return {
-      total,
-      joined,
-      // Only tests and other callers than the route read the points one by one.
-      get points(): MapPointListing[] {
-        const objects = JSON.parse(`[${joined.texts.join(',')}]`) as unknown[];
-        return objects.map((point) => new MapTextListing(Buffer.from(JSON.stringify(point))));
-      },
-    };
+    return { total, joined };
   }
 
   /**
    * Reads the in-memory copy of the default map's points now (map-counts.ts) instead of at the first
-   * map request, and resolves once it is read. The API calls it at start-up.
+   * map request, and resolves once it is read (ListingReader.warmUp). The API calls it at start-up.
    */
-  async readMapPoints(): Promise<void> {
+  async warmUp(): Promise<void> {
     if (this.options.mapCountsInMemory === false || !this.hasIndex('ix_map')) return;
     this.mapPoints.current();
     await this.mapPoints.settled();
@@ -354,6 +365,10 @@ export class SqliteListingStore implements ListingStore {
     return this.changeOrdered(parts, query.pageSize, query.after);
   }
 
+  async catalogue(which: 'active' | 'inactive', after: SortPosition | null, pageSize: number): Promise<SearchResult<StoredListing>> {
+    return catalogueThroughFlows(this, which, after, pageSize);
+  }
+
   async get(id: string): Promise<StoredListing | null> {
     return this.reads.get(id);
   }
@@ -364,6 +379,11 @@ export class SqliteListingStore implements ListingStore {
 
   async findBlock(blockKey: string): Promise<StoredListing[]> {
     return this.reads.findBlock(blockKey);
+  }
+
+  /** One read per block: SQLite reads a block from ix_block without a round trip to save. */
+  async findBlocks(blockKeys: string[]): Promise<Map<string, StoredListing[]>> {
+    return new Map(blockKeys.map((key) => [key, this.reads.findBlock(key)]));
   }
 
   async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
@@ -662,6 +682,12 @@ function mapPointFromRow(row: MapPointRow): MapPointListing {
     images: image === null ? [] : [image], rooms: row.rooms, is_internal: isInternal,
   } as unknown as StoredListing['content'];
   return { id: row.id, content };
+}
+
+/** The port's answer: the joined texts as they are, or one text per point read as a row. */
+function mapAnswer(read: MapRead): MapResult {
+  if ('joined' in read) return { total: read.total, count: read.joined.count, texts: read.joined.texts };
+  return { total: read.total, count: read.points.length, texts: read.points.map(mapPointJson) };
 }
 
 function merge(...parts: SqlPart[]): SqlPart {

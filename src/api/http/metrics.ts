@@ -1,11 +1,10 @@
 /**
  * Prometheus metrics (prom-client), on when METRICS_PORT is set: requests by route, method and
  * status with their latency, the time of every store call, quota and rate refusals by code, and the
- * process's default metrics. Served on their own port, away from the API's keys and quotas. Each
- * service has its own registry; the cluster primary aggregates its workers' registries.
+ * process's default metrics. Served on their own port (src/metrics-server.ts), away from the API's
+ * keys and quotas. Each service has its own registry; the cluster primary aggregates its workers' registries.
  */
-import { createServer, type Server } from 'node:http';
-import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -61,37 +60,4 @@ export class ApiMetrics {
       },
     });
   }
-}
-
-/** Workers of the cluster: the primary's aggregator collects this registry. */
-export function shareWithClusterPrimary(metrics: ApiMetrics): void {
-  AggregatorRegistry.setRegistries([metrics.registry]);
-  // prom-client answers the primary's requests from a worker only once an aggregator exists there.
-  void new AggregatorRegistry();
-}
-
-/** The primary of the cluster: the sum of its workers' metrics. */
-export function clusterMetricsSource(): MetricsSource {
-  const aggregator = new AggregatorRegistry();
-  return { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() };
-}
-
-export interface MetricsSource { contentType: string; read(): Promise<string> }
-
-/** The registry of a process's own metrics (the API's, or an indexer load's). */
-export const metricsSource = (metrics: { registry: Registry }): MetricsSource => ({ contentType: metrics.registry.contentType, read: () => metrics.registry.metrics() });
-
-/** GET /metrics on its own port; anything else is 404. */
-export function startMetricsServer(source: MetricsSource, port: number, host?: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== '/metrics') {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found: GET /metrics\n');
-      return;
-    }
-    source.read().then(
-      (text) => res.writeHead(200, { 'Content-Type': source.contentType }).end(text),
-      () => res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Metrics unavailable\n'),
-    );
-  });
-  return new Promise((resolve) => { server.listen(port, host, () => resolve(server)); });
 }

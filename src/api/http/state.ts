@@ -1,7 +1,7 @@
 /** What the middlewares put on `ctx.state`, and the dependencies every handler receives. */
 import type pino from 'pino';
 import type { Account, AccessStore, ApiKeyRecord } from '../../core/ports/access-store.js';
-import type { ListingStore } from '../../core/ports/listing-store.js';
+import type { ListingReader } from '../../core/ports/listing-reader.js';
 import type { Offer, OfferCatalog } from '../access/offers.js';
 import type { SiteCatalog } from '../../core/model/sites.js';
 import type { CursorCodec } from '../../core/query/cursor.js';
@@ -10,7 +10,7 @@ import type { Metering } from '../access/metering.js';
 import type { ApiMetrics } from './metrics.js';
 
 export interface AppDeps {
-  listings: ListingStore;
+  listings: ListingReader;
   access: AccessStore;
   metering: Metering;
   offers: OfferCatalog;

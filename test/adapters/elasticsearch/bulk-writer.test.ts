@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
 import type { StoredListing } from '../../../src/core/model/stored.js';
-import { StoreUnavailableError } from '../../../src/core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../../src/core/ports/store-unavailable.js';
 import { BulkWriter, type DocumentFailure } from '../../../src/adapters/elasticsearch/bulk-writer.js';
 import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { toSource } from '../../../src/adapters/elasticsearch/document.js';

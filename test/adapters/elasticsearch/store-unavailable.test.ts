@@ -4,7 +4,7 @@
  * rejects as malformed stays a plain error (a bug of ours, a 500 that shows in the logs).
  */
 import { expect } from 'chai';
-import { StoreUnavailableError } from '../../../src/core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../../src/core/ports/store-unavailable.js';
 import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { openElasticsearchStore } from '../../../src/adapters/elasticsearch/open.js';

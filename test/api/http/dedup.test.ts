@@ -29,7 +29,7 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
   async function load(records: Raw[]) {
     loadClock += 1000;
     return runLoad({
-      files: [writeNdjson(records)], store: app.service.deps.listings, sites, communes, now: () => loadClock,
+      files: [writeNdjson(records)], store: app.service.listingStore, sites, communes, now: () => loadClock,
       grouping: new DedupGrouping({ sites }),
     });
   }

@@ -20,7 +20,7 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
 
   async function load(records: unknown[]) {
     loadClock += 1000;
-    return runLoad({ files: [writeNdjson(records)], store: app.service.deps.listings, sites, communes, now: () => loadClock });
+    return runLoad({ files: [writeNdjson(records)], store: app.service.listingStore, sites, communes, now: () => loadClock });
   }
 
   beforeEach(async () => {

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { makeListings } from '../../support/fixtures.js';
 import { NO_RATE_WINDOWS, offersWith } from '../access/support/quota-app.js';
-import { metricsSource, startMetricsServer } from '../../../src/api/http/metrics.js';
+import { metricsSource, startMetricsServer } from '../../../src/metrics-server.js';
 
 describe('metrics and request logs', function () {
   const lines: Record<string, unknown>[] = [];

@@ -10,7 +10,8 @@ import { makeListings } from '../../support/fixtures.js';
 import { Contract } from '../../support/contract.js';
 import { NO_RATE_WINDOWS, offersWith } from '../access/support/quota-app.js';
 import { createRouter, BASE_PATH } from '../../../src/api/http/router.js';
-import { StoreUnavailableError, type ListingStore } from '../../../src/core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../../src/core/ports/store-unavailable.js';
+import type { ListingStore } from '../../../src/core/ports/listing-store.js';
 import type { StoredListing } from '../../../src/core/model/stored.js';
 
 /** Listings whose optional parts are all exercised: legal_info as object and as string, completions, a price series. */
@@ -166,7 +167,7 @@ describeEngines('OpenAPI document', function (engine) {
   });
 
   it('live 503 answers conform when the listings store is down', async () => {
-    const down = await startTestApp({ deps: { listings: downStore(app.service.deps.listings) } });
+    const down = await startTestApp({ deps: { listings: downStore(app.service.listingStore) } });
     try {
       const key = await down.newKey('sur_mesure');
       for (const path of ['/annonces', '/annonces/feed', '/annonces/retirees', '/annonces/map?bbox=40,-5,52,10', '/annonces/seloger/x']) {

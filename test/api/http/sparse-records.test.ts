@@ -36,7 +36,7 @@ describeEngines('sparse real-shaped records over HTTP', function (engine) {
           images: ['https://img.example/2.jpg'],
         },
       ])],
-      store: app.service.deps.listings, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }), now: () => Date.parse('2026-11-12T00:00:00Z'),
+      store: app.service.listingStore, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }), now: () => Date.parse('2026-11-12T00:00:00Z'),
     });
     expect(report).to.include({ written: 2, rejected: 0 });
   });

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type pino from 'pino';
 import { ApiError, serviceUnavailable } from '../errors.js';
-import { StoreUnavailableError } from '../../../core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../../core/ports/store-unavailable.js';
 import { AccessUnavailableError } from '../../../core/ports/access-store.js';
 import type { ApiMetrics } from '../metrics.js';
 

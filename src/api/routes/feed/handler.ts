@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
 import { annonceJson } from '../../../core/model/present.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
-import { StoreUnavailableError } from '../../../core/ports/listing-store.js';
+import { StoreUnavailableError } from '../../../core/ports/store-unavailable.js';
 import { toListingFilter } from '../shared/listing-filter.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
 import { requestScope } from '../shared/scope.js';

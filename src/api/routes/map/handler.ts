@@ -1,7 +1,6 @@
 /** GET /annonces/map: at most 2 000 points in a box, the exact total and whether it was capped. */
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
-import { mapPointJson } from '../../../core/model/present.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { toListingFilter } from '../shared/listing-filter.js';
 import { requestScope } from '../shared/scope.js';
@@ -18,12 +17,12 @@ export function mapPoints(deps: AppDeps) {
       bbox: params.bbox,
       limit: MAP_POINT_LIMIT,
     });
-    const count = result.joined ? result.joined.count : result.points.length;
+    // The store's point texts are the items as they are (ListingReader.map).
     sendJson(ctx, {
       bbox: params.bbox,
       total: result.total,
-      capped: result.total > count,
-      items: new JsonTexts(result.joined ? result.joined.texts : result.points.map(mapPointJson)),
+      capped: result.total > result.count,
+      items: new JsonTexts(result.texts),
     });
   };
 }

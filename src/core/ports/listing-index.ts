@@ -1,0 +1,143 @@
+/**
+ * The ListingIndex port: what the indexer writes to the listings and looks up while it writes
+ * (docs/architecture.md). Every engine (SQLite, Elasticsearch) implements it, and the index half of
+ * the conformance suite (test/conformance/listing-store.suite.ts) runs against each. The API's side
+ * is ListingReader.
+ *
+ * Every member is implemented by every engine. What only one engine can do is in `capabilities`: a
+ * typed object, or null where the engine lacks it, so that a caller asks for it by name and the
+ * compiler checks both cases.
+ */
+import type { StoredListing } from '../model/stored.js';
+import type { Features } from '../dedup/features.js';
+import type { SearchResult, SortPosition } from '../query/query.js';
+import type { WriterLock, WriterLockRequest } from './writer-lock.js';
+import type { ListingReader } from './listing-reader.js';
+
+/** A document the backend refused to write, with the reason. */
+export interface WriteFailure { id: string; reason: string }
+
+/**
+ * An active listing of a block as the indexer's grouping stage compares it: what the scorer and the
+ * key rules read, without the listing's document. The stage reads the whole listing (getMany) only
+ * for the members of the groups it changes.
+ */
+export interface BlockCandidate {
+  id: string;
+  dedup_key: string | null;
+  change_seq: number;
+  catalogue_entered_at: number;
+  block_key: string;
+  features: Features;
+  /** The whole listing, when the backend read it anyway (the stage then does not read it again). */
+  listing?: StoredListing;
+}
+
+/** A write of the indexer: the full new state of one site listing. */
+export type ListingWrite = StoredListing;
+
+/**
+ * A block's candidates read from features the store keeps beside each listing (SQLite), without the
+ * listings' documents: the grouping stage then reads block by block. Without it the stage reads whole
+ * listings, many blocks a read (findBlocks), and makes the candidates itself.
+ */
+export interface StoredCandidates {
+  findBlockCandidates(blockKey: string): Promise<BlockCandidate[]>;
+}
+
+/** A row in the engine's own encoding, made in the grouping worker by that engine's encoder. */
+export type EncodedRow = object;
+
+/**
+ * An embedded store that another thread can read through a connection of its own (SQLite): the
+ * grouping at the end of a first build then runs in a worker thread (indexer/dedup/group-worker.ts),
+ * which hands back its rewrites already encoded as the store's rows.
+ */
+export interface GroupWorkerSupport {
+  /** The store's file, once what this connection has written is committed. */
+  fileForReaders(): string;
+  /** upsertGroupFields for rows the worker encoded; `rowAt` is asked for each row just before its write. */
+  upsertGroupRows(count: number, rowAt: (index: number) => EncodedRow): Promise<WriteFailure[]>;
+}
+
+/** What only some engines can do: each member is null on an engine without it. */
+export interface IndexCapabilities {
+  storedCandidates: StoredCandidates | null;
+  groupWorker: GroupWorkerSupport | null;
+}
+
+export interface ListingIndex {
+  readonly backend: string;
+  readonly capabilities: IndexCapabilities;
+
+  // Lookups of the indexer.
+  /** Current state of these ids (missing ids are absent from the map). */
+  getMany(ids: string[]): Promise<Map<string, StoredListing>>;
+  /** Active listings of one block (transaction|type|postal code|price bucket, src/core/dedup/block-key.ts). */
+  findBlock(blockKey: string): Promise<StoredListing[]>;
+  /**
+   * findBlock for several blocks (Elasticsearch: one search instead of one a block; a batch's
+   * grouping reads hundreds). Every key asked is in the map, empty blocks too.
+   */
+  findBlocks(blockKeys: string[]): Promise<Map<string, StoredListing[]>>;
+  /**
+   * The distinct block keys of the active listings after `after` (null: from the first), in
+   * ascending order, at most `limit`. The keys of one base are consecutive in that order. With it a
+   * first build groups the whole catalogue once at its end instead of batch by batch (indexer/dedup/stage.ts).
+   */
+  blockKeysAfter(after: string | null, limit: number): Promise<string[]>;
+  /**
+   * A durable mark, written with the store's data, that a first build's records are (being) written
+   * ungrouped and its grouping at the end has not completed. A load killed before the end leaves it
+   * set, and the next load groups the whole store at its end again instead of counting the committed
+   * rows as unchanged and leaving them ungrouped.
+   */
+  groupingPending(): Promise<boolean>;
+  setGroupingPending(pending: boolean): Promise<void>;
+  /**
+   * One page of the whole catalogue, every site and date, in the order of the writes: the active
+   * listings or the others. The rebuild and the evaluations read the store with it (indexer/dedup/scan.ts).
+   */
+  catalogue(which: 'active' | 'inactive', after: SortPosition | null, pageSize: number): Promise<SearchResult<StoredListing>>;
+  /** Highest change_seq ever written (0 for an empty store). */
+  maxChangeSeq(): Promise<number>;
+  count(): Promise<number>;
+
+  // Writes of the indexer.
+  /**
+   * `change_seq` values are assigned by the caller. Returns the documents the backend refused one by
+   * one (SQLite writes a batch in one transaction and refuses none; Elasticsearch may refuse a
+   * document, e.g. a mapping error), so the indexer sends them to its rejects file.
+   */
+  upsertMany(listings: ListingWrite[]): Promise<WriteFailure[]>;
+  /**
+   * upsertMany for listings whose own content is as stored and only their group fields (dedup_key,
+   * sources[], completion) changed: the grouping's rewrites. The backend may skip what depends on own
+   * content alone (SQLite: the dedup features); Elasticsearch writes them as upsertMany.
+   */
+  upsertGroupFields(listings: ListingWrite[]): Promise<WriteFailure[]>;
+  /**
+   * Runs one indexer load (`load`) in the backend's bulk mode: Elasticsearch turns periodic
+   * refreshes off; SQLite, on an empty store only, builds its secondary indexes once at the end.
+   */
+  duringBulkLoad<T>(load: () => Promise<T>): Promise<T>;
+  /**
+   * The store's single-writer lock (src/core/ports/writer-lock.ts), taken by every writing command
+   * before it reads maxChangeSeq; throws WriterBusyError while another live writer holds it.
+   */
+  acquireWriterLock(request: WriterLockRequest): Promise<WriterLock>;
+  close(): Promise<void>;
+}
+
+const EVERYTHING = { enteredFrom: Number.MIN_SAFE_INTEGER, eligibleSites: null };
+
+/**
+ * ListingIndex.catalogue through an engine's own feed and withdrawn flow, which page in the order of
+ * the writes already, without a filter, a site or a date.
+ */
+export function catalogueThroughFlows(
+  reader: Pick<ListingReader, 'feed' | 'withdrawn'>, which: 'active' | 'inactive', after: SortPosition | null, pageSize: number,
+): Promise<SearchResult<StoredListing>> {
+  const flow = { scope: EVERYTHING, changedUntil: Number.MAX_SAFE_INTEGER, pageSize, after };
+  return which === 'active' ? reader.feed({ ...flow, filter: {} }) : reader.withdrawn(flow);
+}

@@ -1,0 +1,49 @@
+/**
+ * The ListingReader port: what the API reads from the listings (docs/architecture.md). Every engine
+ * (SQLite, Elasticsearch) implements it; the reader half of the conformance suite
+ * (test/conformance/listing-store.suite.ts) runs against each. The indexer's side is ListingIndex.
+ */
+import type { StoredListing } from '../model/stored.js';
+import type { JsonText } from '../model/present.js';
+import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
+
+/**
+ * The points of a map box as the API sends them: `texts` joined with commas are the items of the
+ * answer's array, each point the JSON text of presentMapPoint (src/core/model/present.ts). One text
+ * may hold several points already joined (SQLite joins a box's points in SQL); `count` is the number
+ * of points, which `capped` compares with `total`.
+ */
+export interface MapResult {
+  total: number;
+  count: number;
+  texts: JsonText[];
+}
+
+export interface StoreHealth {
+  ok: boolean;
+  backend: string;
+  listings?: number;
+  detail?: string;
+}
+
+export interface ListingReader {
+  readonly backend: string;
+
+  // The routes' reads.
+  search(query: SearchQuery): Promise<SearchResult<StoredListing>>;
+  map(query: MapQuery): Promise<MapResult>;
+  feed(query: FeedQuery): Promise<SearchResult<StoredListing>>;
+  withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>>;
+  get(id: string): Promise<StoredListing | null>;
+
+  // The service's own.
+  count(): Promise<number>;
+  health(): Promise<StoreHealth>;
+  /**
+   * Prepares what the first requests would otherwise wait for, once the API listens (SQLite: the
+   * in-memory copy of the default map's points, src/adapters/sqlite-listings/map-counts.ts); resolves
+   * when done. Nothing to do on an engine without such a copy.
+   */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+}
