@@ -287,6 +287,7 @@ describe('SQLite store: stored duplicate-detection features (findBlockCandidates
     expect(planOf(first)).to.include('SEARCH l USING COVERING INDEX ix_block (block_key=?)');
     // A store of older code: the ix_block of the block key only, and no own_surface column.
     first.database.exec('DROP INDEX ix_block; ALTER TABLE listings DROP COLUMN own_surface; CREATE INDEX ix_block ON listings(block_key) WHERE active = 1');
+    first.database.pragma('user_version = 0');
     await first.close();
     const store = new SqliteListingStore(file);
     const plan = () => planOf(store);
