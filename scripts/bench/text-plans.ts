@@ -69,7 +69,7 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
 
 /**
  * Text first is the statement whose outer loop is FTS5, or the rows of the word's and the
- * department's document sets (listing-store.ts withText).
+ * department's document sets (text-sql.ts withText).
  */
 const isTextFirst = (sql: string) => /FROM (listings_fts f|json_each\(\?\) j) CROSS JOIN/.test(sql);
 

@@ -2,7 +2,7 @@
  * Turns a store written by the current code back into the layout of schema 4 and older: the texts
  * (`title`, `description`, `doc`, `public_json`) as the last columns of `listings`, the full-text
  * index over `listings`, and that schema's triggers, so that tests can open a store as older code
- * left it (schema.ts moveTextsToTheirTable converts it).
+ * left it (migrations.ts moveTextsToTheirTable converts it).
  */
 import type Database from 'better-sqlite3';
 
@@ -37,4 +37,6 @@ export function toSchema4Layout(db: Database.Database, { withPublicJson = true }
     db.exec(SCHEMA4_TRIGGERS);
     db.prepare("UPDATE meta SET value = '4' WHERE key = 'schema_version'").run();
   })();
+  // Older code did not number its migrations (migrations.ts): its stores have user_version 0.
+  db.pragma('user_version = 0');
 }

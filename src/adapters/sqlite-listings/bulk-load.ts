@@ -22,7 +22,8 @@
  * put in bulk mode: the API reads the same file while an incremental load runs.
  */
 import type Database from 'better-sqlite3';
-import { LISTINGS_SCHEMA, rebuildFullText } from './schema.js';
+import { LISTINGS_SCHEMA } from './schema.js';
+import { rebuildFullText } from './maintenance.js';
 import { beginUnsyncedBuild, checkUnsyncedBuild, endUnsyncedBuild } from './unsynced-build.js';
 
 /** Indexes the load itself reads; every other index of the schema is built at the end. */

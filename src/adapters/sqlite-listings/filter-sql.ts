@@ -4,9 +4,22 @@
  */
 import type { ListingFilter, Scope } from '../../core/query/query.js';
 
+export type Param = string | number;
+
 export interface SqlPart {
   where: string[];
-  params: (string | number)[];
+  params: Param[];
+}
+
+/** A statement as the builders return it: its text and its bound parameters, in order. */
+export interface Sql {
+  sql: string;
+  params: Param[];
+}
+
+/** The conditions of several parts, in order (AND). */
+export function mergeParts(...parts: SqlPart[]): SqlPart {
+  return { where: parts.flatMap((p) => p.where), params: parts.flatMap((p) => p.params) };
 }
 
 /**

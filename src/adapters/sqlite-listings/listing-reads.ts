@@ -10,30 +10,8 @@ import type { BlockCandidate } from '../../core/ports/listing-index.js';
 import { FEATURE_COLUMNS, featuresFromValues, featuresOf, PartlyStoredFeatures, type Features } from '../../core/dedup/features.js';
 import { fromRow, type ListingRow } from './rows.js';
 import { StatementCache } from '../sqlite-shared/statements.js';
-
-/** The columns of a `listing_texts` row (schema.ts), after its rowid; `listing_annonces` holds `public_json`. */
-export const TEXT_COLUMNS = ['doc', 'title', 'description'] as const;
-
-/**
- * One text of the listing row `l`, read by rowid from listing_texts, or listing_annonces for
- * `public_json` (as a BLOB: see PAGE_COLUMNS_PRESENTED). A subquery in the result columns rather
- * than a join, so that the plans of the queries (which index, FTS5 first or not) stay those of the
- * narrow table, and the text is read only for the rows a query returns.
- */
-export const textOf = (column: typeof TEXT_COLUMNS[number] | 'public_json') => (column === 'public_json'
-  ? '(SELECT CAST(a.public_json AS BLOB) FROM listing_annonces a WHERE a.rowid = l.rowid)'
-  : `(SELECT t.${column} FROM listing_texts t WHERE t.rowid = l.rowid)`);
-
-/**
- * Columns a result page reads (fromRow, the sort keys, the change position), and every other read of
- * whole listings (detail, the indexer's getMany and findBlock). Not `l.*`: turning columns nobody
- * reads into JS values for every row of a page costs more than the B-tree lookups (measured with npm
- * run bench, when `title` and `description` were in this table). The document is read from
- * listing_texts (textOf), one lookup by rowid per row returned.
- */
-export const PAGE_ROW_COLUMNS = ['id', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
-  'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ');
-export const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
+import { PAGE_COLUMNS } from './columns.js';
+import { buildDetailSql, buildManySql } from './detail-sql.js';
 
 /**
  * The active listings of a block (findBlockCandidates), from the entries of ix_block alone (schema.ts):
@@ -58,7 +36,8 @@ export class ListingReads {
   }
 
   get(id: string): StoredListing | null {
-    const row = this.statements.get(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE id = ?`).get(id) as ListingRow | undefined;
+    const { sql, params } = buildDetailSql(id);
+    const row = this.statements.get(sql).get(...params) as ListingRow | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -67,7 +46,8 @@ export class ListingReads {
     // Chunks stay below SQLite's bound-parameter limit.
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = this.statements.get(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as ListingRow[];
+      const { sql, params } = buildManySql(chunk);
+      const rows = this.statements.get(sql).all(...params) as ListingRow[];
       for (const row of rows) found.set(row.id, fromRow(row));
     }
     return found;

@@ -17,12 +17,12 @@ export interface ListingRow {
   bedrooms: number | null; year_built: number | null; dpe: string | null; ges: string | null;
   lat: number | null; lon: number | null;
   dedup_key: string | null; sites_ahead: string; block_key: string | null; content_hash: string;
-  /** The own surface the duplicate scorer compares, 0 for none; null outside blocks (schema.ts addOwnSurfaceColumn). */
+  /** The own surface the duplicate scorer compares, 0 for none; null outside blocks (migrations.ts addOwnSurfaceColumn). */
   own_surface: number | null;
   title: string | null; description: string | null; doc: string; points: string | null;
-  /** JSON text of presentAnnonce(listing) (schema.ts addPresentedColumns). */
+  /** JSON text of presentAnnonce(listing) (migrations.ts addPresentedColumns). */
   public_json: string | null;
-  /** JSON text of presentMapPoint(listing), for listings with coordinates (schema.ts addPresentedColumns). */
+  /** JSON text of presentMapPoint(listing), for listings with coordinates (migrations.ts addPresentedColumns). */
   map_json: string | null;
 }
 

@@ -19,13 +19,12 @@
  * so the default grouped search is `vis = 2` and `dedup=0` is `vis >= 1`, both served by partial
  * indexes.
  */
-import type Database from 'better-sqlite3';
 
 /**
  * 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS); 3: ix_block covers a
  * block's candidates; 4: ix_block also holds each candidate's site and own surface (`own_surface`);
  * 5: the texts in `listing_texts` and `listing_annonces` (narrow rows; a store of schema 4 or older
- * is converted on open, moveTextsToTheirTable).
+ * is converted on open, migrations.ts moveTextsToTheirTable).
  */
 export const SCHEMA_VERSION = 5;
 
@@ -179,7 +178,7 @@ CREATE INDEX IF NOT EXISTS ix_main_tx_type_pricem2_asc ON listings(transaction_t
 CREATE INDEX IF NOT EXISTS ix_all_recent ON listings(updated_at, id, ${SEARCH_INDEX_FILTER_COLUMNS}) WHERE vis >= 1;
 CREATE INDEX IF NOT EXISTS ix_all_dept_recent ON listings(department, updated_at, id, ${SEARCH_INDEX_FILTER_COLUMNS}) WHERE vis >= 1;
 -- Map boxes of the default (grouped) search: lat/lon and the access date in the index, so the exact
--- total of a box is counted from index entries alone (listing-store.ts map()).
+-- total of a box is counted from index entries alone (map-sql.ts).
 CREATE INDEX IF NOT EXISTS ix_map ON listings(lat, lon, entered_at) WHERE vis = 2;
 -- The points of the default map, from the index alone (about 250 bytes an entry; ix_map stays for the
 -- exact counts, which read 7 times fewer pages from the narrow entries).
@@ -203,33 +202,17 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
  * these stay on during a bulk load (one UPDATE of a one-row table per insert). `INSERT OR REPLACE`
  * into `listings` would delete rows without firing the delete trigger; the store only upserts.
  */
-const LISTING_COUNT_TRIGGERS = `
+export const LISTING_COUNT_TRIGGERS = `
 CREATE TRIGGER IF NOT EXISTS listing_count_ai AFTER INSERT ON listings BEGIN UPDATE listing_count SET n = n + 1; END;
 CREATE TRIGGER IF NOT EXISTS listing_count_ad AFTER DELETE ON listings BEGIN UPDATE listing_count SET n = n - 1; END;
 `;
-
-/**
- * Creates the count and its triggers when the store lacks them (a new store, or one made by older
- * code: counted once, in the same write transaction as the triggers, so no insert of another
- * connection falls between). A store that has them is only read: opening it takes no write lock.
- */
-export function ensureListingCount(db: Database.Database): void {
-  const present = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('listing_count', 'listing_count_ai', 'listing_count_ad')").get() as { n: number };
-  if (present.n === 3) return;
-  db.transaction(() => {
-    db.exec('CREATE TABLE IF NOT EXISTS listing_count (singleton INTEGER PRIMARY KEY CHECK (singleton = 0), n INTEGER NOT NULL)');
-    // Counted again whenever a trigger was missing: inserts made without it are in the table, not in n.
-    db.exec('INSERT OR REPLACE INTO listing_count(singleton, n) SELECT 0, count(*) FROM listings');
-    db.exec(LISTING_COUNT_TRIGGERS);
-  }).immediate();
-}
 
 /**
  * `public_json` (in listing_annonces): the JSON text of the listing's Annonce (presentAnnonce with
  * default options), and `map_json` (in listings): the JSON text of its map point (presentMapPoint),
  * written at index time so result pages and maps are served without parsing and presenting each
  * document. They are used only while meta `public_json_version` equals PUBLIC_JSON_VERSION
- * (src/core/model/present.ts); a store created before a column existed gets it here, marked stale
+ * (src/core/model/present.ts); a store created before a column existed gets it from its migration (migrations.ts), marked stale
  * until `npm run indexer -- reindex` has written every row's texts.
  *
  * The default map reads `map_json` from the covering index ix_map_points; the maps that read rows
@@ -237,133 +220,7 @@ export function ensureListingCount(db: Database.Database): void {
  */
 export const PUBLIC_JSON_META = 'public_json_version';
 
-/**
- * Adds the text columns a store made by older code lacks, marking its texts stale. Runs before
- * moveTextsToTheirTable and LISTINGS_SCHEMA, whose indexes name them; a new file (no table yet) gets
- * them from the schema. A store of schema 4 or older keeps its texts in `listings` until it is
- * converted, so `public_json` is added there.
- */
-export function addPresentedColumns(db: Database.Database): void {
-  const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
-  if (columns.size === 0) return;
-  const presented = columns.has('doc') ? ['public_json', 'map_json'] : ['map_json'];
-  const missing = presented.filter((name) => !columns.has(name));
-  for (const name of missing) db.exec(`ALTER TABLE listings ADD COLUMN ${name} TEXT`);
-  if (missing.length > 0) db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, 'stale');
-}
-
-/** The columns of a store of schema 4 or older that schema 5 keeps in listing_texts, and in listing_annonces. */
-const MOVED_TEXT_COLUMNS = ['doc', 'title', 'description'];
-const MOVED_ANNONCE_COLUMNS = ['public_json'];
-
-/**
- * Converts a store of schema 4 or older (texts in `listings`) to narrow rows, in one transaction:
- * copies the texts into listing_texts and listing_annonces, drops the triggers and the full-text
- * table that named the old columns, copies the narrow columns into a new table that takes the old
- * one's place, and builds the old table's indexes on it again (as the store had them: `reindex`
- * brings older definitions up to date): the rows are rewritten once, where dropping the four
- * columns rewrites the table once per column (at 1M: 257 s against 281 s, both measured beside other
- * runs, so not a clear difference).
- * The caller then runs the schema (triggers, the full-text table over listing_texts, the count's
- * triggers) and rebuilds the full-text index (rebuildFullText). True when it converted the store.
- */
-export function moveTextsToTheirTable(db: Database.Database): boolean {
-  const columns = (db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name);
-  if (!columns.includes('doc')) return false;
-  const moved = new Set([...MOVED_TEXT_COLUMNS, ...MOVED_ANNONCE_COLUMNS]);
-  const narrow = columns.filter((name) => !moved.has(name)).join(', ');
-  db.transaction(() => {
-    const indexes = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listings' AND sql IS NOT NULL").pluck().all() as string[]);
-    db.exec(schemaTable('listing_texts'));
-    db.exec(schemaTable('listing_annonces'));
-    db.exec(`INSERT INTO listing_texts (rowid, ${MOVED_TEXT_COLUMNS.join(', ')}) SELECT rowid, ${MOVED_TEXT_COLUMNS.join(', ')} FROM listings`);
-    db.exec(`INSERT INTO listing_annonces (rowid, ${MOVED_ANNONCE_COLUMNS.join(', ')}) SELECT rowid, ${MOVED_ANNONCE_COLUMNS.join(', ')} FROM listings`);
-    for (const trigger of ['listings_ai', 'listings_ad', 'listings_au_text']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
-    db.exec('DROP TABLE IF EXISTS listings_fts_vocab; DROP TABLE IF EXISTS listings_fts');
-    db.exec(schemaTable('listings').replace('IF NOT EXISTS listings', 'listings_narrow'));
-    db.exec(`INSERT INTO listings_narrow (${narrow}) SELECT ${narrow} FROM listings`);
-    db.exec('DROP TABLE listings; ALTER TABLE listings_narrow RENAME TO listings');
-    for (const index of indexes) db.exec(index);
-    db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
-  }).immediate();
-  return true;
-}
-
 /** The CREATE TABLE statement of one table of LISTINGS_SCHEMA. */
-function schemaTable(name: string): string {
+export function schemaTable(name: string): string {
   return new RegExp(`CREATE TABLE IF NOT EXISTS ${name} \\([^;]*\\);`).exec(LISTINGS_SCHEMA)![0];
-}
-
-/**
- * ANALYZE, then no skip-scan of the (department, type) and transaction indexes. With statistics SQLite
- * may walk such an index for a type alone, department by department (`ANY(department) AND type_norm=?`),
- * and sort what it finds: `type=maison&sort=price_asc` took 18.6 ms that way at 1M instead of 1.6 ms
- * along ix_main_price_asc. `noskipscan` in an index's sqlite_stat1 row is SQLite's own switch for that;
- * `ANALYZE sqlite_schema` makes the connection read the statistics again.
- */
-export function analyzeStore(db: Database.Database): void {
-  db.exec('ANALYZE');
-  db.exec(`UPDATE sqlite_stat1 SET stat = stat || ' noskipscan'
-    WHERE (idx LIKE 'ix\\_main\\_dept\\_type\\_%' ESCAPE '\\' OR idx LIKE 'ix\\_main\\_tx\\_%' ESCAPE '\\') AND stat NOT LIKE '%noskipscan%'`);
-  db.exec('ANALYZE sqlite_schema');
-}
-
-/** Builds the full-text index again from listing_texts (after moveTextsToTheirTable, and by reindex). */
-export function rebuildFullText(db: Database.Database): void {
-  db.exec("INSERT INTO listings_fts(listings_fts) VALUES ('rebuild')");
-}
-
-/**
- * `own_surface`: the surface of an active listing that has a block key, as the duplicate scorer reads
- * it (its OWN surface, not one completed from its group: dedup-features.ts), 0 when it has none; NULL
- * for the other rows, and for rows written before the column existed, whose features are then read
- * whole with the candidates, as before. A store made by older code gets the column here (it goes last);
- * `npm run indexer -- reindex` fills it (SqliteListingStore.rebuildIndexes).
- */
-export function addOwnSurfaceColumn(db: Database.Database): void {
-  const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
-  if (columns.size > 0 && !columns.has('own_surface')) db.exec('ALTER TABLE listings ADD COLUMN own_surface REAL');
-}
-
-/** A new, empty store starts with the texts of the current presenters. */
-export function markPresentedTextsOfEmptyStore(db: Database.Database, currentVersion: number): void {
-  if (db.prepare('SELECT 1 FROM listings LIMIT 1').get() !== undefined) return;
-  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(currentVersion));
-}
-
-/**
- * LISTINGS_SCHEMA without the indexes that a store holding listings lacks (added by newer code):
- * building one when the API opens the store would take minutes at 1M, so the API opens without it,
- * the queries that use such an index check it exists (SqliteListingStore.hasIndex), and
- * `npm run indexer -- reindex` builds it. A new or empty store gets every index at once.
- */
-export function schemaForOpen(db: Database.Database): string {
-  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'listings'").get() !== undefined;
-  if (!hasTable || db.prepare('SELECT 1 FROM listings LIMIT 1').get() === undefined) return LISTINGS_SCHEMA;
-  const existing = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((row) => row.name));
-  return LISTINGS_SCHEMA.replace(/CREATE INDEX IF NOT EXISTS (\w+)[^;]*;/g, (statement, name: string) => (existing.has(name) ? statement : ''));
-}
-
-/**
- * Indexes whose definition in LISTINGS_SCHEMA differs from the store's (a store built by older
- * code) are dropped and built again; `CREATE INDEX IF NOT EXISTS` alone keeps an old definition
- * under the same name. Run by `npm run indexer -- reindex`, never at API start-up (building the
- * search indexes of 1M listings takes minutes). Returns the names of the rebuilt indexes.
- */
-export function recreateChangedIndexes(db: Database.Database): string[] {
-  const normalise = (sql: string) => sql.replace(/IF NOT EXISTS /i, '').replace(/\s+/g, ' ').trim().replace(/;$/, '');
-  const stored = new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[])
-    .map((row) => [row.name, normalise(row.sql)]));
-  const rebuilt: string[] = [];
-  for (const [statement, name] of LISTINGS_SCHEMA.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)[^;]*;/g)) {
-    const current = stored.get(name);
-    if (current === undefined || current === normalise(statement)) continue;
-    db.transaction(() => {
-      db.exec(`DROP INDEX ${name}`);
-      db.exec(statement);
-    })();
-    rebuilt.push(name);
-  }
-  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
-  return rebuilt;
 }

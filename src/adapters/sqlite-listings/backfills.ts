@@ -1,0 +1,54 @@
+/**
+ * What `npm run indexer -- reindex` writes into the rows of a store made by older code: the dedup
+ * features and own surfaces of rows written before they were stored, and the precomputed texts
+ * (public_json, map_json) of rows written by another presenter version. Each walks the table by
+ * rowid in transactions of a few thousand rows, so the WAL stays small.
+ */
+import type Database from 'better-sqlite3';
+import { PUBLIC_JSON_VERSION } from '../../core/model/present.js';
+import { PAGE_COLUMNS, textOf } from './columns.js';
+import { fromRow, toRow, type ListingRow } from './rows.js';
+import { PUBLIC_JSON_META } from './schema.js';
+import type { ListingWrites } from './writes.js';
+
+/** Stores the features of every active listing with a block key that has none (a store from before dedup_features), then the own surfaces. */
+export function fillDedupFeatures(db: Database.Database, writes: ListingWrites): void {
+  const read = db.prepare(`SELECT l.rowid AS rowid, ${PAGE_COLUMNS} FROM listings l
+      WHERE l.rowid > ? AND l.active = 1 AND l.block_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM dedup_features f WHERE f.rowid = l.rowid)
+      ORDER BY l.rowid LIMIT 2000`);
+  for (let after = 0; ;) {
+    const rows = read.all(after) as (ListingRow & { rowid: number })[];
+    if (rows.length === 0) break;
+    db.transaction(() => { for (const row of rows) writes.writeFeatures(row.rowid, fromRow(row)); })();
+    after = rows.at(-1)!.rowid;
+  }
+  fillOwnSurfaces(db);
+}
+
+/** Writes `own_surface` (migrations.ts addOwnSurfaceColumn) of the rows written before it existed, from their stored features. */
+function fillOwnSurfaces(db: Database.Database): void {
+  const fill = db.prepare(`UPDATE listings SET own_surface = ifnull((SELECT f.surface FROM dedup_features f WHERE f.rowid = listings.rowid), 0)
+      WHERE rowid > ? AND rowid <= ? AND own_surface IS NULL AND active = 1 AND block_key IS NOT NULL`);
+  const last = (db.prepare('SELECT ifnull(max(rowid), 0) AS n FROM listings').get() as { n: number }).n;
+  for (let after = 0; after < last; after += 5000) fill.run(after, after + 5000);
+}
+
+/** Writes `public_json` and `map_json` of every row with the current presenters, then marks the texts current. */
+export function rewritePublicJson(db: Database.Database): void {
+  const read = db.prepare(`SELECT l.rowid AS rowid, l.*, ${textOf('doc')} AS doc FROM listings l WHERE l.rowid > ? ORDER BY l.rowid LIMIT 2000`);
+  const writeAnnonce = db.prepare('UPDATE listing_annonces SET public_json = ? WHERE rowid = ?');
+  const writePoint = db.prepare('UPDATE listings SET map_json = ? WHERE rowid = ?');
+  for (let after = 0; ;) {
+    const rows = read.all(after) as (ListingRow & { rowid: number })[];
+    if (rows.length === 0) break;
+    db.transaction(() => {
+      for (const row of rows) {
+        const texts = toRow(fromRow(row));
+        writeAnnonce.run(texts.public_json, row.rowid);
+        writePoint.run(texts.map_json, row.rowid);
+      }
+    })();
+    after = rows.at(-1)!.rowid;
+  }
+  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(PUBLIC_JSON_VERSION));
+}
