@@ -91,24 +91,27 @@ export class SqliteUsageCounters implements UsageCounters {
     this.statements = new StatementCache(db);
     this.commits = new CommitGroup(db);
     this.counted = new CountedIds(this.statements, directoryEntries);
-    this.transaction = db.transaction((scope: UsageScope, work: (row: WindowsRow) => unknown): unknown => {
-      try {
-        this.sweepIdleAccounts(scope.now);
-        const row = this.rollWindows(scope);
-        if (row.writer !== this.writerId) this.counted.distrust(scope.accountId);
-        const result = work(row);
-        this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
-          touched_at = ?, writer = ? WHERE account = ?`)
-          .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, this.writerId, scope.accountId);
-        return result;
-      } catch (error) {
-        // Dropped now, before the next piece of the commit group runs: this piece's savepoint is
-        // rolled back, so what it wrote into the directory is not in the table.
-        this.counted.reset();
-        throw error;
-      }
-    });
+    this.transaction = db.transaction(this.counting);
   }
+
+  /** The body of every counting transaction, run in its own savepoint or alone (commit-group.ts). */
+  private readonly counting = (scope: UsageScope, work: (row: WindowsRow) => unknown): unknown => {
+    try {
+      this.sweepIdleAccounts(scope.now);
+      const row = this.rollWindows(scope);
+      if (row.writer !== this.writerId) this.counted.distrust(scope.accountId);
+      const result = work(row);
+      this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
+        touched_at = ?, writer = ? WHERE account = ?`)
+        .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, this.writerId, scope.accountId);
+      return result;
+    } catch (error) {
+      // Dropped now, before the next piece of the commit group runs: this piece's savepoint is
+      // rolled back, so what it wrote into the directory is not in the table.
+      this.counted.reset();
+      throw error;
+    }
+  };
 
   async admit(scope: UsageScope, admission: Admission): Promise<{ refused: UsageRefusal | null; usage: UsageSnapshot }> {
     if (!admission.take) {
@@ -166,7 +169,8 @@ export class SqliteUsageCounters implements UsageCounters {
   }
 
   async readUsage(scope: UsageScope): Promise<UsageSnapshot> {
-    return this.inTransaction(scope, (row) => this.snapshot(scope.accountId, row));
+    // The headers of a map or /sources answer: a plain read unless something must roll or expire.
+    return this.readWithoutWriting(scope)?.usage ?? this.inTransaction(scope, (row) => this.snapshot(scope.accountId, row));
   }
 
   /**
@@ -177,6 +181,12 @@ export class SqliteUsageCounters implements UsageCounters {
    * or expire first, so the caller runs the transaction.
    */
   private checkWithoutWriting(scope: UsageScope, admission: Admission): { refused: UsageRefusal | null; usage: UsageSnapshot } | null {
+    const read = this.readWithoutWriting(scope);
+    return read && { refused: this.admissionRefusal(read.row, admission, scope), usage: read.usage };
+  }
+
+  /** The account's windows as a transaction would find them, or null when it would roll or expire something. */
+  private readWithoutWriting(scope: UsageScope): { row: WindowsRow; usage: UsageSnapshot } | null {
     // One statement, the windows and both oldest entries: outside a transaction each statement takes
     // and drops the file's read lock (two fcntl calls), so three statements cost twice as much.
     const row = this.sql(`SELECT w.*, ${OLDEST_COLUMNS} FROM usage_windows w WHERE w.account = ?`)
@@ -186,7 +196,7 @@ export class SqliteUsageCounters implements UsageCounters {
     const usage = snapshotOf(row, row);
     if (usage.dayOldest !== null && usage.dayOldest <= scope.now - scope.dayMs) return null;
     if (scope.month?.kind === 'rolling' && usage.monthOldest !== null && usage.monthOldest <= scope.now - scope.month.ms) return null;
-    return { refused: this.admissionRefusal(row, admission, scope), usage };
+    return { row, usage };
   }
 
   /** The listing quotas first, then the daily request cap (one rule for the read and the transaction). */
@@ -241,7 +251,7 @@ export class SqliteUsageCounters implements UsageCounters {
   private async inTransaction<T>(scope: UsageScope, work: (row: WindowsRow) => T): Promise<T> {
     try {
       // Called inside the group's transaction, the transaction function is a savepoint of its own.
-      return await this.commits.run(() => this.transaction(scope, work) as T);
+      return await this.commits.run(() => this.transaction(scope, work) as T, () => this.counting(scope, work) as T);
     } catch (error) {
       this.counted.reset();
       throw error;
