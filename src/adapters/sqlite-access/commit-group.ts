@@ -17,8 +17,6 @@ import type Database from 'better-sqlite3';
 
 interface Pending {
   work: () => unknown;
-  /** The same work without its savepoint, run when it is alone in its group (see `run`). */
-  alone?: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -35,15 +33,10 @@ export class CommitGroup {
     this.rollback = db.prepare('ROLLBACK');
   }
 
-  /**
-   * Runs `work` (which must open its own savepoint: a db.transaction function) in the next group.
-   * `alone`, the same work without the savepoint, is what runs when nothing else shares the group
-   * (one request at a time): a piece alone needs no savepoint, its failure rolls the whole
-   * transaction back, and SAVEPOINT and RELEASE were two of the few statements of a counting.
-   */
-  run<T>(work: () => T, alone?: () => T): Promise<T> {
+  /** Runs `work` (which must open its own savepoint: a db.transaction function) in the next group. */
+  run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, alone, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
@@ -51,10 +44,6 @@ export class CommitGroup {
   private flush(): void {
     const group = this.queue;
     this.queue = [];
-    if (group.length === 1 && group[0].alone) {
-      this.flushAlone(group[0], group[0].alone);
-      return;
-    }
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
       this.begin.run();
@@ -73,19 +62,5 @@ export class CommitGroup {
       return;
     }
     group.forEach((pending, i) => (outcomes[i].ok ? pending.resolve(outcomes[i].value) : pending.reject(outcomes[i].value)));
-  }
-
-  private flushAlone(pending: Pending, work: () => unknown): void {
-    let value: unknown;
-    try {
-      this.begin.run();
-      value = work();
-      this.commit.run();
-    } catch (error) {
-      if (this.db.inTransaction) this.rollback.run();
-      pending.reject(error);
-      return;
-    }
-    pending.resolve(value);
   }
 }

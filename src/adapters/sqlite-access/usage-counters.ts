@@ -91,27 +91,24 @@ export class SqliteUsageCounters implements UsageCounters {
     this.statements = new StatementCache(db);
     this.commits = new CommitGroup(db);
     this.counted = new CountedIds(this.statements, directoryEntries);
-    this.transaction = db.transaction(this.counting);
+    this.transaction = db.transaction((scope: UsageScope, work: (row: WindowsRow) => unknown): unknown => {
+      try {
+        this.sweepIdleAccounts(scope.now);
+        const row = this.rollWindows(scope);
+        if (row.writer !== this.writerId) this.counted.distrust(scope.accountId);
+        const result = work(row);
+        this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
+          touched_at = ?, writer = ? WHERE account = ?`)
+          .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, this.writerId, scope.accountId);
+        return result;
+      } catch (error) {
+        // Dropped now, before the next piece of the commit group runs: this piece's savepoint is
+        // rolled back, so what it wrote into the directory is not in the table.
+        this.counted.reset();
+        throw error;
+      }
+    });
   }
-
-  /** The body of every counting transaction, run in its own savepoint or alone (commit-group.ts). */
-  private readonly counting = (scope: UsageScope, work: (row: WindowsRow) => unknown): unknown => {
-    try {
-      this.sweepIdleAccounts(scope.now);
-      const row = this.rollWindows(scope);
-      if (row.writer !== this.writerId) this.counted.distrust(scope.accountId);
-      const result = work(row);
-      this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
-        touched_at = ?, writer = ? WHERE account = ?`)
-        .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, this.writerId, scope.accountId);
-      return result;
-    } catch (error) {
-      // Dropped now, before the next piece of the commit group runs: this piece's savepoint is
-      // rolled back, so what it wrote into the directory is not in the table.
-      this.counted.reset();
-      throw error;
-    }
-  };
 
   async admit(scope: UsageScope, admission: Admission): Promise<{ refused: UsageRefusal | null; usage: UsageSnapshot }> {
     if (!admission.take) {
@@ -251,7 +248,7 @@ export class SqliteUsageCounters implements UsageCounters {
   private async inTransaction<T>(scope: UsageScope, work: (row: WindowsRow) => T): Promise<T> {
     try {
       // Called inside the group's transaction, the transaction function is a savepoint of its own.
-      return await this.commits.run(() => this.transaction(scope, work) as T, () => this.counting(scope, work) as T);
+      return await this.commits.run(() => this.transaction(scope, work) as T);
     } catch (error) {
       this.counted.reset();
       throw error;

@@ -61,29 +61,4 @@ describe('SQLite group commit (access file)', () => {
     expect(await group.run(insert('z'))).to.equal(1);
     expect(stored(other)).to.deep.equal(['z']);
   });
-
-  it('runs a piece alone in its group without its savepoint: its failure undoes it whole, the next one commits', async () => {
-    const group = new CommitGroup(db);
-    const statements: string[] = [];
-    db.function('trace_insert', (v: string) => { statements.push(v); return v; });
-    const bare = (value: string, fail = false) => () => {
-      // The savepoint-free form runs directly in the group's transaction.
-      expect(db.inTransaction).to.equal(true);
-      db.prepare('INSERT INTO t (v) VALUES (trace_insert(?))').run(value);
-      if (fail) throw new Error(`refused ${value}`);
-      return (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
-    };
-    const failed = await group.run(insert('p', true), bare('p', true)).catch((error: Error) => error.message);
-    expect(failed).to.equal('refused p');
-    expect(stored(other)).to.deep.equal([]);
-    expect(db.inTransaction).to.equal(false);
-    expect(await group.run(insert('q'), bare('q'))).to.equal(1);
-    expect(stored(other)).to.deep.equal(['q']);
-    // Alone, the savepoint-free form ran both times; in company, each piece runs in its savepoint.
-    expect(statements).to.deep.equal(['p', 'q']);
-    const together = await Promise.allSettled([group.run(insert('r'), bare('r')), group.run(insert('s', true), bare('s', true))]);
-    expect(together.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected']);
-    expect(statements).to.deep.equal(['p', 'q']);
-    expect(stored(other)).to.deep.equal(['q', 'r']);
-  });
 });
