@@ -117,7 +117,7 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
         log('  the same requests at LOG_LEVEL=silent (a second server), alternated with the default level');
         const cost = await measureLogCost({
           server, dataDir: catalogue.dataDir, serverOptions: { ...serverOptions, nodeFlags: API_NODE_FLAGS }, key: bench.key, paths: row.paths,
-          connections: options.connections, seconds: options.duration,
+          connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup + 2 * options.duration,
         });
         row.metrics.logCost = cost.lostPercent;
         row.note = `(log level: info ${integer(cost.infoRps)} req/s, ${ms(cost.infoCpuMs)} CPU ms/req; silent ${integer(cost.silentRps)} req/s, `

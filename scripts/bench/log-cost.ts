@@ -12,13 +12,16 @@ export interface LogCost { infoRps: number; silentRps: number; lostPercent: numb
 
 export async function measureLogCost(spec: {
   server: RunningServer; dataDir: string; serverOptions: ServerOptions; key: string; paths: readonly string[]; connections: number; seconds: number;
+  /** Load given to the second server before the comparison: as much as the first one had (its warm-up and its own runs). */
+  warmupSeconds: number;
 }): Promise<LogCost> {
   const silent = await startServer(spec.dataDir, { ...spec.serverOptions, logLevel: 'silent' });
   const totals = { info: { requests: 0, seconds: 0, cpu: 0 }, silent: { requests: 0, seconds: 0, cpu: 0 } };
   let cpuKnown = true;
   try {
-    // Warm the second server as the first one was.
-    await runLoad({ base: silent.base, key: spec.key, paths: spec.paths, connections: spec.connections, seconds: Math.min(spec.seconds, 3) });
+    // Warm the second server as much as the first one was: a colder one (its code less optimised)
+    // made silent look slower than info.
+    await runLoad({ base: silent.base, key: spec.key, paths: spec.paths, connections: spec.connections, seconds: spec.warmupSeconds });
     await waitUntilIdle(silent.base);
     for (const [level, server] of [['info', spec.server], ['silent', silent], ['silent', silent], ['info', spec.server]] as const) {
       const before = processTreeCpuMs(server.pid);
