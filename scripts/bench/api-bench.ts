@@ -28,6 +28,8 @@ import { seededRandom } from './stats.js';
 import { latestProfile, summariseProfile } from './profile.js';
 import { calibrate, residentBytes, type Calibration } from './calibration.js';
 import { recordApiRun } from './charts.js';
+import { measureBare } from './baseline.js';
+import { measureLogCost } from './log-cost.js';
 import { COMPRESSION_SCENARIOS, compressionTable, measureCompression, type CompressionRow } from './compression.js';
 
 export async function runApiBench(options: BenchOptions): Promise<void> {
@@ -88,8 +90,9 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
   log(`${engine}: starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)}`
     + `${engine === 'elasticsearch' ? `, ES_URL=${es!.url} ES_INDEX_ALIAS=${es!.alias}` : ''})`);
   const profileDir = path.join(catalogue.dir, 'profiles');
+  const serverOptions = { workers: options.workers, redisUrl: options.redisUrl, env: esEnv };
   const server = await startServer(catalogue.dataDir, {
-    nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])], workers: options.workers, redisUrl: options.redisUrl, env: esEnv,
+    nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])], ...serverOptions,
   });
   log(`  answered /health after ${Math.round(server.startupMs)} ms`);
   const enginePids = engine === 'elasticsearch' ? await localNodePids(es!.url) : [];
@@ -110,7 +113,19 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
       },
     };
     for (const scenario of scenarios) {
-      rows.push(await runScenario(scenario, ctx, { server, key: bench.key, raw, options, enginePids }));
+      const row = await runScenario(scenario, ctx, { server, key: bench.key, raw, options, enginePids });
+      rows.push(row);
+      if (scenario.targets.some((t) => t.metric === 'logCost') && row.paths) {
+        log('  the same requests at LOG_LEVEL=silent (a second server), alternated with the default level');
+        const cost = await measureLogCost({
+          server, dataDir: catalogue.dataDir, serverOptions: { ...serverOptions, nodeFlags: API_NODE_FLAGS }, key: bench.key, paths: row.paths,
+          connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup + 2 * options.duration,
+        });
+        row.metrics.logCost = cost.lostPercent;
+        row.note = `(log level: info ${integer(cost.infoRps)} req/s, ${ms(cost.infoCpuMs)} CPU ms/req; silent ${integer(cost.silentRps)} req/s, `
+          + `${ms(cost.silentCpuMs)} CPU ms/req: ${cost.lostPercent.toFixed(1)} % fewer at info)`;
+        log(`  -> ${row.note}`);
+      }
       // The deep page's target compares it with page 1, so its verdict waits for both.
       const walk = cursorWalkRows(rows);
       if (walk) walk.deep.metrics.vsCursorPage1 = walk.deep.p50 / walk.page1.p50;
@@ -219,14 +234,22 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && run.requests > 0 ? (cpuAfter - cpuBefore) / run.requests : null;
   const engineCpuPerRequest = engineBefore !== null && engineAfter !== null && run.requests > 0 ? (engineAfter - engineBefore) / run.requests : null;
   await waitUntilIdle(server.base);
+  // The same bytes from a bare node:http server, under the same loads: the bound HTTP itself sets.
+  const bare = await measureBare({ ...spec, connections: options.connections, singleSeconds: clamp(30 * rawMs / 1000, 1.5, 20), seconds: options.duration });
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
   log(`  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, `
     + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request`
     + (engineCpuPerRequest === null ? '' : `, Elasticsearch CPU ${ms(engineCpuPerRequest)} ms/request`)
+    + `; bare node:http server, same bytes (${bare.paths} answers): 1 connection p50 ${ms(bare.singleP50)} ms, CPU ${ms(bare.cpuMsPerRequest)} ms/request`
     + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})` : ''));
   return {
     ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50, cpuMsPerRequest: cpuPerRequest, engineCpuMsPerRequest: engineCpuPerRequest,
-    metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs },
+    bareP50: bare.singleP50, bareCpuMsPerRequest: bare.cpuMsPerRequest,
+    metrics: {
+      rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs, vsBare1c: single.p50 / bare.singleP50,
+      ...(cpuPerRequest === null ? {} : { cpuVsRaw: cpuPerRequest / rawMs }),
+      ...(cpuPerRequest === null || !bare.cpuMsPerRequest ? {} : { cpuVsBare: cpuPerRequest / bare.cpuMsPerRequest }),
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import { runLoad, waitUntilIdle } from './load.js';
 import { integer, markdownTable, ms } from './report.js';
 
 /** The scenarios whose answers are large enough to be compressed (detail is about 1 KiB). */
-export const COMPRESSION_SCENARIOS = ['search', 'feed', 'map-paris', 'detail'];
+export const COMPRESSION_SCENARIOS = ['dept-page', 'search', 'feed', 'map-paris', 'detail'];
 
 const ENCODINGS = ['identity', 'gzip', 'br'] as const;
 

@@ -41,6 +41,9 @@ export interface ResultRow {
   cpuMsPerRequest?: number | null;
   /** CPU of the listings engine's own processes (a local Elasticsearch node) per request under the same load. */
   engineCpuMsPerRequest?: number | null;
+  /** The bare node:http server sending the same bytes (baseline.ts): its one-connection p50 and CPU per request. */
+  bareP50?: number | null;
+  bareCpuMsPerRequest?: number | null;
   targets: Target[];
   /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
   metrics: Partial<Record<Metric, number>>;
@@ -57,6 +60,7 @@ function ratio(a: number | null, b: number | null): string {
 
 const METRIC_LABEL: Record<Metric, string> = {
   rps: 'req/s', p50: 'p50 ms', p99: 'p99 ms', ratio: '1c/raw', listingsPerSecond: 'listings/s', vsCursorPage1: 'p50 vs page 1',
+  vsBare1c: '1c/bare 1c', cpuVsBare: 'CPU/bare CPU', cpuVsRaw: 'CPU/raw', logCost: 'req/s lost to logging %',
 };
 
 export function verdict(row: ResultRow): { text: string; missed: string[] } {
@@ -92,10 +96,12 @@ export function markdownTable(header: string[], rows: string[][]): string {
 export function resultsTable(rows: ResultRow[]): string {
   const engineCpu = rows.some((r) => r.engineCpuMsPerRequest !== undefined && r.engineCpuMsPerRequest !== null);
   return markdownTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'CPU ms/req', ...(engineCpu ? ['ES CPU ms/req'] : []), 'target', 'result'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'bare 1c', '1c/bare', 'CPU ms/req',
+      ...(engineCpu ? ['ES CPU ms/req'] : []), 'bare CPU', 'CPU/bare', 'target', 'result'],
     rows.map((r) => [
       `${r.name}: ${r.title}`, integer(r.rps), ms(r.p50), ms(r.p99), String(r.errors), ms(r.rawMs), ratio(r.p50, r.rawMs),
-      ms(r.singleP50), ratio(r.singleP50, r.rawMs), ms(r.cpuMsPerRequest), ...(engineCpu ? [ms(r.engineCpuMsPerRequest)] : []),
+      ms(r.singleP50), ratio(r.singleP50, r.rawMs), ms(r.bareP50), ratio(r.singleP50, r.bareP50 ?? null), ms(r.cpuMsPerRequest),
+      ...(engineCpu ? [ms(r.engineCpuMsPerRequest)] : []), ms(r.bareCpuMsPerRequest), ratio(r.cpuMsPerRequest ?? null, r.bareCpuMsPerRequest ?? null),
       targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
     ]),
   );

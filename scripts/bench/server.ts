@@ -44,6 +44,8 @@ export interface ServerOptions {
   redisUrl?: string | null;
   /** Added to its environment: ES_URL and ES_INDEX_ALIAS for the Elasticsearch engine. */
   env?: Record<string, string>;
+  /** LOG_LEVEL of the server; unset (the default, info) unless a comparison asks for another (log-cost.ts). */
+  logLevel?: string;
 }
 
 export async function startServer(dataDir: string, options: ServerOptions = {}): Promise<RunningServer> {
@@ -62,6 +64,7 @@ export async function startServer(dataDir: string, options: ServerOptions = {}):
   // The server logs as `npm start` does (LOG_LEVEL's default, info: one JSON line per request, read
   // and dropped by this process), not silenced: its cost is part of what users run.
   delete env.LOG_LEVEL;
+  if (options.logLevel) env.LOG_LEVEL = options.logLevel;
   const child = spawnTs('src/main.ts', [], env, options.nodeFlags);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000); });

@@ -152,7 +152,8 @@ export class SqliteUsageCounters implements UsageCounters {
   }
 
   async readUsage(scope: UsageScope): Promise<UsageSnapshot> {
-    return this.inTransaction(scope, (row) => this.snapshot(scope.accountId, row));
+    // The headers of a map or /sources answer: a plain read unless something must roll or expire.
+    return this.readWithoutWriting(scope)?.usage ?? this.inTransaction(scope, (row) => this.snapshot(scope.accountId, row));
   }
 
   /**
@@ -163,6 +164,12 @@ export class SqliteUsageCounters implements UsageCounters {
    * or expire first, so the caller runs the transaction.
    */
   private checkWithoutWriting(scope: UsageScope, admission: Admission): { refused: UsageRefusal | null; usage: UsageSnapshot } | null {
+    const read = this.readWithoutWriting(scope);
+    return read && { refused: this.admissionRefusal(read.row, admission, scope), usage: read.usage };
+  }
+
+  /** The account's windows as a transaction would find them, or null when it would roll or expire something. */
+  private readWithoutWriting(scope: UsageScope): { row: WindowsRow; usage: UsageSnapshot } | null {
     // One statement, the windows and both oldest entries: outside a transaction each statement takes
     // and drops the file's read lock (two fcntl calls), so three statements cost twice as much.
     const row = this.sql(`SELECT w.*, ${OLDEST_COLUMNS} FROM usage_windows w WHERE w.account = ?`)
@@ -172,7 +179,7 @@ export class SqliteUsageCounters implements UsageCounters {
     const usage = snapshotOf(row, row);
     if (usage.dayOldest !== null && usage.dayOldest <= scope.now - scope.dayMs) return null;
     if (scope.month?.kind === 'rolling' && usage.monthOldest !== null && usage.monthOldest <= scope.now - scope.month.ms) return null;
-    return { refused: this.admissionRefusal(row, admission, scope), usage };
+    return { row, usage };
   }
 
   /** The listing quotas first, then the daily request cap (one rule for the read and the transaction). */
