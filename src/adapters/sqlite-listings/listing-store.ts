@@ -26,6 +26,9 @@ import { BulkLoad, recoverBulkLoad } from './bulk-load.js';
 import { TextSetCache } from './text-sets.js';
 import { MapPointsCache } from './map-counts.js';
 import { ListingReads, PAGE_COLUMNS, PAGE_ROW_COLUMNS, TEXT_COLUMNS, textOf } from './listing-reads.js';
+import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnValues } from '../../core/query/aggregates.js';
+import { buildClustersSql, clusterCells, type ClusterRow } from './clusters-sql.js';
+import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
 type Param = string | number;
 
@@ -352,6 +355,18 @@ export class SqliteListingStore implements ListingStore {
   async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
     const parts = merge({ where: ['l.active = 0', 'l.changed_at <= ?'], params: [query.changedUntil] }, siteConditions(query.scope));
     return this.changeOrdered(parts, query.pageSize, query.after);
+  }
+
+  async clusters(query: ClustersQuery): Promise<ClustersResult> {
+    const { sql, params } = buildClustersSql(query);
+    const cells = clusterCells(this.statement(sql).all(...params) as ClusterRow[], query.zoom);
+    return { total: cells.reduce((sum, cell) => sum + cell.count, 0), cells };
+  }
+
+  async stats(query: StatsQuery): Promise<StatsResult> {
+    const [active, withdrawn] = [buildActiveStatsSql(query), buildWithdrawnStatsSql(query)];
+    return statsFromRows(this.statement(active.sql).raw().all(...active.params) as (number | null)[][],
+      this.statement(withdrawn.sql).all(...withdrawn.params) as WithdrawnValues[]);
   }
 
   async get(id: string): Promise<StoredListing | null> {

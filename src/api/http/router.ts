@@ -21,6 +21,10 @@ import { WithdrawnParams } from '../routes/retirees/schema.js';
 import { listWithdrawn } from '../routes/retirees/handler.js';
 import { MapParams } from '../routes/map/schema.js';
 import { mapPoints } from '../routes/map/handler.js';
+import { ClustersParams } from '../routes/clusters/schema.js';
+import { mapClusters } from '../routes/clusters/handler.js';
+import { StatsParams } from '../routes/stats/schema.js';
+import { marketStats, marketStatsOffer } from '../routes/stats/handler.js';
 import { DetailParams } from '../routes/detail/schema.js';
 import { showListing } from '../routes/detail/handler.js';
 import { PtzParams, lookupPtzZone } from '../routes/ptz/handler.js';
@@ -45,6 +49,9 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/annonces/feed', auth, limit, validate(FeedParams), paid, meter(deps, 'listings'), readFeed(deps));
   router.get('/annonces/retirees', auth, limit, validate(WithdrawnParams), paid, meter(deps, 'listings'), listWithdrawn(deps));
   router.get('/annonces/map', auth, limit, validate(MapParams), paid, meter(deps, 'map'), mapPoints(deps));
+  // Before the detail route, whose /annonces/{source}/{reference} would take map/clusters.
+  router.get('/annonces/map/clusters', auth, limit, validate(ClustersParams), paid, meter(deps, 'map'), mapClusters(deps));
+  router.get('/stats', auth, limit, validate(StatsParams), marketStatsOffer(), paid, meter(deps, 'stats'), marketStats(deps));
   router.get('/annonces/:source/:reference', auth, limit, validate(DetailParams, (ctx) => ctx.params), meter(deps, 'listings'), conditional(), showListing(deps));
   router.get('/ptz/zone', auth, limit, validate(PtzParams), meter(deps, 'ptz'), conditional(), lookupPtzZone(deps));
   return router;

@@ -6,6 +6,7 @@ import type { MapPointListing, StoredListing } from '../model/stored.js';
 import type { Features } from '../dedup/features.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
 import type { WriterLock, WriterLockRequest } from './writer-lock.js';
+import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult } from '../query/aggregates.js';
 
 export interface MapResult {
   total: number;
@@ -53,6 +54,10 @@ export interface ListingStore {
   map(query: MapQuery): Promise<MapResult>;
   feed(query: FeedQuery): Promise<SearchResult<StoredListing>>;
   withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>>;
+  /** Aggregate reads (src/core/query/aggregates.ts): the map's listings counted per web-map tile. */
+  clusters(query: ClustersQuery): Promise<ClustersResult>;
+  /** Market statistics of an area: exact on SQLite, within the documented bound on Elasticsearch. */
+  stats(query: StatsQuery): Promise<StatsResult>;
   get(id: string): Promise<StoredListing | null>;
   /** Indexer reads: current state of these ids (missing ids are absent from the map). */
   getMany(ids: string[]): Promise<Map<string, StoredListing>>;

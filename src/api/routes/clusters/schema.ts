@@ -1,0 +1,29 @@
+/** GET /annonces/map/clusters: the map's parameters plus `zoom`, the web-map tiling's zoom level (0 to 20). */
+import { z } from 'zod';
+import { MAX_CLUSTER_ZOOM } from '../../../core/query/aggregates.js';
+import { MapParams } from '../map/schema.js';
+import { integer } from '../shared/params.js';
+
+export const ClustersParams = MapParams.extend({
+  zoom: integer(0, MAX_CLUSTER_ZOOM).refine((value) => value !== undefined, { message: `is required: an integer from 0 to ${MAX_CLUSTER_ZOOM}` }),
+});
+export type ClustersParams = z.infer<typeof ClustersParams>;
+
+export const ClusterCell = z.object({
+  zoom: z.number().int(),
+  x: z.number().int().describe('Tile column at this zoom (slippy-map tiling, 0 at 180° W).'),
+  y: z.number().int().describe('Tile row at this zoom (0 at the north).'),
+  count: z.number().int().min(1).describe('Listings of the box in this tile, exactly.'),
+  latitude: z.number().describe('Centroid of the listings of the tile.'),
+  longitude: z.number(),
+  price_min: z.number().nullable().describe('Lowest known price of the tile (null when none is known).'),
+  price_median: z.number().nullable().describe('Median of the known prices (exact on SQLite; within the documented bound on Elasticsearch).'),
+  id: z.string().nullable().describe('The listing\'s `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null.'),
+});
+
+export const ClustersAnswer = z.object({
+  bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).describe('The box asked for; west > east crosses the antimeridian.'),
+  zoom: z.number().int(),
+  total: z.number().int().min(0).describe('Every listing in the box: the sum of the counts, and the map\'s `total` for the same query.'),
+  cells: z.array(ClusterCell).describe('The non-empty tiles, north to south, then west to east.'),
+});
