@@ -13,31 +13,13 @@ import type { StoredListing } from '../../src/core/model/stored.js';
 import type { BoundingBox, ListingFilter, Scope } from '../../src/core/query/query.js';
 import { DAY_MS, QUARTILES, tileX, tileY, type Quartiles, type StatsArea } from '../../src/core/query/aggregates.js';
 import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
-import { makeListings, prng, FIXTURE_SITES } from '../support/fixtures.js';
+import { FIXTURE_SITES } from '../support/fixtures.js';
 import { describeEngines, type Engine } from '../support/engines.js';
 import { openTestElasticsearchStore } from '../support/elasticsearch.js';
-import { exactQuartiles, expectedCells, expectedStats, withinRankBound } from '../support/aggregates-oracle.js';
+import { aggregateListings, exactQuartiles, expectedCells, expectedStats, NOW, withinRankBound } from '../support/aggregates-oracle.js';
 import { matchesFilter } from '../support/oracle.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
-const NOW = Date.parse('2026-10-15T00:00:00Z');
-
-/** The fixtures, with price series (a first price above or below the last one) and spread positions. */
-export function aggregateListings(count: number, seed: number): StoredListing[] {
-  const random = prng(seed);
-  return makeListings({ count, seed }).map((l, i) => {
-    const price = l.content.price;
-    const first = price === null ? null : Math.round(price * (0.9 + random() * 0.3));
-    return {
-      ...l,
-      content: i % 4 === 0 && l.content.latitude !== null
-        ? { ...l.content, latitude: Math.round((42 + random() * 8) * 1000) / 1000, longitude: Math.round((-4 + random() * 11) * 1000) / 1000 }
-        : l.content,
-      price_points: first === null || i % 5 === 0 ? [] : [{ at: '2026-06-01T00:00:00.000Z', price: first }, { at: '2026-08-01T00:00:00.000Z', price: price! }],
-      left_market_at: l.left_market_at === null ? null : NOW - Math.floor(random() * 120) * DAY_MS,
-    };
-  });
-}
 
 async function openStore(engine: Engine): Promise<ListingStore> {
   if (engine === 'elasticsearch') return openTestElasticsearchStore('aggregates');

@@ -7,6 +7,28 @@ import type { BoundingBox, ListingFilter, Scope } from '../../src/core/query/que
 import { DAY_MS, quantileOfSorted, quartilesOf, tileX, tileY, type Quartiles } from '../../src/core/query/aggregates.js';
 import { QUANTILE_RANK_BOUND } from '../../src/adapters/elasticsearch/clusters-body.js';
 import { inBox, matchesFilter, visibleInSearch } from './oracle.js';
+import { makeListings, prng } from './fixtures.js';
+
+/** The clock of the aggregate tests: the fixtures' withdrawals spread over the 120 days before it. */
+export const NOW = Date.parse('2026-10-15T00:00:00Z');
+
+
+/** The fixtures, with price series (a first price above or below the last one) and spread positions. */
+export function aggregateListings(count: number, seed: number): StoredListing[] {
+  const random = prng(seed);
+  return makeListings({ count, seed }).map((l, i) => {
+    const price = l.content.price;
+    const first = price === null ? null : Math.round(price * (0.9 + random() * 0.3));
+    return {
+      ...l,
+      content: i % 4 === 0 && l.content.latitude !== null
+        ? { ...l.content, latitude: Math.round((42 + random() * 8) * 1000) / 1000, longitude: Math.round((-4 + random() * 11) * 1000) / 1000 }
+        : l.content,
+      price_points: first === null || i % 5 === 0 ? [] : [{ at: '2026-06-01T00:00:00.000Z', price: first }, { at: '2026-08-01T00:00:00.000Z', price: price! }],
+      left_market_at: l.left_market_at === null ? null : NOW - Math.floor(random() * 120) * DAY_MS,
+    };
+  });
+}
 
 export interface ExpectedCell { key: string; count: number; lat: number; lon: number; priceMin: number | null; prices: number[]; ids: string[] }
 

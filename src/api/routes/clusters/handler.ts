@@ -14,7 +14,7 @@ import type { ClustersParams } from './schema.js';
 export function mapClusters(deps: AppDeps) {
   return async function mapClustersHandler(ctx: Context): Promise<void> {
     const params = ctx.state.params as ClustersParams;
-    const zoom = params.zoom as number;
+    const { zoom } = params;
     assertConsistentBounds(params);
     if (params.bbox.south > params.bbox.north) throw unprocessable([{ field: 'bbox', message: 'south is above north' }]);
     const tiles = tilesCovered(params.bbox, zoom);

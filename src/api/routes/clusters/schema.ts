@@ -2,10 +2,12 @@
 import { z } from 'zod';
 import { MAX_CLUSTER_ZOOM } from '../../../core/query/aggregates.js';
 import { MapParams } from '../map/schema.js';
-import { integer } from '../shared/params.js';
 
 export const ClustersParams = MapParams.extend({
-  zoom: integer(0, MAX_CLUSTER_ZOOM).refine((value) => value !== undefined, { message: `is required: an integer from 0 to ${MAX_CLUSTER_ZOOM}` }),
+  zoom: z.string({ error: (issue) => (issue.input === undefined ? `is required: an integer from 0 to ${MAX_CLUSTER_ZOOM}` : 'given more than once; must be given once, as a string') })
+    .trim().regex(/^\d{1,2}$/, `must be an integer from 0 to ${MAX_CLUSTER_ZOOM}`)
+    .transform(Number)
+    .pipe(z.number().int().max(MAX_CLUSTER_ZOOM, `must be <= ${MAX_CLUSTER_ZOOM}`)),
 });
 export type ClustersParams = z.infer<typeof ClustersParams>;
 
