@@ -163,6 +163,41 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
+    name: 'clusters-france',
+    title: '/annonces/map/clusters whole-France box, zoom 5',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 150 }],
+    paths: async (ctx) => variants(() => {
+      const jitter = () => (ctx.random() - 0.5) * 0.2;
+      return `/annonces/map/clusters?bbox=${deg(FRANCE.south + jitter())},${deg(FRANCE.west + jitter())},${deg(FRANCE.north + jitter())},${deg(FRANCE.east + jitter())}&zoom=5`;
+    }),
+  },
+  {
+    name: 'clusters-paris',
+    title: '/annonces/map/clusters Paris-size box, zoom 12',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 40 }],
+    paths: async (ctx) => variants(() => {
+      const lat = PARIS.lat + (ctx.random() - 0.5) * 0.04;
+      const lon = PARIS.lon + (ctx.random() - 0.5) * 0.06;
+      return `/annonces/map/clusters?bbox=${deg(lat - PARIS.halfLat)},${deg(lon - PARIS.halfLon)},${deg(lat + PARIS.halfLat)},${deg(lon + PARIS.halfLon)}&zoom=12`;
+    }),
+  },
+  {
+    name: 'stats-dept',
+    title: '/stats of a department (one of the 20 largest), vente + type',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 150 }],
+    paths: async (ctx) => variants(() => `/stats?dept=${dept(ctx)}&transaction=vente&type=${pick(['appartement', 'maison'], ctx.random)}`),
+  },
+  {
+    name: 'stats-cp',
+    title: '/stats of a postal code',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 40 }],
+    paths: async (ctx) => variants(() => `/stats?cp=${pick(ctx.facts.postalCodes, ctx.random)}`),
+  },
+  {
     name: 'feed',
     title: 'feed replication, page_size 100, one client',
     kind: 'replication',

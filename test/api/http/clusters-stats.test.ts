@@ -25,7 +25,7 @@ describeEngines('map clusters and market statistics', function (engine) {
   let cheap: string;
 
   before(async () => {
-    app = await startTestApp({ listings, engine, deps: { offers: offersWith({ decouverte: { itemsPerMonth: 2, itemsPerDay: 2 } }, NO_RATE_WINDOWS) } });
+    app = await startTestApp({ listings, engine, deps: { offers: offersWith({ decouverte: { itemsPerMonth: 2, itemsPerDay: 2 }, region: { itemsPerMonth: 2, itemsPerDay: 2 } }, NO_RATE_WINDOWS) } });
     app.clock.now = NOW;
     paid = await app.newKey('departement');
     cheap = await app.newKey('ville');
@@ -159,6 +159,11 @@ describeEngines('map clusters and market statistics', function (engine) {
       expect((await conform('/annonces/map/clusters?bbox=45,4,46,5&zoom=3', key, 402)).body.code).to.equal('ITEMS_QUOTA');
       // The free offer has no market statistics at all; a paid account past its quota keeps them.
       expect((await app.get('/stats?dept=69', key)).body.code).to.equal('PAID_PLAN_REQUIRED');
+      const paidPastQuota = await app.newKey('region');
+      expect((await app.get('/annonces?page_size=5', paidPastQuota)).status).to.equal(200);
+      expect((await app.get('/annonces/map/clusters?bbox=45,4,46,5&zoom=3', paidPastQuota)).body.code).to.equal('ITEMS_QUOTA');
+      const stats = await conform('/stats?dept=69', paidPastQuota, 200);
+      expect(stats.body.active.count).to.be.greaterThan(0);
     });
   });
 });
