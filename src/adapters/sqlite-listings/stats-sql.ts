@@ -36,12 +36,16 @@ export function areaConditions(area: StatsArea): SqlPart {
   }
 }
 
-/** type, transaction and rooms. */
+/**
+ * type, transaction and rooms. The area is what must drive the plan (a department's or a postal
+ * code's index, the map's latitude index for a box): the unary + keeps SQLite from seeking a
+ * nationwide (transaction, type) index instead; the conditions are the same.
+ */
 function criteriaConditions(query: StatsQuery): SqlPart {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (query.types?.length) { where.push(`l.type_norm IN (${query.types.map(() => '?').join(',')})`); params.push(...query.types); }
-  if (query.transaction) { where.push('l.transaction_type = ?'); params.push(query.transaction); }
+  if (query.types?.length) { where.push(`+l.type_norm IN (${query.types.map(() => '?').join(',')})`); params.push(...query.types); }
+  if (query.transaction) { where.push('+l.transaction_type = ?'); params.push(query.transaction); }
   if (query.roomsMin !== undefined) { where.push('l.rooms >= ?'); params.push(query.roomsMin); }
   if (query.roomsMax !== undefined) { where.push('l.rooms <= ?'); params.push(query.roomsMax); }
   return { where, params };
