@@ -1805,7 +1805,7 @@ export interface operations {
                 bbox: string;
                 /** @description 0 returns every duplicate; by default one listing per duplicate group. */
                 dedup?: "0" | "1" | "false" | "true";
-                zoom?: number;
+                zoom: number;
             };
             header?: never;
             path?: never;
