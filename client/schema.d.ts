@@ -175,6 +175,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/annonces/map/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listings of a box counted per web-map tile
+         * @description The map's listings (same filters, sites and grouping) counted per tile of the web-map tiling at `zoom`: exact counts adding up to the map's `total`, centroid, lowest and median price, and the id of a lone listing. The box may cover at most 10 000 tiles at that zoom (422 beyond). Meters as the map: one request, no listing.
+         */
+        get: operations["getAnnoncesMapClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Market statistics of an area (Département offer and above)
+         * @description Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; keeps answering past the listing quota.
+         */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/annonces/{source}/{reference}": {
         parameters: {
             query?: never;
@@ -540,6 +580,122 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        ClustersAnswer: {
+            /** @description The box asked for; west > east crosses the antimeridian. */
+            bbox: {
+                south: number;
+                west: number;
+                north: number;
+                east: number;
+            };
+            zoom: number;
+            /** @description Every listing in the box: the sum of the counts, and the map's `total` for the same query. */
+            total: number;
+            /** @description The non-empty tiles, north to south, then west to east. */
+            cells: {
+                zoom: number;
+                /** @description Tile column at this zoom (slippy-map tiling, 0 at 180° W). */
+                x: number;
+                /** @description Tile row at this zoom (0 at the north). */
+                y: number;
+                /** @description Listings of the box in this tile, exactly. */
+                count: number;
+                /** @description Centroid of the listings of the tile. */
+                latitude: number;
+                longitude: number;
+                /** @description Lowest known price of the tile (null when none is known). */
+                price_min: number | null;
+                /** @description Median of the known prices (exact on SQLite; within the documented bound on Elasticsearch). */
+                price_median: number | null;
+                /** @description The listing's `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null. */
+                id: string | null;
+            }[];
+        };
+        StatsAnswer: {
+            area: {
+                /** @enum {string} */
+                kind: "commune" | "postal_code" | "department" | "bbox";
+                /** @description INSEE code, postal code or department code; null for a box. */
+                code: string | null;
+                /** @description Commune or department name when known. */
+                name: string | null;
+                bbox: {
+                    south: number;
+                    west: number;
+                    north: number;
+                    east: number;
+                } | null;
+            };
+            /** @description True when the quartiles are exact (SQLite); false for the Elasticsearch estimates (docs/api.md). */
+            exact: boolean;
+            active: {
+                /** @description Active listings of the area, one per duplicate group unless dedup=0 (those /annonces returns). */
+                count: number;
+                price: {
+                    /** @description Listings with a known value. */
+                    count: number;
+                    /** @description First quartile (null without a known value). */
+                    q1: number | null;
+                    median: number | null;
+                    /** @description Third quartile. */
+                    q3: number | null;
+                };
+                price_per_m2: {
+                    /** @description Listings with a known value. */
+                    count: number;
+                    /** @description First quartile (null without a known value). */
+                    q1: number | null;
+                    median: number | null;
+                    /** @description Third quartile. */
+                    q3: number | null;
+                };
+            };
+            withdrawn: {
+                /** @description Start of the window: the last 90 days. */
+                since: string;
+                /** @description Site listings that left the market in the window (those /annonces/retirees delivers). */
+                count: number;
+                /** @description Last price before leaving. */
+                price: {
+                    /** @description Listings with a known value. */
+                    count: number;
+                    /** @description First quartile (null without a known value). */
+                    q1: number | null;
+                    median: number | null;
+                    /** @description Third quartile. */
+                    q3: number | null;
+                };
+                price_per_m2: {
+                    /** @description Listings with a known value. */
+                    count: number;
+                    /** @description First quartile (null without a known value). */
+                    q1: number | null;
+                    median: number | null;
+                    /** @description Third quartile. */
+                    q3: number | null;
+                };
+                /** @description From publication (or entry in the catalogue) to leaving, in days. */
+                days_on_market: {
+                    /** @description Listings with a known value. */
+                    count: number;
+                    /** @description First quartile (null without a known value). */
+                    q1: number | null;
+                    median: number | null;
+                    /** @description Third quartile. */
+                    q3: number | null;
+                };
+                /** @description (first price - last price) / first price x 100; positive when the price went down. */
+                discount_percent: {
+                    /** @description Listings with a known value. */
+                    count: number;
+                    /** @description First quartile (null without a known value). */
+                    q1: number | null;
+                    median: number | null;
+                    /** @description Third quartile. */
+                    q3: number | null;
+                };
+            };
         };
     };
     responses: never;
@@ -1493,6 +1649,347 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MapAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API_KEY_MISSING or API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNPROCESSABLE: valid but contradictory values (a minimum above its maximum, a box whose south is above its north). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: a store is momentarily unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAnnoncesMapClusters: {
+        parameters: {
+            query: {
+                /** @description Full text over title and description: every word, case- and accent-insensitive. */
+                q?: string;
+                /** @description Kind of property (Appartement, Maison, Terrain...); comma-separated for several. */
+                type?: string;
+                /** @description vente or location. */
+                transaction?: "vente" | "location";
+                /** @description Cities, comma-separated, at most 8. */
+                ville?: string;
+                /** @description Postal code. */
+                cp?: string;
+                /** @description Department number (2A, 2B, 971...). */
+                dept?: string;
+                /** @description Region name. */
+                region?: string;
+                /** @description Minimum price, euros. */
+                prix_min?: number;
+                /** @description Maximum price, euros. */
+                prix_max?: number;
+                /** @description Minimum price per m². */
+                prix_m2_min?: number;
+                /** @description Maximum price per m². */
+                prix_m2_max?: number;
+                /** @description Minimum surface, m² (45.5 or 45,5). */
+                surface_min?: number;
+                /** @description Maximum surface, m². */
+                surface_max?: number;
+                /** @description Minimum number of rooms. */
+                pieces_min?: number;
+                /** @description Minimum number of bedrooms. */
+                chambres_min?: number;
+                /** @description Built in or after this year (unknown years excluded). */
+                annee_min?: number;
+                /** @description Built in or before this year (unknown years excluded). */
+                annee_max?: number;
+                /** @description Energy classes A to G: repeated (dpe=A&dpe=B) or comma-separated (dpe=A,B). */
+                dpe?: string | string[];
+                /** @description Greenhouse-gas classes A to G, like dpe. */
+                ges?: string | string[];
+                /** @description Listings (re-)collected since this ISO 8601 date-time; with sort=recent for incremental watching. */
+                updated_since?: string;
+                /** @description Listings published on their site since this ISO 8601 date-time. */
+                created_since?: string;
+                /** @description Only these sites (comma-separated ids of GET /sources); offers with site filters. */
+                sources?: string;
+                /** @description Every site but these (comma-separated); offers with site filters. */
+                exclude_sources?: string;
+                /** @description south,west,north,east in decimal degrees; west > east crosses the antimeridian. */
+                bbox: string;
+                /** @description 0 returns every duplicate; by default one listing per duplicate group. */
+                dedup?: "0" | "1" | "false" | "true";
+                zoom: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Items-Limit": components["headers"]["X-Quota-Items-Limit"];
+                    "X-Quota-Items-Used": components["headers"]["X-Quota-Items-Used"];
+                    "X-Quota-Requests-Limit": components["headers"]["X-Quota-Requests-Limit"];
+                    "X-Quota-Requests-Used": components["headers"]["X-Quota-Requests-Used"];
+                    "X-Quota-Mois-Limit": components["headers"]["X-Quota-Mois-Limit"];
+                    "X-Quota-Mois-Used": components["headers"]["X-Quota-Mois-Used"];
+                    "X-Quota-Mois-Remaining": components["headers"]["X-Quota-Mois-Remaining"];
+                    "X-Quota-Mois-Reset": components["headers"]["X-Quota-Mois-Reset"];
+                    "X-Unknown-Sources": components["headers"]["X-Unknown-Sources"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClustersAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description API_KEY_MISSING or API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNPROCESSABLE: valid but contradictory values (a minimum above its maximum, a box whose south is above its north). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: a store is momentarily unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                commune?: string;
+                /** @description Postal code. */
+                cp?: string;
+                /** @description Department number (2A, 2B, 971...). */
+                dept?: string;
+                /** @description south,west,north,east in decimal degrees; west > east crosses the antimeridian. */
+                bbox?: string;
+                /** @description Kind of property (Appartement, Maison, Terrain...); comma-separated for several. */
+                type?: string;
+                /** @description vente or location. */
+                transaction?: "vente" | "location";
+                /** @description Minimum number of rooms. */
+                pieces_min?: number;
+                pieces_max?: number;
+                /** @description 0 returns every duplicate; by default one listing per duplicate group. */
+                dedup?: "0" | "1" | "false" | "true";
+                /** @description Only these sites (comma-separated ids of GET /sources); offers with site filters. */
+                sources?: string;
+                /** @description Every site but these (comma-separated); offers with site filters. */
+                exclude_sources?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Items-Limit": components["headers"]["X-Quota-Items-Limit"];
+                    "X-Quota-Items-Used": components["headers"]["X-Quota-Items-Used"];
+                    "X-Quota-Requests-Limit": components["headers"]["X-Quota-Requests-Limit"];
+                    "X-Quota-Requests-Used": components["headers"]["X-Quota-Requests-Used"];
+                    "X-Quota-Mois-Limit": components["headers"]["X-Quota-Mois-Limit"];
+                    "X-Quota-Mois-Used": components["headers"]["X-Quota-Mois-Used"];
+                    "X-Quota-Mois-Remaining": components["headers"]["X-Quota-Mois-Remaining"];
+                    "X-Quota-Mois-Reset": components["headers"]["X-Quota-Mois-Reset"];
+                    "X-Unknown-Sources": components["headers"]["X-Unknown-Sources"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsAnswer"];
                 };
             };
             /** @description BAD_REQUEST: every faulty parameter in `details`. */

@@ -18,6 +18,10 @@ import { MapParams } from '../../src/api/routes/map/schema.js';
 import { FeedParams } from '../../src/api/routes/feed/schema.js';
 import { loadConfig } from '../../src/config/config.js';
 import { MAP_POINT_LIMIT } from '../../src/api/routes/map/handler.js';
+import { ClustersParams } from '../../src/api/routes/clusters/schema.js';
+import { StatsParams } from '../../src/api/routes/stats/schema.js';
+import { DAY_MS, WITHDRAWN_WINDOW_DAYS } from '../../src/core/query/aggregates.js';
+import { foldText } from '../../src/core/refdata/text.js';
 import { median, timeMs } from './stats.js';
 
 export type StoreCall = () => Promise<unknown>;
@@ -55,6 +59,21 @@ export class RawStore<S extends ListingStore = ListingStore> {
       const params = MapParams.parse(query);
       const mapQuery = { filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0', bbox: params.bbox, limit: MAP_POINT_LIMIT };
       return () => this.store.map(mapQuery);
+    }
+    if (route === '/annonces/map/clusters') {
+      const params = ClustersParams.parse(query);
+      const clustersQuery = { filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0', bbox: params.bbox, zoom: params.zoom };
+      return () => this.store.clusters(clustersQuery);
+    }
+    if (route === '/stats') {
+      // The bench's paths give a department or a postal code (src/api/routes/stats/handler.ts areaOf).
+      const params = StatsParams.parse(query);
+      const area = params.dept !== undefined ? { kind: 'department' as const, department: params.dept.toUpperCase() } : { kind: 'postalCode' as const, postalCode: params.cp! };
+      const statsQuery = {
+        area, types: params.type ? params.type.split(',').map(foldText) : undefined, transaction: params.transaction,
+        scope: this.scope, grouped: true, withdrawnSince: Date.now() - WITHDRAWN_WINDOW_DAYS * DAY_MS,
+      };
+      return () => this.store.stats(statsQuery);
     }
     if (route === '/annonces/feed') {
       const params = FeedParams.parse(query);

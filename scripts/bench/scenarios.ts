@@ -55,6 +55,19 @@ const dept = (ctx: ScenarioContext) => pick(ctx.facts.departments, ctx.random).c
 const variants = (make: () => string): string[] => Array.from({ length: VARIANTS }, make);
 const deg = (n: number) => n.toFixed(4);
 
+/** A Paris-size box around a point near the centre of Paris (`bbox` parameter). */
+function parisBox(ctx: ScenarioContext): string {
+  const lat = PARIS.lat + (ctx.random() - 0.5) * 0.04;
+  const lon = PARIS.lon + (ctx.random() - 0.5) * 0.06;
+  return `${deg(lat - PARIS.halfLat)},${deg(lon - PARIS.halfLon)},${deg(lat + PARIS.halfLat)},${deg(lon + PARIS.halfLon)}`;
+}
+
+/** Metropolitan France, each edge moved a little. */
+function franceBox(ctx: ScenarioContext): string {
+  const jitter = () => (ctx.random() - 0.5) * 0.2;
+  return `${deg(FRANCE.south + jitter())},${deg(FRANCE.west + jitter())},${deg(FRANCE.north + jitter())},${deg(FRANCE.east + jitter())}`;
+}
+
 /** Follows next_cursor from page 1 up to page `pages` (or the last page); returns the cursor of that page. */
 async function walkToPage(ctx: ScenarioContext, query: string, pages: number): Promise<{ cursor: string | null; page: number }> {
   let cursor: string | null = null;
@@ -167,21 +180,42 @@ export const SCENARIOS: Scenario[] = [
     title: '/annonces/map Paris-size box, 2 000 points + exact total',
     kind: 'load',
     targets: [{ metric: 'p50', op: '<=', value: 40 }, { metric: 'p99', op: '<=', value: 100 }, { metric: 'cpuVsRaw', op: '<=', value: 2 }],
-    paths: async (ctx) => variants(() => {
-      const lat = PARIS.lat + (ctx.random() - 0.5) * 0.04;
-      const lon = PARIS.lon + (ctx.random() - 0.5) * 0.06;
-      return `/annonces/map?bbox=${deg(lat - PARIS.halfLat)},${deg(lon - PARIS.halfLon)},${deg(lat + PARIS.halfLat)},${deg(lon + PARIS.halfLon)}`;
-    }),
+    paths: async (ctx) => variants(() => `/annonces/map?bbox=${parisBox(ctx)}`),
   },
   {
     name: 'map-france',
     title: '/annonces/map whole-France box',
     kind: 'load',
     targets: [{ metric: 'p50', op: '<=', value: 150 }],
-    paths: async (ctx) => variants(() => {
-      const jitter = () => (ctx.random() - 0.5) * 0.2;
-      return `/annonces/map?bbox=${deg(FRANCE.south + jitter())},${deg(FRANCE.west + jitter())},${deg(FRANCE.north + jitter())},${deg(FRANCE.east + jitter())}`;
-    }),
+    paths: async (ctx) => variants(() => `/annonces/map?bbox=${franceBox(ctx)}`),
+  },
+  {
+    name: 'clusters-france',
+    title: '/annonces/map/clusters whole-France box, zoom 5',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 150 }],
+    paths: async (ctx) => variants(() => `/annonces/map/clusters?bbox=${franceBox(ctx)}&zoom=5`),
+  },
+  {
+    name: 'clusters-paris',
+    title: '/annonces/map/clusters Paris-size box, zoom 12',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 40 }],
+    paths: async (ctx) => variants(() => `/annonces/map/clusters?bbox=${parisBox(ctx)}&zoom=12`),
+  },
+  {
+    name: 'stats-dept',
+    title: '/stats of a department (one of the 20 largest), vente + type',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 150 }],
+    paths: async (ctx) => variants(() => `/stats?dept=${dept(ctx)}&transaction=vente&type=${pick(['appartement', 'maison'], ctx.random)}`),
+  },
+  {
+    name: 'stats-cp',
+    title: '/stats of a postal code',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 40 }],
+    paths: async (ctx) => variants(() => `/stats?cp=${pick(ctx.facts.postalCodes, ctx.random)}`),
   },
   {
     name: 'feed',

@@ -23,6 +23,9 @@ import { buildSearchBody, type SearchBody } from './search-body.js';
 import { buildMapBody } from './map-body.js';
 import { buildFeedBody } from './feed-body.js';
 import { buildWithdrawnBody } from './withdrawn-body.js';
+import { withdrawnStats, type ClustersQuery, type ClustersResult, type StatsQuery, type StatsResult, type WithdrawnValues } from '../../core/query/aggregates.js';
+import { buildClustersBody, cellOfBucket, type CellBucket } from './clusters-body.js';
+import { activeStatsOf, buildStatsBody, buildWithdrawnValuesBody, WITHDRAWN_PAGE, withdrawnValuesOf, type WithdrawnSource } from './stats-body.js';
 import { indicesOf } from './aliases.js';
 import { loadIndexDefinition } from './index-definition.js';
 import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock.js';
@@ -78,6 +81,26 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** Nothing to prepare: the cluster keeps its own caches. */
   async warmUp(): Promise<void> {}
+
+  async clusters(query: ClustersQuery): Promise<ClustersResult> {
+    const response = await guarded(() => this.client.search({ index: this.alias, ...buildClustersBody(query) }));
+    const buckets = (response.aggregations?.cells as { buckets: CellBucket[] }).buckets;
+    return { total: totalOf(response.hits.total), cells: buckets.map(cellOfBucket) };
+  }
+
+  async stats(query: StatsQuery): Promise<StatsResult> {
+    const response = await guarded(() => this.client.search({ index: this.alias, ...buildStatsBody(query) }));
+    const { active } = activeStatsOf(response.aggregations as Parameters<typeof activeStatsOf>[0]);
+    const withdrawn: WithdrawnValues[] = [];
+    for (let after: string | null = null; ;) {
+      const body = buildWithdrawnValuesBody(query, after);
+      const page = await guarded(() => this.client.search<WithdrawnSource>({ index: this.alias, ...body }));
+      withdrawn.push(...page.hits.hits.map((hit) => withdrawnValuesOf(hit._source!)));
+      if (page.hits.hits.length < WITHDRAWN_PAGE) break;
+      after = page.hits.hits[page.hits.hits.length - 1]._source!.id;
+    }
+    return { active, withdrawn: withdrawnStats(withdrawn) };
+  }
 
   async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
     return this.page(buildFeedBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);

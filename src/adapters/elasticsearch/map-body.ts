@@ -31,7 +31,7 @@ export function buildMapBody(query: MapQuery): SearchBody {
   };
 }
 
-function boxClause({ south, west, north, east }: MapQuery['bbox']): Clause {
+export function boxClause({ south, west, north, east }: MapQuery['bbox']): Clause {
   const crossesAntimeridian = west > east;
   let left = lowered(west, -180);
   // Never let the slack turn a box across the antimeridian into a thin ordinary one.

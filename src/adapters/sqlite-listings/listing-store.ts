@@ -34,6 +34,9 @@ import { buildSearchSql, searchRowsWanted } from './search-sql.js';
 import { buildFeedSql, buildWithdrawnSql, type ChangePageSql } from './change-sql.js';
 import { indexedItems, pageListings, pageOf, type IndexedFeedRow, type IndexedPageRow } from './page-results.js';
 import { fromRow, type ListingRow, type PageRow } from './rows.js';
+import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnValues } from '../../core/query/aggregates.js';
+import { buildClustersSql, clusterCells, type ClusterRow } from './clusters-sql.js';
+import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
 export interface SqliteListingStoreOptions {
   /** Page cache of SQLite in MiB. */
@@ -149,6 +152,18 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
 
   async catalogue(which: 'active' | 'inactive', after: SortPosition | null, pageSize: number): Promise<SearchResult<StoredListing>> {
     return catalogueThroughFlows(this, which, after, pageSize);
+  }
+
+  async clusters(query: ClustersQuery): Promise<ClustersResult> {
+    const { sql, params } = buildClustersSql(query);
+    const cells = clusterCells(this.statements.get(sql).all(...params) as ClusterRow[], query.zoom);
+    return { total: cells.reduce((sum, cell) => sum + cell.count, 0), cells };
+  }
+
+  async stats(query: StatsQuery): Promise<StatsResult> {
+    const [active, withdrawn] = [buildActiveStatsSql(query), buildWithdrawnStatsSql(query)];
+    return statsFromRows(this.statements.get(active.sql).raw().all(...active.params) as (number | null)[][],
+      this.statements.get(withdrawn.sql).all(...withdrawn.params) as WithdrawnValues[]);
   }
 
   async get(id: string): Promise<StoredListing | null> {

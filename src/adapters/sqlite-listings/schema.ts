@@ -186,6 +186,9 @@ CREATE INDEX IF NOT EXISTS ix_map_points ON listings(lat, lon, entered_at, map_j
 -- The feed's pages from the index alone with the texts (id: what a page counts for the quotas).
 CREATE INDEX IF NOT EXISTS ix_feed ON listings(changed_at, change_seq, id) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHERE active = 0;
+-- The listings that left the market in the window of GET /stats (stats-sql.ts): only those rows are
+-- read, where no other index holds inactive listings by place and the table would be scanned whole.
+CREATE INDEX IF NOT EXISTS ix_left_market ON listings(left_market_at) WHERE active = 0;
 -- A load's block candidates (listing-store.ts findBlockCandidates) from the index entries alone: the
 -- listing columns the grouping reads are in the entry, and so are the site and the own surface, which
 -- the clustering compares first (indexer/dedup/cluster.ts): a candidate's dedup_features row (a random

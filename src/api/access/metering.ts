@@ -11,7 +11,8 @@ export type MeterKind =
   | 'map'        // counts nothing (docs/api.md: map points are free), but refused once a quota is reached
   | 'ptz'        // one request token, taken only after a successful lookup
   | 'ping'       // nothing at all, answers even past the quota
-  | 'sources';   // one request token
+  | 'sources'    // one request token
+  | 'stats';     // one request token, answers past the listing quota (no listing delivered)
 
 export interface Metering {
   /** Per-second and per-minute windows. Throws ApiError 429; returns the X-RateLimit-* headers. */

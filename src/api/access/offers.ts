@@ -15,6 +15,8 @@ const OfferJson = z.object({
   rollingMonth: z.boolean(),
   siteFilters: z.boolean(),
   priceSeries: z.boolean(),
+  /** GET /stats (market statistics of an area); false when absent. */
+  marketStats: z.boolean().default(false),
   /** The offer the ITEMS_QUOTA body proposes (`palier_suivant`). */
   next: z.string().nullable(),
   /** Volumes agreed per contract (Sur mesure): `palier_suivant` shows no monthly volume for it. */

@@ -12,6 +12,8 @@ import { SearchPage, SearchParams } from '../routes/annonces/schema.js';
 import { FeedParams } from '../routes/feed/schema.js';
 import { WithdrawnAnnonce, WithdrawnBatch, WithdrawnParams } from '../routes/retirees/schema.js';
 import { MapAnswer, MapParams } from '../routes/map/schema.js';
+import { ClustersAnswer, ClustersParams } from '../routes/clusters/schema.js';
+import { StatsAnswer, StatsParams } from '../routes/stats/schema.js';
 import { DetailParams, ListingDetail } from '../routes/detail/schema.js';
 import { PtzParams } from '../routes/ptz/handler.js';
 import { PtzZoneAnswer } from '../routes/ptz/schema.js';
@@ -26,6 +28,7 @@ type JsonObject = Record<string, unknown>;
 const COMPONENTS: Record<string, z.ZodType> = {
   Annonce, AnnonceMapPoint, PriceHistory, SourceRef, WithdrawnAnnonce, FieldIssue, ErrorBody, FlowUnavailable,
   SearchPage, FeedBatch, WithdrawnBatch, MapAnswer, ListingDetail, PtzZoneAnswer, PingAnswer, SourcesAnswer, HealthAnswer, OpenApiDocument,
+  ClustersAnswer, StatsAnswer,
 };
 
 /** Annonce objects carry `<field>_source` when a value was completed from a duplicate on another site. */
@@ -69,6 +72,10 @@ const OPERATIONS: Operation[] = [
     description: 'The feed\'s envelope; items are Annonce objects with `withdrawn_at` and `reason`.' },
   { path: '/annonces/map', summary: 'Points in a bounding box', query: MapParams, answer: 'MapAnswer', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store',
     description: 'At most 2 000 points, the exact `total` and `capped`. Map points count nothing against the listing quotas.' },
+  { path: '/annonces/map/clusters', summary: 'Listings of a box counted per web-map tile', query: ClustersParams, answer: 'ClustersAnswer', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store',
+    description: 'The map\'s listings (same filters, sites and grouping) counted per tile of the web-map tiling at `zoom`: exact counts adding up to the map\'s `total`, centroid, lowest and median price, and the id of a lone listing. The box may cover at most 10 000 tiles at that zoom (422 beyond). Meters as the map: one request, no listing.' },
+  { path: '/stats', summary: 'Market statistics of an area (Département offer and above)', query: StatsParams, answer: 'StatsAnswer', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store',
+    description: 'Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; keeps answering past the listing quota.' },
   { path: '/annonces/{source}/{reference}', summary: 'One listing', pathParams: DetailParams, answer: 'ListingDetail', keyed: true, errors: [400, 402, 404], headers: ['rate', 'quota', 'etag'], cache: 'no-store',
     description: 'Any active listing of the access period; costs one listing. `price_history.points` for offers with the price series.' },
   { path: '/ptz/zone', summary: 'PTZ zone of a postal code', query: PtzParams, answer: 'PtzZoneAnswer', keyed: true, errors: [400, 404], headers: ['rate', 'quota', 'etag'], cache: 'private, max-age=86400',

@@ -21,6 +21,10 @@ import { WithdrawnParams } from '../routes/retirees/schema.js';
 import { listWithdrawn } from '../routes/retirees/handler.js';
 import { MapParams } from '../routes/map/schema.js';
 import { mapPoints } from '../routes/map/handler.js';
+import { ClustersParams } from '../routes/clusters/schema.js';
+import { mapClusters } from '../routes/clusters/handler.js';
+import { StatsParams } from '../routes/stats/schema.js';
+import { marketStats, marketStatsOffer } from '../routes/stats/handler.js';
 import { DetailParams } from '../routes/detail/schema.js';
 import { showListing } from '../routes/detail/handler.js';
 import { PtzParams, lookupPtzZone } from '../routes/ptz/handler.js';
@@ -49,6 +53,11 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/annonces/retirees', auth, limit, withdrawn.validate, siteFiltersOffer({ params: withdrawn.params }), meter(deps, 'listings'), withdrawn.handle(listWithdrawn(deps)));
   const map = input(MapParams);
   router.get('/annonces/map', auth, limit, map.validate, siteFiltersOffer({ params: map.params }), meter(deps, 'map'), map.handle(mapPoints(deps)));
+  const clusters = input(ClustersParams);
+  // Before the detail route, whose /annonces/{source}/{reference} would take map/clusters.
+  router.get('/annonces/map/clusters', auth, limit, clusters.validate, siteFiltersOffer({ params: clusters.params }), meter(deps, 'map'), clusters.handle(mapClusters(deps)));
+  const stats = input(StatsParams);
+  router.get('/stats', auth, limit, stats.validate, marketStatsOffer(), siteFiltersOffer({ params: stats.params }), meter(deps, 'stats'), stats.handle(marketStats(deps)));
   const detail = input(DetailParams, (ctx) => ctx.params);
   router.get('/annonces/:source/:reference', auth, limit, detail.validate, meter(deps, 'listings'), conditional(), detail.handle(showListing(deps)));
   const ptz = input(PtzParams);

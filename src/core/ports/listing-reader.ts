@@ -6,6 +6,7 @@
 import type { StoredListing } from '../model/stored.js';
 import type { JsonText } from '../model/present.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
+import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult } from '../query/aggregates.js';
 
 /**
  * The points of a map box as the API sends them: `texts` joined with commas are the items of the
@@ -35,6 +36,10 @@ export interface ListingReader {
   feed(query: FeedQuery): Promise<SearchResult<StoredListing>>;
   withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>>;
   get(id: string): Promise<StoredListing | null>;
+  /** Aggregate reads (src/core/query/aggregates.ts): the map's listings counted per web-map tile. */
+  clusters(query: ClustersQuery): Promise<ClustersResult>;
+  /** Market statistics of an area: exact on SQLite, within the documented bound on Elasticsearch. */
+  stats(query: StatsQuery): Promise<StatsResult>;
 
   // The service's own.
   count(): Promise<number>;

@@ -38,7 +38,7 @@ function downStore(store: ListingStore): ListingStore {
   });
 }
 
-const templateOf = (path: string): string => (path.startsWith('/annonces/') && !['/annonces/feed', '/annonces/retirees', '/annonces/map'].includes(path.split('?')[0])
+const templateOf = (path: string): string => (path.startsWith('/annonces/') && !['/annonces/feed', '/annonces/retirees', '/annonces/map', '/annonces/map/clusters'].includes(path.split('?')[0])
   ? '/annonces/{source}/{reference}' : path.split('?')[0]);
 
 describeEngines('OpenAPI document', function (engine) {

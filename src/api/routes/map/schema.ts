@@ -25,15 +25,21 @@ export const Bbox = z.string({ error: (issue) => (issue.input === undefined ? 'i
     return { south, west, north, east };
   });
 
-export const MapParams = z.object({
+/** The map's parameters without their cross-field rules, for the routes that take them and more (clusters). */
+export const MapParamsShape = z.object({
   ...listingFilterParams,
   bbox: Bbox,
   dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
-}).superRefine((params, ctx) => {
+});
+
+/** The map's cross-field rules: bounds in order, and a box whose south is not above its north. */
+export function mapRules(params: z.output<typeof MapParamsShape>, ctx: z.core.$RefinementCtx): void {
   boundsInOrder(params, ctx);
   // West above east is a box across the antimeridian; south above north is no box at all.
   if (params.bbox.south > params.bbox.north) contradiction(ctx, 'bbox', 'south is above north');
-});
+}
+
+export const MapParams = MapParamsShape.superRefine(mapRules);
 export type MapParams = z.infer<typeof MapParams>;
 
 export const MapAnswer = z.object({

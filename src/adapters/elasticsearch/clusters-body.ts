@@ -1,0 +1,67 @@
+/**
+ * GET /annonces/map/clusters as one search: the map's query (map-body.ts: the same box, scope and
+ * filters, so the buckets add up to the map's total) with no hit, and a `geotile_grid` aggregation
+ * on `location` at precision = zoom: the web-map tiling's tiles. Each bucket carries its centroid
+ * (`geo_centroid`), its lowest price (`min`), its median price (`percentiles`, a TDigest: within the
+ * bound of docs/api.md, not exact) and the id of one of its listings (`top_hits` of one document, its `id` only), read only for
+ * the buckets that hold one listing.
+ *
+ * `size` is the route's tile limit (MAX_CLUSTER_TILES): a box covers at most that many tiles at the
+ * zoom asked, so every non-empty tile is a bucket and none is left out.
+ */
+import type { ClusterCell, ClustersQuery } from '../../core/query/aggregates.js';
+import { MAX_CLUSTER_TILES } from '../../core/query/aggregates.js';
+import { boxClause } from './map-body.js';
+import { boolQuery, filterClauses, searchScope } from './query-clauses.js';
+import type { SearchBody } from './search-body.js';
+
+/** TDigest compression of every percentiles aggregation of the aggregate reads. */
+export const PERCENTILES_COMPRESSION = 200;
+
+/**
+ * The error bound of those estimates, as docs/api.md states it and the conformance suite checks it:
+ * the value returned for quantile q lies between the exact order statistics at ranks
+ * (q - 0.01)(n - 1), rounded down, and (q + 0.01)(n - 1), rounded up, of the n known values.
+ */
+export const QUANTILE_RANK_BOUND = 0.01;
+
+export function buildClustersBody(query: ClustersQuery): SearchBody {
+  const scope = searchScope(query.scope, query.grouped);
+  return {
+    query: boolQuery([...scope.filter, boxClause(query.bbox), ...filterClauses(query.filter)], scope.mustNot),
+    size: 0,
+    track_total_hits: true,
+    aggs: {
+      cells: {
+        geotile_grid: { field: 'location', precision: query.zoom, size: MAX_CLUSTER_TILES },
+        aggs: {
+          centroid: { geo_centroid: { field: 'location' } },
+          price_min: { min: { field: 'content.price' } },
+          price_median: { percentiles: { field: 'content.price', percents: [50], tdigest: { compression: PERCENTILES_COMPRESSION } } },
+          one: { top_hits: { size: 1, _source: { includes: ['id'] } } },
+        },
+      },
+    },
+  } as SearchBody;
+}
+
+/** A bucket of the `cells` aggregation as the cluster answers it. */
+export interface CellBucket {
+  key: string;
+  doc_count: number;
+  centroid: { location?: { lat: number; lon: number } };
+  price_min: { value: number | null };
+  price_median: { values: Record<string, number | null> };
+  one: { hits: { hits: { _source: { id: string } }[] } };
+}
+
+export function cellOfBucket(bucket: CellBucket): ClusterCell {
+  const [zoom, x, y] = bucket.key.split('/').map(Number);
+  const location = bucket.centroid.location ?? { lat: 0, lon: 0 };
+  const median = Object.values(bucket.price_median.values)[0] ?? null;
+  return {
+    zoom, x, y, count: bucket.doc_count, lat: location.lat, lon: location.lon,
+    priceMin: bucket.price_min.value, priceMedian: median,
+    id: bucket.doc_count === 1 ? bucket.one.hits.hits[0]?._source.id ?? null : null,
+  };
+}

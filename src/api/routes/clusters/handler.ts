@@ -1,0 +1,33 @@
+/**
+ * GET /annonces/map/clusters: the listings of a map box counted per tile of the web-map tiling at
+ * `zoom`, with each tile's centroid and prices. No listing is delivered (a lone tile's id is a
+ * reference, as a map point is), so it meters as the map does (docs/api.md "What is counted").
+ */
+import type { Context } from 'koa';
+import type { AppDeps } from '../../http/state.js';
+import { toListingFilter } from '../shared/listing-filter.js';
+import { requestScope } from '../shared/scope.js';
+import type { ClustersParams } from './schema.js';
+
+export function mapClusters(deps: AppDeps) {
+  return async function mapClustersHandler(ctx: Context, params: ClustersParams): Promise<void> {
+    const { zoom } = params;
+    const result = await deps.listings.clusters({
+      filter: toListingFilter(params),
+      scope: requestScope(ctx, params, deps.sites),
+      grouped: params.dedup !== '0' && params.dedup !== 'false',
+      bbox: params.bbox,
+      zoom,
+    });
+    const cells = [...result.cells].sort((a, b) => a.y - b.y || a.x - b.x);
+    ctx.body = {
+      bbox: params.bbox,
+      zoom,
+      total: result.total,
+      cells: cells.map((cell) => ({
+        zoom: cell.zoom, x: cell.x, y: cell.y, count: cell.count, latitude: cell.lat, longitude: cell.lon,
+        price_min: cell.priceMin, price_median: cell.priceMedian, id: cell.id,
+      })),
+    };
+  };
+}

@@ -1,0 +1,38 @@
+/** GET /annonces/map/clusters: the map's parameters plus `zoom`, the web-map tiling's zoom level (0 to 20). */
+import { z } from 'zod';
+import { MAX_CLUSTER_TILES, MAX_CLUSTER_ZOOM, tilesCovered } from '../../../core/query/aggregates.js';
+import { contradiction } from '../../http/middleware/validate.js';
+import { MapParamsShape, mapRules } from '../map/schema.js';
+
+export const ClustersParams = MapParamsShape.extend({
+  zoom: z.string({ error: (issue) => (issue.input === undefined ? `is required: an integer from 0 to ${MAX_CLUSTER_ZOOM}` : 'given more than once; must be given once, as a string') })
+    .trim().regex(/^\d{1,2}$/, `must be an integer from 0 to ${MAX_CLUSTER_ZOOM}`)
+    .transform(Number)
+    .pipe(z.number().int().max(MAX_CLUSTER_ZOOM, `must be <= ${MAX_CLUSTER_ZOOM}`)),
+}).superRefine((params, ctx) => {
+  mapRules(params, ctx);
+  const tiles = tilesCovered(params.bbox, params.zoom);
+  if (tiles > MAX_CLUSTER_TILES) {
+    contradiction(ctx, 'zoom', `the box covers ${tiles} tiles at zoom ${params.zoom}, at most ${MAX_CLUSTER_TILES}: lower the zoom or narrow the box`);
+  }
+});
+export type ClustersParams = z.infer<typeof ClustersParams>;
+
+export const ClusterCell = z.object({
+  zoom: z.number().int(),
+  x: z.number().int().describe('Tile column at this zoom (slippy-map tiling, 0 at 180° W).'),
+  y: z.number().int().describe('Tile row at this zoom (0 at the north).'),
+  count: z.number().int().min(1).describe('Listings of the box in this tile, exactly.'),
+  latitude: z.number().describe('Centroid of the listings of the tile.'),
+  longitude: z.number(),
+  price_min: z.number().nullable().describe('Lowest known price of the tile (null when none is known).'),
+  price_median: z.number().nullable().describe('Median of the known prices (exact on SQLite; within the documented bound on Elasticsearch).'),
+  id: z.string().nullable().describe('The listing\'s `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null.'),
+});
+
+export const ClustersAnswer = z.object({
+  bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).describe('The box asked for; west > east crosses the antimeridian.'),
+  zoom: z.number().int(),
+  total: z.number().int().min(0).describe('Every listing in the box: the sum of the counts, and the map\'s `total` for the same query.'),
+  cells: z.array(ClusterCell).describe('The non-empty tiles, north to south, then west to east.'),
+});
