@@ -27,6 +27,7 @@ function parseInteger(name: string, value: string | undefined, fallback?: number
 }
 
 async function main(): Promise<void> {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by the parseArgs result assigned below
   let values;
   try {
     ({ values } = parseArgs({

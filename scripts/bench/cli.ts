@@ -25,7 +25,7 @@ import { runIndexerBench } from './indexer-bench.js';
 import { targetText } from './report.js';
 
 async function main(argv: string[]): Promise<number> {
-  let options;
+  let options: ReturnType<typeof parseOptions>;
   try {
     options = parseOptions(argv);
   } catch (error) {

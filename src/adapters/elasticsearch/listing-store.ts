@@ -84,7 +84,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   async clusters(query: ClustersQuery): Promise<ClustersResult> {
     const response = await guarded(() => this.client.search({ index: this.alias, ...buildClustersBody(query) }));
-    const buckets = (response.aggregations?.cells as { buckets: CellBucket[] }).buckets;
+    const buckets = (response.aggregations?.cells as { buckets: CellBucket[] } | undefined)?.buckets ?? [];
     return { total: totalOf(response.hits.total), cells: buckets.map(cellOfBucket) };
   }
 

@@ -72,7 +72,7 @@ export class SqliteUsageCounters implements UsageCounters {
   private readonly writerId = randomUUID();
 
   /** `directoryEntries`: bound of the counted ids kept in memory (counted-ids.ts). */
-  constructor(private readonly db: Database.Database, directoryEntries?: number) {
+  constructor(db: Database.Database, directoryEntries?: number) {
     openUsageTables(db);
     this.statements = new StatementCache(db);
     this.commits = new CommitGroup(db);

@@ -51,8 +51,8 @@ export const BULK_COMMIT_ROWS = 20_000;
 /**
  * WAL pages before a checkpoint during a bulk load (SQLite's default: 1 000). Each checkpoint syncs
  * the WAL and the database file (synchronous = NORMAL), and at the default that happened every
- * other batch: half the time of writing a row (measured: 77 -> 41 µs per row). The WAL file grows to
- * about 200 MB on disk between checkpoints; memory does not (the WAL index is 8 bytes per page).
+ * other batch, about half the time of writing a row (docs/benchmarks-history.md). The WAL file grows
+ * on disk between checkpoints; memory does not (the WAL index is 8 bytes per page).
  */
 const BULK_CHECKPOINT_PAGES = 50_000;
 
@@ -87,8 +87,8 @@ export class BulkLoad {
    * A batch that throws rolls back the whole open transaction (the batches since the last commit), so
    * the store only ever holds whole batches, as in the one-transaction-per-batch path; the load fails
    * with the error and running it again writes what is missing. Not a savepoint per batch: SQLite then
-   * copies every page a batch changes again into a statement journal, which made a row's insert cost
-   * 93 µs instead of 62 (16 MiB cache), and 216 µs with a 64 MiB cache (100 000 rows of the 1M catalogue).
+   * copies every page a batch changes again into a statement journal, which made a row's insert
+   * markedly dearer, the more so the larger the page cache.
    */
   write(write: () => void, rows: number): void {
     if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
@@ -140,8 +140,8 @@ export function completeIndexes(db: Database.Database): void {
   // sets temp_store = MEMORY for the API's small sorts), or the sorter alone exceeds the RSS bound.
   const tempStore = db.pragma('temp_store', { simple: true }) as number;
   db.pragma('temp_store = FILE');
-  // One helper thread for the sorts of CREATE INDEX, on the core the load's parse worker used:
-  // measured on a 1M store, 1.35-1.65 s -> 1.0-1.1 s for one search index.
+  // One helper thread for the sorts of CREATE INDEX, on the core the load's parse worker used: each
+  // search index builds faster (docs/benchmarks-history.md).
   db.pragma(`threads = ${SORTER_HELPER_THREADS}`);
   try {
     rebuildFullText(db);

@@ -27,8 +27,8 @@ export const textOf = (column: typeof TEXT_COLUMNS[number] | 'public_json') => (
 /**
  * Columns a result page reads (fromRow, the sort keys, the change position), and every other read of
  * whole listings (detail, the indexer's getMany and findBlock). Not `l.*`: turning columns nobody
- * reads into JS values for every row of a page costs more than the B-tree lookups (measured with npm
- * run bench, when `title` and `description` were in this table). The document is read from
+ * reads into JS values for every row of a page costs more than the B-tree lookups (npm run bench,
+ * when `title` and `description` were in this table). The document is read from
  * listing_texts (textOf), one lookup by rowid per row returned.
  */
 export const PAGE_ROW_COLUMNS = ['id', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
@@ -38,7 +38,7 @@ export const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
 /**
  * The same with the precomputed Annonce text instead of `doc` (fromPageRow), while that text is
  * current. Read as a BLOB: better-sqlite3 then copies the UTF-8 bytes into a Buffer instead of
- * decoding them into a JS string (measured: a page of 26 rows took half the time), and the bytes go
+ * decoding them into a JS string (about half the time of a page), and the bytes go
  * to the socket as they are.
  */
 export const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace(`${textOf('doc')} AS doc`, `${textOf('public_json')} AS public_json`);

@@ -71,7 +71,7 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
  * Whether a search's transaction should drive its plan: in a sort that has transaction indexes
  * (schema.ts ix_main_tx_*) and without a place, whose indexes are narrower. Elsewhere an equality on
  * the transaction looked to SQLite (without statistics) like the best index to seek, and it then
- * sorted half the catalogue: transaction=location&sort=surface_desc 0.17 -> 448 ms at 1M.
+ * sorted half the catalogue (`transaction=location&sort=surface_desc`; docs/benchmarks-history.md).
  */
 export function transactionLeads(filter: ListingFilter, sortByTransaction: boolean): boolean {
   return sortByTransaction && filter.transaction !== undefined && filter.department === undefined

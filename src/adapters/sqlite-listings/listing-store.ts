@@ -87,7 +87,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   private readonly reads: ListingReads;
   private readonly writes: ListingWrites;
 
-  constructor(readonly file: string, private readonly options: SqliteListingStoreOptions = {}) {
+  constructor(readonly file: string, options: SqliteListingStoreOptions = {}) {
     this.db = openConnection(file, options);
     openSchema(this.db);
     this.statements = new StatementCache(this.db);

@@ -4,9 +4,9 @@
  *
  * `/annonces/map` promises the exact number of listings in the box. Asked of SQLite, that count walks
  * the `ix_map` entries of the box's latitude band and checks each one's longitude and access date:
- * about 50 ns an entry, 32 to 73 ms for a whole-France box at a million listings, most of that
- * request's time. Here the points are on a grid in typed arrays (32 bytes per point: 20 MB for
- * 628 000 points): whole cells are added up, only the box's edge cells are walked.
+ * one entry at a time, so a whole-France box spends most of its request counting. Here the points are
+ * on a grid in typed arrays (32 bytes per point): whole cells are added up, only the box's edge cells
+ * are walked.
  *
  * Exact, never stale: the arrays serve only while the store is as it was when they were read (the
  * same stamp as text-sets.ts: `data_version`, which changes when another connection commits, with
@@ -127,7 +127,7 @@ export class MapPoints {
   }
 }
 
-/** Rows of `ix_map` read per turn of the event loop: about 30 ms of a request's wait at 1M. */
+/** Rows of `ix_map` read per turn of the event loop: small enough that a request waits little behind a slice. */
 const ROWS_PER_SLICE = 20_000;
 
 const POINT_ROWS = `SELECT lat, lon, entered_at, rowid FROM listings INDEXED BY ix_map

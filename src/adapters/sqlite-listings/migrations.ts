@@ -97,8 +97,7 @@ const MOVED_ANNONCE_COLUMNS = ['public_json'];
  * table that named the old columns, copies the narrow columns into a new table that takes the old
  * one's place, and builds the old table's indexes on it again (as the store had them: `reindex`
  * brings older definitions up to date): the rows are rewritten once, where dropping the four
- * columns rewrites the table once per column (at 1M: 257 s against 281 s, both measured beside other
- * runs, so not a clear difference).
+ * columns rewrites the table once per column.
  * The caller then runs the schema (triggers, the full-text table over listing_texts, the count's
  * triggers) and rebuilds the full-text index (rebuildFullText). True when it converted the store.
  */

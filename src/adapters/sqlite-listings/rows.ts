@@ -144,8 +144,8 @@ export class PageListing {
  * A listing of a search page read from the sort index and its precomputed text alone: the search
  * route reads `id` and `public_json`, and the cursor the sort key, all three in the index entry or
  * the text. Every other field is read from the listing's row on first use (`load`), which the route
- * never does: reading the 26 narrow rows of a page was as much CPU as reading their texts (0.19 and
- * 0.21 ms, against 0.04 ms to find the rows in the index, at 1M in a script).
+ * never does: reading the narrow rows of a page costs as much CPU as reading their texts, several
+ * times what finding the rows in the index costs.
  */
 export class IndexedPageListing implements StoredListing {
   private listing: StoredListing | undefined;

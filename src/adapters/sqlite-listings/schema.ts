@@ -4,13 +4,11 @@
  * Annonce (`public_json`) in `listing_annonces`, keyed by the same rowid, and only read to present
  * the rows of a page.
  *
- * Narrow rows (schema 5): with the texts in the same table a row was about 5 KB, a leaf page held
- * 1.9 rows and each row had an overflow page, so every scan of the table (each of the 18 indexes a
- * first load builds at its end, the API's filters on columns no index holds) read the texts too; at
- * 5M the 30 GB table did not fit in the page cache and the final build read 558 GB from the disk.
- * Measured on the 1M store: the narrow table is 646 MiB instead of 5 780, one search index builds in
- * 1.5 s instead of 2.3-2.5 s (warm) and 4.1 s (page cache dropped), and writing a listing as two rows
- * costs the same as one wide row within the noise (71-83 against 76-79 µs a listing).
+ * Narrow rows (schema 5): with the texts in the same table a leaf page held about two rows and each
+ * row had an overflow page, so every scan of the table (each index a first load builds at its end,
+ * the API's filters on columns no index holds) read the texts too, and a large catalogue's table no
+ * longer fitted in the page cache. The narrow table is a fraction of that size, its indexes build
+ * faster, and writing a listing as two rows costs the same as one wide row (docs/benchmarks-history.md).
  *
  * `vis` folds the implicit search rules into one indexed integer:
  *   2 = active, has a photo, reference listing of its group (no better-ranked active site ahead)
@@ -35,8 +33,7 @@ const TYPE_INDEX_FILTER_COLUMNS = 'entered_at, price, transaction_type';
 /**
  * The same for the indexes whose key holds the transaction, and the transaction and the type; with
  * the region, which no index leads with: a region among these filters is then tested on the entry
- * instead of the listing row (1M: region=bretagne&type=maison&transaction=vente&sort=price_asc 3.8 to
- * 5.6 ms -> 0.42 ms).
+ * instead of the listing row (e.g. `region=bretagne&type=maison&transaction=vente&sort=price_asc`).
  */
 const TRANSACTION_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, region_norm';
 const TRANSACTION_TYPE_INDEX_FILTER_COLUMNS = 'entered_at, price, region_norm';
@@ -200,8 +197,8 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 
 /**
  * The number of rows of `listings`, kept by two triggers so that `/health` (and the sample bootstrap)
- * read one row instead of counting the table: `count(*)` reads a whole index, 15 ms at 1M once
- * cached but 2.1 s from a cold page cache, which was most of a cold start of the API (docs/benchmarks-history.md). Kept apart from LISTINGS_SCHEMA, whose triggers a bulk load drops (bulk-load.ts):
+ * read one row instead of counting the table: `count(*)` reads a whole index, which from a cold page
+ * cache was most of a cold start of the API (docs/benchmarks-history.md). Kept apart from LISTINGS_SCHEMA, whose triggers a bulk load drops (bulk-load.ts):
  * these stay on during a bulk load (one UPDATE of a one-row table per insert). `INSERT OR REPLACE`
  * into `listings` would delete rows without firing the delete trigger; the store only upserts.
  */

@@ -2,22 +2,22 @@
  * Plan choice for full text combined with filters (docs/architecture.md).
  *
  * - text first: read every document of the rarest word from FTS5, filter, sort. Cost grows with the
- *   word's document frequency (df): about 0.6 µs per document.
+ *   word's document frequency (df), at TEXT_FIRST_COST_PER_DOC per document.
  * - filter index first: walk the sort index and check each row against FTS5. Cost grows with the rows
- *   walked until a page is full, about pageSize * total / df rows, at about 100 µs per check.
+ *   walked until a page is full, about pageSize * total / df rows, at INDEX_FIRST_COST_PER_ROW each.
  *
- * The two costs cross near df = sqrt(pageSize * total * perRow / 0.6); below it text first wins: at 1M
- * listings and a page of 25, about 65 000 documents with FTS5 checks, 6 600 with document sets.
+ * The two costs cross near df = sqrt(pageSize * total * perRow / perDoc); below it text first wins.
+ * The relative costs below are the model's settings, calibrated with npm run bench (text plans).
  */
 export type TextPlan = 'text-first' | 'index-first';
 
 /** How index first checks a row: an FTS5 lookup, or a bit of the expression's document set (text-sets.ts). */
 export type RowCheck = 'fts' | 'set';
 
-const TEXT_FIRST_COST_PER_DOC = 0.6;   // µs
+const TEXT_FIRST_COST_PER_DOC = 0.6;
 /**
- * µs per row walked. FTS5: the lookup. Set: measured about 0.25 µs at 1M listings (a department and a
- * word of 243 000 documents: 0.23 ms a page); 1 µs leaves room for reading the set now and then.
+ * Per row walked, in the same unit. FTS5: a lookup. Set: a bit test, rounded up to leave room for
+ * reading the set now and then.
  */
 const INDEX_FIRST_COST_PER_ROW: Record<RowCheck, number> = { fts: 100, set: 1 };
 

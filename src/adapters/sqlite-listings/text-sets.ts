@@ -2,9 +2,9 @@
  * Document sets of full-text expressions, in memory, for the index-first plan (text-plan.ts).
  *
  * Index first walks a sort index and checks each row against the words. Asked of FTS5, that check is
- * a doclist lookup per row (about 30 µs); a department with a word in 25 % of the listings needs about
- * 100 of them per page: 3 ms. Here the documents of the expression are read once into a bit set by
- * rowid, and the check is a call of the SQL function `text_set_has(expression, rowid)`, about 1 µs.
+ * a doclist lookup per row, and a department with a common word needs many of them per page. Here the
+ * documents of the expression are read once into a bit set by rowid, and the check is a call of the
+ * SQL function `text_set_has(expression, rowid)`, far cheaper than a lookup.
  *
  * Exact, never stale: a set serves only while the store is as it was when the set was read. The stamp
  * is SQLite's `data_version` (changes when ANOTHER connection commits: the indexer) with this
@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 
 /** Sets kept at once (least recently used dropped): 125 KB each for a million listings, 16 MB for 128. */
 const MAX_SETS = 128;
-/** A set is read again at most this often (reading the 243 000 documents of a common word: about 100 ms). */
+/** A set is read again at most this often (reading every document of a common word is not cheap). */
 const REREAD_MIN_MS = 1_000;
 /**
  * Sets of at most this many rows also keep their rowids in order (4 bytes each: 200 KB at most), so

@@ -1,6 +1,6 @@
 /**
  * A first build (bulk mode, bulk-load.ts) writes with `synchronous = OFF`: SQLite never waits for the
- * disk, not even at its checkpoints (measured on the 1M catalogue: 291 -> 250 s end to end). A process
+ * disk, not even at its checkpoints, which shortens a first build (docs/benchmarks-history.md). A process
  * that dies loses nothing by it: its writes are in the OS's page cache, and the next open finishes the
  * build as before (recoverBulkLoad). A MACHINE that stops (power, kernel) before the OS wrote them can
  * leave the file in any state, the bulk flag inside it included, so the build is marked OUTSIDE the
