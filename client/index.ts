@@ -58,11 +58,16 @@ export interface Answer<T> {
 }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: ErrorBody) {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
     super(`${status} ${body.code ?? ''}: ${body.error}`.replace(' : ', ': '));
     this.name = 'ApiError';
   }
-  get code(): string | undefined { return this.body.code; }
+  get code(): string | undefined {
+    return this.body.code;
+  }
 }
 
 /** 402: a quota is reached (`resumesAt` says when it frees) or the offer lacks the feature (`resumesAt` null). */
@@ -78,17 +83,32 @@ export class QuotaError extends ApiError {
 
 /** 429 or 503 whose Retry-After is longer than the client may wait, or retried too many times. */
 export class RetryLaterError extends ApiError {
-  constructor(status: number, body: ErrorBody, readonly retryAfterSeconds: number) {
+  constructor(
+    status: number,
+    body: ErrorBody,
+    readonly retryAfterSeconds: number,
+  ) {
     super(status, body);
     this.name = 'RetryLaterError';
   }
 }
 
-interface Sent { data?: unknown; error?: unknown; response: Response }
+interface Sent {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
 
-interface Waits { maxWaitSeconds: number; maxRetries: number; signal?: AbortSignal }
+interface Waits {
+  maxWaitSeconds: number;
+  maxRetries: number;
+  signal?: AbortSignal;
+}
 
-export interface FollowOptions { cursor?: string; signal?: AbortSignal }
+export interface FollowOptions {
+  cursor?: string;
+  signal?: AbortSignal;
+}
 
 export class AnnoncesClient {
   private readonly http;
@@ -107,17 +127,33 @@ export class AnnoncesClient {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   }
 
-  ping() { return this.call<Schemas['PingAnswer']>(() => this.http.GET('/ping')); }
-  health() { return this.call<Schemas['HealthAnswer']>(() => this.http.GET('/health')); }
-  sources() { return this.call<Schemas['SourcesAnswer']>(() => this.http.GET('/sources')); }
-  search(query: SearchQuery = {}) { return this.call<SearchPage>(() => this.http.GET('/annonces', { params: { query } })); }
-  feed(query: FeedQuery = {}) { return this.call<FeedBatch>(() => this.http.GET('/annonces/feed', { params: { query } })); }
-  withdrawn(query: WithdrawnQuery = {}) { return this.call<WithdrawnBatch>(() => this.http.GET('/annonces/retirees', { params: { query } })); }
-  map(query: MapQuery) { return this.call<MapAnswer>(() => this.http.GET('/annonces/map', { params: { query } })); }
+  ping() {
+    return this.call<Schemas['PingAnswer']>(() => this.http.GET('/ping'));
+  }
+  health() {
+    return this.call<Schemas['HealthAnswer']>(() => this.http.GET('/health'));
+  }
+  sources() {
+    return this.call<Schemas['SourcesAnswer']>(() => this.http.GET('/sources'));
+  }
+  search(query: SearchQuery = {}) {
+    return this.call<SearchPage>(() => this.http.GET('/annonces', { params: { query } }));
+  }
+  feed(query: FeedQuery = {}) {
+    return this.call<FeedBatch>(() => this.http.GET('/annonces/feed', { params: { query } }));
+  }
+  withdrawn(query: WithdrawnQuery = {}) {
+    return this.call<WithdrawnBatch>(() => this.http.GET('/annonces/retirees', { params: { query } }));
+  }
+  map(query: MapQuery) {
+    return this.call<MapAnswer>(() => this.http.GET('/annonces/map', { params: { query } }));
+  }
   listing(source: string, reference: string) {
     return this.call<{ annonce: Annonce }>(() => this.http.GET('/annonces/{source}/{reference}', { params: { path: { source, reference } } }));
   }
-  ptzZone(cp: string) { return this.call<Schemas['PtzZoneAnswer']>(() => this.http.GET('/ptz/zone', { params: { query: { cp } } })); }
+  ptzZone(cp: string) {
+    return this.call<Schemas['PtzZoneAnswer']>(() => this.http.GET('/ptz/zone', { params: { query: { cp } } }));
+  }
 
   /** Every listing of a search, page after page by cursor (`page` is ignored). */
   async *searchAll(query: SearchQuery = {}): AsyncGenerator<Annonce> {
@@ -135,16 +171,23 @@ export class AnnoncesClient {
    * Ends when `signal` aborts.
    */
   followFeed(query: FeedQuery = {}, options: FollowOptions = {}): AsyncGenerator<FeedBatch> {
-    return this.follow((cursor, waits) => this.call<FeedBatch>(() => this.http.GET('/annonces/feed', { params: { query: { ...query, cursor } } }), waits), options);
+    return this.follow(
+      (cursor, waits) => this.call<FeedBatch>(() => this.http.GET('/annonces/feed', { params: { query: { ...query, cursor } } }), waits),
+      options,
+    );
   }
 
   /** The withdrawn flow forever, like `followFeed`. */
   followWithdrawn(query: WithdrawnQuery = {}, options: FollowOptions = {}): AsyncGenerator<WithdrawnBatch> {
-    return this.follow((cursor, waits) => this.call<WithdrawnBatch>(() => this.http.GET('/annonces/retirees', { params: { query: { ...query, cursor } } }), waits), options);
+    return this.follow(
+      (cursor, waits) => this.call<WithdrawnBatch>(() => this.http.GET('/annonces/retirees', { params: { query: { ...query, cursor } } }), waits),
+      options,
+    );
   }
 
   private async *follow<T extends { items: unknown[]; next_cursor: string | null }>(
-    read: (cursor: string | undefined, waits: Waits) => Promise<Answer<T>>, options: FollowOptions,
+    read: (cursor: string | undefined, waits: Waits) => Promise<Answer<T>>,
+    options: FollowOptions,
   ): AsyncGenerator<T> {
     const { signal } = options;
     // A follower waits as long and as often as the API asks: it is meant to run forever.

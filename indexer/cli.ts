@@ -17,7 +17,6 @@ import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '../src/config/config.js';
 import { loadSites } from '../src/core/model/sites.js';
-import { loadCommunes } from '../src/core/refdata/communes.js';
 import { openListingStore, reindexListingStore } from '../src/open-listing-store.js';
 import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
@@ -38,7 +37,11 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig(process.env);
   if (command === 'load') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { rejects: { type: 'string' }, 'group-in-worker': { type: 'boolean' } } });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { rejects: { type: 'string' }, 'group-in-worker': { type: 'boolean' } },
+    });
     if (positionals.length === 0) return usage('load needs at least one file');
     mkdirSync(config.dataDir, { recursive: true });
     const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
@@ -62,8 +65,11 @@ async function main(argv: string[]): Promise<number> {
     const store = await openListingStore(config);
     try {
       const report = await rebuildGroups({
-        store, sites: loadSites(),
-        onProgress: (r) => { if (process.stderr.isTTY) process.stderr.write(`\rregrouping: ${r.bases} blocks, ${r.rewritten} rewritten`); },
+        store,
+        sites: loadSites(),
+        onProgress: (r) => {
+          if (process.stderr.isTTY) process.stderr.write(`\rregrouping: ${r.bases} blocks, ${r.rewritten} rewritten`);
+        },
       });
       if (process.stderr.isTTY) process.stderr.write('\n');
       console.log(JSON.stringify(report));
@@ -105,15 +111,27 @@ function listingIdOf(text: string): string {
 }
 
 function usage(problem: string): number {
-  console.error(`${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`);
+  console.error(
+    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`,
+  );
   return 2;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => {
-    // A mistyped option is the operator's, not a crash: its message and the usage, exit 2.
-    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) process.exitCode = usage((error as Error).message);
-    else if ((error as Error).name === 'WriterBusyError' || (error as Error).name === 'MissingAliasError') { console.error((error as Error).message); process.exitCode = 3; }
-    else { console.error(error); process.exitCode = 1; }
-  });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      // A mistyped option is the operator's, not a crash: its message and the usage, exit 2.
+      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) process.exitCode = usage((error as Error).message);
+      else if ((error as Error).name === 'WriterBusyError' || (error as Error).name === 'MissingAliasError') {
+        console.error((error as Error).message);
+        process.exitCode = 3;
+      } else {
+        console.error(error);
+        process.exitCode = 1;
+      }
+    },
+  );
 }

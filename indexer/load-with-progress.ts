@@ -11,17 +11,31 @@ import { DedupGrouping } from './dedup/stage.js';
 import type { IndexerMetrics } from './metrics.js';
 
 export async function loadWithProgress(
-  files: string[], store: ListingIndex, rejectsFile: string | null,
+  files: string[],
+  store: ListingIndex,
+  rejectsFile: string | null,
   options: { groupInWorker?: boolean; metrics?: IndexerMetrics } = {},
 ): Promise<LoadReport> {
   const bar = process.stderr.isTTY
-    ? new cliProgress.SingleBar({ format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s | {regrouped} regrouped at the end', stream: process.stderr }, cliProgress.Presets.shades_classic)
+    ? new cliProgress.SingleBar(
+        {
+          format: 'indexing {value} records | {written} written | {unchanged} unchanged | {rejected} rejected | {rate}/s | {regrouped} regrouped at the end',
+          stream: process.stderr,
+        },
+        cliProgress.Presets.shades_classic,
+      )
     : null;
   bar?.start(0, 0, { written: 0, unchanged: 0, rejected: 0, rate: 0, regrouped: 0 });
   try {
     const sites = loadSites();
     const report = await runLoad({
-      files, store, rejectsFile, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites, groupInWorker: options.groupInWorker }), parseInWorker: true,
+      files,
+      store,
+      rejectsFile,
+      sites,
+      communes: loadCommunes(),
+      grouping: new DedupGrouping({ sites, groupInWorker: options.groupInWorker }),
+      parseInWorker: true,
       onProgress: (r) => {
         bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second, regrouped: r.regrouped_at_end });
         options.metrics?.observe(r);

@@ -94,7 +94,11 @@ export interface InputFindings {
   damaged_inputs: { file: string; line: number; reason: string }[];
 }
 
-interface Parsed { input: InputLine; record: NormalisedRecord; hash: string }
+interface Parsed {
+  input: InputLine;
+  record: NormalisedRecord;
+  hash: string;
+}
 
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   // One writer at a time: change_seq is numbered here from the store's highest (loadFiles).
@@ -113,9 +117,13 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
   // The report's time includes what the bulk mode does at the end (building indexes).
   const { progress, groupingSeconds, findings } = options.bulkLoad !== false ? await store.duringBulkLoad(writeRecords) : await writeRecords();
   return {
-    ...withTiming(progress, started), ...findings, write_seconds: progress.seconds, grouping_seconds: Math.round(groupingSeconds * 100) / 100,
+    ...withTiming(progress, started),
+    ...findings,
+    write_seconds: progress.seconds,
+    grouping_seconds: Math.round(groupingSeconds * 100) / 100,
     grouped_in_worker: options.grouping?.groupedInWorker === true,
-    peak_rss_mib_writing: peakWhileWriting, peak_rss_mib: peakRssMiB(),
+    peak_rss_mib_writing: peakWhileWriting,
+    peak_rss_mib: peakRssMiB(),
   };
 }
 
@@ -128,7 +136,18 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   const now = options.now ?? Date.now;
   const grouping: GroupingStage = options.grouping ?? new SingletonGrouping();
   const rejects = new RejectsWriter(options.rejectsFile ?? null);
-  const report: LoadProgress = { read: 0, written: 0, unchanged: 0, stale: 0, rejected: 0, groups_formed: 0, regrouped_at_end: 0, nulled_fields: {}, seconds: 0, records_per_second: 0 };
+  const report: LoadProgress = {
+    read: 0,
+    written: 0,
+    unchanged: 0,
+    stale: 0,
+    rejected: 0,
+    groups_formed: 0,
+    regrouped_at_end: 0,
+    nulled_fields: {},
+    seconds: 0,
+    records_per_second: 0,
+  };
   let changeSeq = await options.store.maxChangeSeq();
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
   const findings: InputFindings = { texts_truncated: 0, damaged_inputs: [] };
@@ -170,7 +189,8 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     for await (const page of pages) {
       const refused = await page.write(options.store);
       // The same listings were accepted moments before with other group fields: a refusal is a bug of the backend's mapping, not bad input.
-      if (refused.length > 0) throw new Error(`the store refused the group fields of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
+      if (refused.length > 0)
+        throw new Error(`the store refused the group fields of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
       report.regrouped_at_end += page.count;
       // At 5M this phase takes minutes: the progress shows it moving.
       options.onProgress?.(withTiming(report, started));
@@ -180,9 +200,10 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   };
 
   let batch: Parsed[] = [];
-  const lines = options.parseInWorker && options.communes === loadCommunes()
-    ? parseInWorker(options.files, options.sites)
-    : parseInline(options.files, options.sites, context);
+  const lines =
+    options.parseInWorker && options.communes === loadCommunes()
+      ? parseInWorker(options.files, options.sites)
+      : parseInline(options.files, options.sites, context);
   try {
     await grouping.begin?.(options.store);
     for await (const { input, outcome } of lines) {
@@ -200,7 +221,10 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
         for (const field of outcome.record.nulled) report.nulled_fields[field] = (report.nulled_fields[field] ?? 0) + 1;
         batch.push({ input, record: outcome.record, hash: outcome.contentHash });
       }
-      if (batch.length >= BATCH_SIZE) { await flush(batch); batch = []; }
+      if (batch.length >= BATCH_SIZE) {
+        await flush(batch);
+        batch = [];
+      }
     }
     await flush(batch);
     if (grouping.finish) await writeGroupedAtEnd(grouping.finish(options.store, clockNow));

@@ -11,10 +11,7 @@ import { listingId } from '../src/core/model/stored.js';
 import type { NormalisedRecord } from './normalise.js';
 import { applyPriceReading } from './price-history.js';
 
-export type MergeOutcome =
-  | { kind: 'stale' }
-  | { kind: 'unchanged' }
-  | { kind: 'write'; listing: StoredListing; contentChanged: boolean };
+export type MergeOutcome = { kind: 'stale' } | { kind: 'unchanged' } | { kind: 'write'; listing: StoredListing; contentChanged: boolean };
 
 /** Hash of what a re-collection may change, except the collection time itself. */
 export function contentHash(record: NormalisedRecord): string {

@@ -11,10 +11,16 @@ const OUTCOMES = ['read', 'written', 'unchanged', 'stale', 'rejected', 'regroupe
 export class IndexerMetrics {
   readonly registry = new Registry();
   private readonly records = new Counter({
-    name: 'annonces_indexer_records_total', help: 'Records of the load by outcome (read, written, unchanged, stale, rejected, regrouped_at_end).',
-    labelNames: ['outcome'] as const, registers: [this.registry],
+    name: 'annonces_indexer_records_total',
+    help: 'Records of the load by outcome (read, written, unchanged, stale, rejected, regrouped_at_end).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
   });
-  private readonly rate = new Gauge({ name: 'annonces_indexer_records_per_second', help: 'Records read per second since the load started.', registers: [this.registry] });
+  private readonly rate = new Gauge({
+    name: 'annonces_indexer_records_per_second',
+    help: 'Records read per second since the load started.',
+    registers: [this.registry],
+  });
   /** The counts already added: progress reports totals, counters take increments. */
   private readonly counted = new Map<string, number>();
 

@@ -51,7 +51,10 @@ export interface NormalisedRecord {
 }
 
 export class NormaliseError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'NormaliseError';
   }
@@ -106,9 +109,7 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
     }
   }
 
-  const title = rawTitle !== null
-    ? redactContacts(rawTitle)
-    : generatedTitle(typeInfo.type, rooms, surface, place.city);
+  const title = rawTitle !== null ? redactContacts(rawTitle) : generatedTitle(typeInfo.type, rooms, surface, place.city);
 
   const sellerType = sellerTypeOf(raw);
   const images = imagesOf(raw.images);
@@ -169,4 +170,3 @@ export function normaliseRecord(raw: RawRecord, ctx: NormaliseContext): Normalis
   };
   return { content, status: statusOf(raw.status), collectedAt, publishedAt, nulled: fields.nulled };
 }
-

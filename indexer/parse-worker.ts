@@ -22,7 +22,10 @@ async function run(port: NonNullable<typeof parentPort>, files: string[], siteLi
   let chunk: ParsedLine[] = [];
   for await (const input of readLines(files)) {
     chunk.push({ input, outcome: parseInput(input, sites, context) });
-    if (chunk.length >= CHUNK_LINES) { await send({ lines: chunk }); chunk = []; }
+    if (chunk.length >= CHUNK_LINES) {
+      await send({ lines: chunk });
+      chunk = [];
+    }
   }
   if (chunk.length > 0) await send({ lines: chunk });
   port.postMessage({ lines: [], done: true } satisfies WorkerMessage);

@@ -12,10 +12,16 @@ import { workerMessages } from './worker-messages.js';
 import type { NormaliseContext } from './normalise.js';
 import type { SiteCatalog } from '../src/core/model/sites.js';
 
-export interface ParsedLine { input: InputLine; outcome: ParseOutcome }
+export interface ParsedLine {
+  input: InputLine;
+  outcome: ParseOutcome;
+}
 
 /** What the worker posts: a chunk of lines in order; the last message has `done`. */
-export interface WorkerMessage { lines: ParsedLine[]; done?: boolean }
+export interface WorkerMessage {
+  lines: ParsedLine[];
+  done?: boolean;
+}
 
 export async function* parseInline(files: readonly string[], sites: SiteCatalog, context: NormaliseContext): AsyncGenerator<ParsedLine> {
   for await (const input of readLines(files)) yield { input, outcome: parseInput(input, sites, context) };

@@ -15,19 +15,27 @@ export const RawRecord = z.looseObject({
   source: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'source must match ^[a-z0-9_-]{1,32}$'),
   // Printable ASCII without spaces, as listing sites write their references; it also keeps every
   // cursor (which carries the listing id) under the 500 characters of docs/api.md.
-  reference: z.union([z.string(), z.number()]).transform(String)
-    .pipe(z.string().min(1).max(128).regex(/^[\x21-\x7E]+$/, 'reference must be printable ASCII without spaces')),
+  reference: z
+    .union([z.string(), z.number()])
+    .transform(String)
+    .pipe(
+      z
+        .string()
+        .min(1)
+        .max(128)
+        .regex(/^[\x21-\x7E]+$/, 'reference must be printable ASCII without spaces'),
+    ),
   url: z.string().min(1).max(2048),
   collected_at: z.string().min(1),
 
-  status: z.string().nullish(),               // active | vendue | sous compromis | archivée | retirée ...
+  status: z.string().nullish(), // active | vendue | sous compromis | archivée | retirée ...
   title: looseText,
   description: looseText,
-  type: looseText,                            // "appt", "T3", "studio", "maison de ville", "villa"...
-  category: looseText,                        // the site's category: "Ventes immobilières > Appartement"
-  transaction: looseText,                     // "vente", "location", "à louer", "achat"...
-  price: looseNumber,                         // "350 000 €", "1 200 €/mois CC"
-  surface: looseNumber,                       // "45,5 m²"
+  type: looseText, // "appt", "T3", "studio", "maison de ville", "villa"...
+  category: looseText, // the site's category: "Ventes immobilières > Appartement"
+  transaction: looseText, // "vente", "location", "à louer", "achat"...
+  price: looseNumber, // "350 000 €", "1 200 €/mois CC"
+  surface: looseNumber, // "45,5 m²"
   land_surface: looseNumber,
   living_room_surface: looseNumber,
   rooms: looseNumber,
@@ -37,12 +45,17 @@ export const RawRecord = z.looseObject({
   toilets: looseNumber,
   kitchen: looseText,
   year_built: looseNumber,
-  elevator: looseBool, parking: looseBool, parking_interior: looseBool, parking_exterior: looseBool,
-  cellar: looseBool, garden: looseBool, exclusive: looseBool,
-  seller_type: looseText,                     // "pro", "agence", "particulier"...
+  elevator: looseBool,
+  parking: looseBool,
+  parking_interior: looseBool,
+  parking_exterior: looseBool,
+  cellar: looseBool,
+  garden: looseBool,
+  exclusive: looseBool,
+  seller_type: looseText, // "pro", "agence", "particulier"...
   seller_name: looseText,
-  seller_phone: looseText,                    // contact data: dropped, never stored
-  seller_email: looseText,                    // contact data: dropped, never stored
+  seller_phone: looseText, // contact data: dropped, never stored
+  seller_email: looseText, // contact data: dropped, never stored
   real_estate_network: looseText,
   city: looseText,
   postal_code: looseText,
@@ -50,7 +63,7 @@ export const RawRecord = z.looseObject({
   region: looseText,
   latitude: looseNumber,
   longitude: looseNumber,
-  dpe: looseText,                             // "D", "Classe énergie : D (245 kWh/m².an)"
+  dpe: looseText, // "D", "Classe énergie : D (245 kWh/m².an)"
   ges: looseText,
   dpe_value: looseNumber,
   ges_value: looseNumber,
@@ -60,7 +73,7 @@ export const RawRecord = z.looseObject({
   images: z.union([z.array(z.string()), z.string()]).nullish(),
   video_url: looseText,
   virtual_tour_url: looseText,
-  published_at: looseText,                    // ISO or dd/mm/yyyy
+  published_at: looseText, // ISO or dd/mm/yyyy
   is_internal: looseBool,
 });
 export type RawRecord = z.infer<typeof RawRecord>;

@@ -95,7 +95,10 @@ async function* gunzipChunks(file: string, damage: string[]): AsyncGenerator<Buf
         if (!tail.every((b) => b === 0) || size - offset > tail.length) damage.push(`${size - offset} byte(s) after the end of the gzip stream`);
         return;
       }
-      if (typeof header === 'string') { damage.push(`gzip member ${member}: ${header}`); return; }
+      if (typeof header === 'string') {
+        damage.push(`gzip member ${member}: ${header}`);
+        return;
+      }
       const inflater = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
       const compressed = createReadStream(file, { start: header.dataStart, highWaterMark: 1 << 20 });
       compressed.pipe(inflater);
@@ -118,7 +121,10 @@ async function* gunzipChunks(file: string, damage: string[]): AsyncGenerator<Buf
       const dataEnd = header.dataStart + inflater.bytesWritten;
       // A stream that used every remaining byte never reached its end (finishFlush hands out what a
       // cut stream holds instead of throwing): the file was cut.
-      if (dataEnd + 8 > size) { damage.push(`gzip member ${member}: the file ends before the end of the compressed stream (truncated)`); return; }
+      if (dataEnd + 8 > size) {
+        damage.push(`gzip member ${member}: the file ends before the end of the compressed stream (truncated)`);
+        return;
+      }
       const trailer = await readAt(handle, dataEnd, 8);
       if (trailer.readUInt32LE(0) !== crc >>> 0 || trailer.readUInt32LE(4) !== length % 2 ** 32) {
         damage.push(`gzip member ${member}: its checksum or length does not match its data`);

@@ -53,7 +53,8 @@ const MISTYPED_PHONE = /(?<![\d+])0[1-9]([.\- ])\d{1,3}(?:\1\d{1,3}){3}(?!\d)/g;
  * Tested on the text just before a candidate; a real phone after a reference (`Réf 123 - tél 06...`)
  * is not directly after the word.
  */
-const IDENTIFIER_BEFORE = /(?:(?:\bref(?:erence)?s?|\bréf(?:érence)?s?)(?:\s+(?:de\s+l['’])?(?:annonce|bien|agence|interne|dossier|du\s+bien|mandat))?|\bmandat|\bsiret|\bsiren|\brcs(?:\s+[\p{L}-]+)?|\btva(?:\s+intracom(?:munautaire)?)?|\bdossier|\blot)\s*(?:n\s*[°o]\.?|num(?:éro|ero)?\.?)?\s*[.:#-]?\s*$/iu;
+const IDENTIFIER_BEFORE =
+  /(?:(?:\bref(?:erence)?s?|\bréf(?:érence)?s?)(?:\s+(?:de\s+l['’])?(?:annonce|bien|agence|interne|dossier|du\s+bien|mandat))?|\bmandat|\bsiret|\bsiren|\brcs(?:\s+[\p{L}-]+)?|\btva(?:\s+intracom(?:munautaire)?)?|\bdossier|\blot)\s*(?:n\s*[°o]\.?|num(?:éro|ero)?\.?)?\s*[.:#-]?\s*$/iu;
 const IDENTIFIER_LOOKBACK = 40;
 
 /** Top-level domains accepted after a spelled-out dot (`agence point fr`, `notaires .fr`). */
@@ -88,9 +89,9 @@ const DOMAIN_ANY = new RegExp(String.raw`${LABEL}(?:${DOT}${LABEL})*`, 'yu');
  * local part: a pattern that starts with "any letters" is tried at every letter of a long
  * description, a real cost on every description holding an `@`; reading outwards from it is cheap.
  */
-const AT_SIGN = /([ \t]@[ \t]|@)|[ \t]{0,3}[\[({][ \t]{0,3}(?:at|arobase|@)[ \t]{0,3}[\])}][ \t]{0,3}|[ \t]{1,3}arobase[ \t]{1,3}/gi;
+const AT_SIGN = /([ \t]@[ \t]|@)|[ \t]{0,3}[[({][ \t]{0,3}(?:at|arobase|@)[ \t]{0,3}[\])}][ \t]{0,3}|[ \t]{1,3}arobase[ \t]{1,3}/gi;
 /** Characters of a local part, read backwards from the at-sign (`nom.prenom`, `accueil.27063`). */
-const LOCAL_CHAR = /[\p{L}\p{N}_%+.\-]/u;
+const LOCAL_CHAR = /[\p{L}\p{N}_%+.-]/u;
 const MAILTO = /mailto:$/i;
 /**
  * Cheap pre-check: most descriptions hold no address, and a case-insensitive scan for the hidden

@@ -3,7 +3,13 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { redactedRecord } from './reject-record.js';
 
-export interface Reject { file: string; line: number; reason: string; field?: string; record?: string }
+export interface Reject {
+  file: string;
+  line: number;
+  reason: string;
+  field?: string;
+  record?: string;
+}
 
 export class RejectsWriter {
   private stream: WriteStream | null = null;
@@ -16,7 +22,7 @@ export class RejectsWriter {
     if (!this.path) return;
     this.stream ??= createWriteStream(this.path, { flags: 'a' });
     // Contact data never leaves the store in clear, not even in the rejects (reject-record.ts).
-    const line = JSON.stringify({ ...reject, record: reject.record === undefined ? undefined : redactedRecord(reject.record) }) + '\n';
+    const line = `${JSON.stringify({ ...reject, record: reject.record === undefined ? undefined : redactedRecord(reject.record) })}\n`;
     if (!this.stream.write(line)) await once(this.stream, 'drain');
   }
 

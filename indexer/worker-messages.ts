@@ -11,9 +11,18 @@ export async function* workerMessages<T>(worker: Worker, name: string): AsyncGen
   let failure: Error | null = null;
   let exited = false;
   let wake: (() => void) | null = null;
-  const signal = () => { wake?.(); wake = null; };
-  worker.on('message', (message: T) => { queue.push(message); signal(); });
-  worker.on('error', (error: unknown) => { failure = error instanceof Error ? error : new Error(`${name} failed: ${JSON.stringify(error)}`); signal(); });
+  const signal = () => {
+    wake?.();
+    wake = null;
+  };
+  worker.on('message', (message: T) => {
+    queue.push(message);
+    signal();
+  });
+  worker.on('error', (error: unknown) => {
+    failure = error instanceof Error ? error : new Error(`${name} failed: ${JSON.stringify(error)}`);
+    signal();
+  });
   worker.on('exit', (code) => {
     exited = true;
     if (code !== 0) failure ??= new Error(`${name} exited with code ${code}`);
@@ -21,7 +30,10 @@ export async function* workerMessages<T>(worker: Worker, name: string): AsyncGen
   });
   try {
     for (;;) {
-      while (queue.length === 0 && failure === null && !exited) await new Promise<void>((resolve) => { wake = resolve; });
+      while (queue.length === 0 && failure === null && !exited)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
       const message = queue.shift();
       if (message !== undefined) yield message;
       else if (failure) throw failure;
@@ -39,9 +51,15 @@ export async function* workerMessages<T>(worker: Worker, name: string): AsyncGen
 export function boundedPoster(port: MessagePort, maxAhead: number): (message: unknown, transfer?: Transferable[]) => Promise<void> {
   let ahead = 0;
   let taken: (() => void) | null = null;
-  port.on('message', () => { ahead--; taken?.(); });
+  port.on('message', () => {
+    ahead--;
+    taken?.();
+  });
   return async (message, transfer) => {
-    while (ahead >= maxAhead) await new Promise<void>((resolve) => { taken = resolve; });
+    while (ahead >= maxAhead)
+      await new Promise<void>((resolve) => {
+        taken = resolve;
+      });
     taken = null;
     ahead++;
     port.postMessage(message, transfer);

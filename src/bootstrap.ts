@@ -26,6 +26,8 @@ export async function bootstrapIfEmpty(service: Service, config: Config): Promis
   if ((await access.getAccount('demo')) === null) {
     const demo = await createKey(access, offers, { account: 'demo', offer: 'plateforme', historyDays: 3650, name: 'demo' });
     const base = `http://localhost:${config.port}/api/v1`;
-    console.log(`\nDemo account created. Its API key is shown once:\n  ${demo.key}\nTry:\n  curl -s -H 'X-Api-Key: ${demo.key}' '${base}/annonces?dept=75&page_size=2'\n`);
+    console.log(
+      `\nDemo account created. Its API key is shown once:\n  ${demo.key}\nTry:\n  curl -s -H 'X-Api-Key: ${demo.key}' '${base}/annonces?dept=75&page_size=2'\n`,
+    );
   }
 }

@@ -20,8 +20,8 @@ export class ClusterConfigError extends Error {}
 export function assertClusterConfig(config: Config): void {
   if (config.apiWorkers > 1 && !config.redisUrl) {
     throw new ClusterConfigError(
-      `API_WORKERS=${config.apiWorkers} needs REDIS_URL: the API processes must share quota counters and rate windows `
-      + '(the embedded access backend serves one process; set API_WORKERS=1 or point REDIS_URL at a Redis server)',
+      `API_WORKERS=${config.apiWorkers} needs REDIS_URL: the API processes must share quota counters and rate windows ` +
+        '(the embedded access backend serves one process; set API_WORKERS=1 or point REDIS_URL at a Redis server)',
     );
   }
 }
@@ -42,7 +42,9 @@ export function superviseWorkers(config: Config, log: (message: string, fields?:
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     let left = Object.keys(cluster.workers ?? {}).length;
     if (left === 0) process.exit(0);
-    cluster.on('exit', () => { if (--left <= 0) process.exit(0); });
+    cluster.on('exit', () => {
+      if (--left <= 0) process.exit(0);
+    });
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -30,8 +30,10 @@ async function main(): Promise<void> {
   // What the store prepares for the first requests (SQLite: the map's exact totals are counted in
   // memory once its copy is read) is read after listening, so the server answers meanwhile.
   void service.deps.listings.warmUp();
-  service.deps.logger.info({ port: config.port, listings: service.deps.listings.backend, access: service.deps.access.backend, pid: process.pid },
-    `listening on http://localhost:${config.port}/api/v1`);
+  service.deps.logger.info(
+    { port: config.port, listings: service.deps.listings.backend, access: service.deps.access.backend, pid: process.pid },
+    `listening on http://localhost:${config.port}/api/v1`,
+  );
   const stop = async () => {
     await service.close();
     process.exit(0);

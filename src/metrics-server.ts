@@ -19,10 +19,16 @@ export function clusterMetricsSource(): MetricsSource {
   return { contentType: aggregator.contentType, read: () => aggregator.clusterMetrics() };
 }
 
-export interface MetricsSource { contentType: string; read(): Promise<string> }
+export interface MetricsSource {
+  contentType: string;
+  read(): Promise<string>;
+}
 
 /** The registry of a process's own metrics (the API's, or an indexer load's). */
-export const metricsSource = (metrics: { registry: Registry }): MetricsSource => ({ contentType: metrics.registry.contentType, read: () => metrics.registry.metrics() });
+export const metricsSource = (metrics: { registry: Registry }): MetricsSource => ({
+  contentType: metrics.registry.contentType,
+  read: () => metrics.registry.metrics(),
+});
 
 /** GET /metrics on its own port; anything else is 404. */
 export function startMetricsServer(source: MetricsSource, port: number, host?: string): Promise<Server> {
@@ -36,5 +42,7 @@ export function startMetricsServer(source: MetricsSource, port: number, host?: s
       () => res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Metrics unavailable\n'),
     );
   });
-  return new Promise((resolve) => { server.listen(port, host, () => resolve(server)); });
+  return new Promise((resolve) => {
+    server.listen(port, host, () => resolve(server));
+  });
 }

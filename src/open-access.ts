@@ -45,7 +45,12 @@ export async function createAccessBackend(config: AccessBackendConfig): Promise<
   await waitUntilReady(client, REDIS_STARTUP_WAIT_MS);
   const keyPrefix = config.keyPrefix ?? 'annonces:';
   // The witness that accounts existed lives beside the embedded access file (the data directory).
-  const access = new RedisAccessStore(client, keyPrefix, true, config.accessFile ? path.join(path.dirname(config.accessFile), 'redis-accounts-witness.json') : null);
+  const access = new RedisAccessStore(
+    client,
+    keyPrefix,
+    true,
+    config.accessFile ? path.join(path.dirname(config.accessFile), 'redis-accounts-witness.json') : null,
+  );
   // Seen at start, so that a loss is caught even if nobody asked /health before it.
   await access.health();
   return { access, metering: new MeteringService(access, offers, RateWindows.onRedis(client, keyPrefix)), close: () => access.close() };

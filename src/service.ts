@@ -38,7 +38,13 @@ const LOG_FLUSH_MS = 1000;
 
 export function createLogger(level: Config['logLevel'], destination: pino.DestinationStream = logDestination()): pino.Logger {
   // API keys and contact data never reach a log line, whatever a caller puts in headers.
-  return pino({ level, redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'key_plain', '*.seller_phone', '*.seller_email'], censor: '[redacted]' } }, destination);
+  return pino(
+    {
+      level,
+      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'key_plain', '*.seller_phone', '*.seller_email'], censor: '[redacted]' },
+    },
+    destination,
+  );
 }
 
 /** Standard output, written asynchronously in blocks; pino flushes what is left when the process exits. */
@@ -72,7 +78,10 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   if (config.metricsPort !== null) {
     const metrics = new ApiMetrics();
     Object.assign(deps, {
-      metrics, listings: metrics.timed('listings', deps.listings), access: metrics.timed('access', deps.access), metering: metrics.timed('access', deps.metering),
+      metrics,
+      listings: metrics.timed('listings', deps.listings),
+      access: metrics.timed('access', deps.access),
+      metering: metrics.timed('access', deps.metering),
     });
   }
   const app = createApp(deps);
@@ -80,7 +89,10 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   return {
     deps,
     listingStore: listings,
-    listen: (port, host) => new Promise((resolve) => { server = app.listen(port, host, () => resolve(server!)); }),
+    listen: (port, host) =>
+      new Promise((resolve) => {
+        server = app.listen(port, host, () => resolve(server!));
+      }),
     close: async () => {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await accessBackend.close();

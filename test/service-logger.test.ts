@@ -34,10 +34,13 @@ describe('service logger', function () {
   it('writes a line of a quiet process that stays up within the flush period', async () => {
     // TICK is written straight to the descriptor three seconds later; the child is killed when it
     // shows (no exit, so no flush at exit): the line must have left before it.
-    const out = await child(`const log = createLogger('info');
+    const out = await child(
+      `const log = createLogger('info');
       log.info({ req_id: 'r2', req: { headers: { 'x-api-key': 'secret-key' } } }, 'request');
       setTimeout(() => writeSync(1, 'TICK\\n'), 3000);
-      setTimeout(() => {}, 60_000);`, 'TICK');
+      setTimeout(() => {}, 60_000);`,
+      'TICK',
+    );
     expect(out.indexOf('"req_id":"r2"')).to.be.within(0, out.indexOf('TICK'));
     expect(out).to.not.include('secret-key');
   });

@@ -23,8 +23,13 @@ import type { BlockCandidate, IndexCapabilities, ListingIndex } from '../../src/
 /** A whole listing as a candidate (a batch listing, or a backend without stored candidates). */
 export function candidateOf(listing: StoredListing): BlockCandidate {
   return {
-    id: listing.id, dedup_key: listing.dedup_key, change_seq: listing.change_seq, catalogue_entered_at: listing.catalogue_entered_at,
-    block_key: blockKeyOf(listing) ?? '', features: featuresOf(listing), listing,
+    id: listing.id,
+    dedup_key: listing.dedup_key,
+    change_seq: listing.change_seq,
+    catalogue_entered_at: listing.catalogue_entered_at,
+    block_key: blockKeyOf(listing) ?? '',
+    features: featuresOf(listing),
+    listing,
   };
 }
 
@@ -57,9 +62,14 @@ export class LoadedBlocks {
   private readonly byKey = new Map<string, BlockCandidate[]>();
   private readonly keysByBase = new Map<string, string[]>();
 
-  constructor(private readonly store: BlockReader, private readonly cache: BlockCache | null = null) {}
+  constructor(
+    private readonly store: BlockReader,
+    private readonly cache: BlockCache | null = null,
+  ) {}
 
-  has(key: string): boolean { return this.byKey.has(key); }
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
 
   /** Reads the blocks not read yet (the uncached ones in one read); true when at least one was. */
   async ensure(keys: Iterable<string>): Promise<boolean> {
@@ -73,7 +83,8 @@ export class LoadedBlocks {
       this.byKey.set(key, members);
       const base = baseOfKey(key);
       const keys = this.keysByBase.get(base);
-      if (keys) keys.push(key); else this.keysByBase.set(base, [key]);
+      if (keys) keys.push(key);
+      else this.keysByBase.set(base, [key]);
     }
     return wanted.length > 0;
   }
@@ -95,10 +106,14 @@ export class BlockCache {
 
   constructor(readonly capacity: number) {}
 
-  get size(): number { return this.held; }
+  get size(): number {
+    return this.held;
+  }
 
   /** The cached blocks and their candidates (for tests and diagnostics). */
-  cached(): IterableIterator<[string, readonly BlockCandidate[]]> { return this.blocks.entries(); }
+  cached(): IterableIterator<[string, readonly BlockCandidate[]]> {
+    return this.blocks.entries();
+  }
 
   clear(): void {
     this.blocks.clear();

@@ -18,7 +18,11 @@ import type { Features } from '../../src/core/dedup/features.js';
 import { MATCH_THRESHOLD, scorePair, surfacesClose, withinLimits } from './score.js';
 import { ConstrainedUnionFind } from './union-find.js';
 
-export interface Edge { a: number; b: number; score: number }
+export interface Edge {
+  a: number;
+  b: number;
+  score: number;
+}
 
 export interface Clustering {
   /** Groups (indices into `members`, ascending) covering exactly the listings reachable from the seeds. */
@@ -36,7 +40,11 @@ export function clusterAround(members: readonly Features[], seeds: Iterable<numb
   const visited = new Uint8Array(members.length);
   const expanded = new Uint8Array(members.length);
   const queue: number[] = [];
-  for (const seed of seeds) if (!visited[seed]) { visited[seed] = 1; queue.push(seed); }
+  for (const seed of seeds)
+    if (!visited[seed]) {
+      visited[seed] = 1;
+      queue.push(seed);
+    }
   const edges: Edge[] = [];
   while (queue.length > 0) {
     const i = queue.pop()!;
@@ -47,7 +55,10 @@ export function clusterAround(members: readonly Features[], seeds: Iterable<numb
       const score = scorePair(members[i], members[j]);
       if (score < threshold) return;
       edges.push(i < j ? { a: i, b: j, score } : { a: j, b: i, score });
-      if (!visited[j]) { visited[j] = 1; queue.push(j); }
+      if (!visited[j]) {
+        visited[j] = 1;
+        queue.push(j);
+      }
     });
   }
   const kept = withoutAmbiguousWeakEdges(members, edges);
@@ -84,7 +95,11 @@ function withoutAmbiguousWeakEdges(members: readonly Features[], edges: readonly
     const key = `${i}|${members[j].source}`;
     weakPartners.set(key, (weakPartners.get(key) ?? 0) + 1);
   };
-  for (const edge of edges) if (edge.score < WEAK_MATCH_BELOW) { count(edge.a, edge.b); count(edge.b, edge.a); }
+  for (const edge of edges)
+    if (edge.score < WEAK_MATCH_BELOW) {
+      count(edge.a, edge.b);
+      count(edge.b, edge.a);
+    }
   const unique = (i: number, j: number) => weakPartners.get(`${i}|${members[j].source}`) === 1;
   return edges.filter((edge) => edge.score >= WEAK_MATCH_BELOW || (unique(edge.a, edge.b) && unique(edge.b, edge.a)));
 }
@@ -106,7 +121,9 @@ class CandidateIndex {
     this.position = new Int32Array(members.length).fill(-1);
     members.forEach((m, i) => (m.surface === null ? this.withoutSurface : this.bySurface).push(i));
     this.bySurface.sort((i, j) => members[i].surface! - members[j].surface! || i - j);
-    this.bySurface.forEach((i, at) => { this.position[i] = at; });
+    this.bySurface.forEach((i, at) => {
+      this.position[i] = at;
+    });
   }
 
   forEach(i: number, visit: (j: number) => void): void {

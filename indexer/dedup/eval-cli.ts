@@ -32,13 +32,20 @@ import { DedupGrouping } from './stage.js';
 import { realdataDir } from './realdata.js';
 import { realdataReport } from './realdata-eval.js';
 
-const USAGE = 'usage: npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--cache LISTINGS] [--explain]\n       npm run dedup-eval -- --realdata [DIR]';
+const USAGE =
+  'usage: npm run dedup-eval -- <records.ndjson[.gz]> <labels.ndjson[.gz]> [--data-dir DIR] [--keep DIR] [--compare] [--threshold T] [--cache LISTINGS] [--explain]\n       npm run dedup-eval -- --realdata [DIR]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
-    args: argv, allowPositionals: true,
+    args: argv,
+    allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' }, keep: { type: 'string' }, compare: { type: 'boolean' }, threshold: { type: 'string' }, explain: { type: 'boolean' }, cache: { type: 'string' },
+      'data-dir': { type: 'string' },
+      keep: { type: 'string' },
+      compare: { type: 'boolean' },
+      threshold: { type: 'string' },
+      explain: { type: 'boolean' },
+      cache: { type: 'string' },
       realdata: { type: 'boolean' },
     },
   });
@@ -59,7 +66,9 @@ async function main(argv: string[]): Promise<number> {
   }
 
   let store: ListingIndex;
-  let dispose = async () => { await store.close(); };
+  let dispose = async () => {
+    await store.close();
+  };
   if (values['data-dir']) {
     const file = path.join(values['data-dir'], 'listings.sqlite');
     if (!existsSync(file)) return usage(`no store in ${values['data-dir']} (listings.sqlite missing)`);
@@ -70,9 +79,11 @@ async function main(argv: string[]): Promise<number> {
     output.load_dedup = { ...timing(loaded.report), groups_formed: loaded.report.groups_formed, regrouped_at_end: loaded.report.regrouped_at_end };
     // The stage's own time, against the rest of the same load: a ratio the noise of a shared machine
     // (which moves whole runs up and down) barely touches.
-    const rest = (loaded.report.cpu_seconds - stage.cpuSeconds) || 1;
+    const rest = loaded.report.cpu_seconds - stage.cpuSeconds || 1;
     output.grouping_stage = {
-      cpu_seconds: round2(stage.cpuSeconds), wall_seconds: round2(stage.wallSeconds), extra_rows_written: stage.extraRows,
+      cpu_seconds: round2(stage.cpuSeconds),
+      wall_seconds: round2(stage.wallSeconds),
+      extra_rows_written: stage.extraRows,
       share_of_the_rest_of_the_load_cpu: `${((stage.cpuSeconds / rest) * 100).toFixed(1)} %`,
     };
     if (output.load_singleton) {
@@ -92,7 +103,8 @@ async function main(argv: string[]): Promise<number> {
     if (values.explain) output.explain = await explainPairs(store, labels.property);
     console.log(JSON.stringify(output, null, 2));
     console.log(scoreLine('active listings', evaluation.active));
-    for (const [shape, scores] of Object.entries(evaluation.by_shape)) console.log(scoreLine(`  ${shape} pairs (${scores.truePairs} true, ${scores.predictedPairs} predicted)`, scores));
+    for (const [shape, scores] of Object.entries(evaluation.by_shape))
+      console.log(scoreLine(`  ${shape} pairs (${scores.truePairs} true, ${scores.predictedPairs} predicted)`, scores));
     return 0;
   } finally {
     await dispose();
@@ -104,13 +116,22 @@ async function realdata(dir: string): Promise<number> {
   const report = await realdataReport(dir, loadSites());
   console.log(JSON.stringify(report, null, 2));
   for (const folder of report.folders) {
-    console.log(`${folder.folder}: ${folder.records} records, ${folder.rejected} rejected; descriptions with contact data ${folder.contact_descriptions_before} before, ${folder.contact_descriptions_after} after redaction`);
+    console.log(
+      `${folder.folder}: ${folder.records} records, ${folder.rejected} rejected; descriptions with contact data ${folder.contact_descriptions_before} before, ${folder.contact_descriptions_after} after redaction`,
+    );
   }
-  for (const [name, grouping] of [['levallois', report.levallois], ['levallois cut to sparse records', report.levallois_sparse]] as const) {
+  for (const [name, grouping] of [
+    ['levallois', report.levallois],
+    ['levallois cut to sparse records', report.levallois_sparse],
+  ] as const) {
     if (grouping === null) continue;
     const { labelled_pairs: labelled, unambiguous_pairs: unambiguous } = grouping;
-    console.log(`${name}: labelled pairs (${labelled.same} same, ${labelled.different} different, ${labelled.unsure} unsure left out): precision ${labelled.precision.toFixed(4)}  recall ${labelled.recall.toFixed(4)}`);
-    console.log(`${name}: unambiguous pairs (same price and rooms, surfaces within 0.6 m², one candidate each side): ${unambiguous.grouped} of ${unambiguous.pairs} grouped, recall ${unambiguous.recall.toFixed(4)}`);
+    console.log(
+      `${name}: labelled pairs (${labelled.same} same, ${labelled.different} different, ${labelled.unsure} unsure left out): precision ${labelled.precision.toFixed(4)}  recall ${labelled.recall.toFixed(4)}`,
+    );
+    console.log(
+      `${name}: unambiguous pairs (same price and rooms, surfaces within 0.6 m², one candidate each side): ${unambiguous.grouped} of ${unambiguous.pairs} grouped, recall ${unambiguous.recall.toFixed(4)}`,
+    );
   }
   return 0;
 }
@@ -123,7 +144,8 @@ async function loadInto(recordsFile: string, keepDir: string | null, grouping: G
   const report = await runLoad({ files: [recordsFile], store, sites: loadSites(), communes: loadCommunes(), grouping });
   const cpu = process.cpuUsage(cpuBefore);
   return {
-    store, report: { ...report, cpu_seconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 },
+    store,
+    report: { ...report, cpu_seconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 },
     dispose: async () => {
       await store.close();
       if (!keepDir) rmSync(dir, { recursive: true, force: true });
@@ -133,7 +155,10 @@ async function loadInto(recordsFile: string, keepDir: string | null, grouping: G
 
 function timing(report: LoadReport & { cpu_seconds: number }) {
   return {
-    records: report.read, seconds: report.seconds, cpu_seconds: report.cpu_seconds, records_per_second: report.records_per_second,
+    records: report.read,
+    seconds: report.seconds,
+    cpu_seconds: report.cpu_seconds,
+    records_per_second: report.records_per_second,
     ms_per_record: Math.round((report.seconds * 1000 * 1000) / Math.max(1, report.read)) / 1000,
   };
 }
@@ -148,8 +173,12 @@ class TimedGrouping implements GroupingStage {
   wallSeconds = 0;
   extraRows = 0;
   constructor(private readonly inner: GroupingStage) {}
-  get groupsFormed(): number { return this.inner.groupsFormed; }
-  get groupedInWorker(): boolean | undefined { return this.inner.groupedInWorker; }
+  get groupsFormed(): number {
+    return this.inner.groupsFormed;
+  }
+  get groupedInWorker(): boolean | undefined {
+    return this.inner.groupedInWorker;
+  }
   async begin(store: ListingIndex): Promise<void> {
     await this.timed(async () => this.inner.begin?.(store));
   }
@@ -194,4 +223,12 @@ function usage(problem: string): number {
   return 2;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: unknown) => { console.error(error); process.exitCode = 1; });
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

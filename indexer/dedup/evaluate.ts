@@ -58,7 +58,10 @@ export async function evaluateStore(store: ListingIndex, labels: Labels): Promis
   for await (const page of scanListings(store, 'all')) {
     for (const listing of page) {
       const label = labels.property.get(listing.id);
-      if (label === undefined) { unlabelled++; continue; }
+      if (label === undefined) {
+        unlabelled++;
+        continue;
+      }
       all.add(label, listing.dedup_key);
       if (listing.status !== 'active') continue;
       active.add(label, listing.dedup_key);
@@ -116,12 +119,19 @@ export async function evaluateLabelledPairs(store: ListingIndex, pairs: readonly
   const listings = await store.getMany([...new Set(pairs.flatMap((p) => [storeId(p.a), storeId(p.b)]))]);
   const result: PairEvaluation = { same: 0, different: 0, unsure: 0, missing: 0, grouped: 0, grouped_same: 0, precision: 1, recall: 1, disagreements: [] };
   for (const pair of pairs) {
-    if (pair.label === 'unsure') { result.unsure++; continue; }
+    if (pair.label === 'unsure') {
+      result.unsure++;
+      continue;
+    }
     const a = listings.get(storeId(pair.a));
     const b = listings.get(storeId(pair.b));
-    if (!a || !b) { result.missing++; continue; }
+    if (!a || !b) {
+      result.missing++;
+      continue;
+    }
     const grouped = a.dedup_key !== null && a.dedup_key === b.dedup_key;
-    if (pair.label === 'same') result.same++; else result.different++;
+    if (pair.label === 'same') result.same++;
+    else result.different++;
     if (grouped) result.grouped++;
     if (grouped && pair.label === 'same') result.grouped_same++;
     if (grouped !== (pair.label === 'same')) result.disagreements.push({ a: pair.a, b: pair.b, label: pair.label, grouped, reason: pair.reason });
@@ -145,7 +155,12 @@ const SAME_MEASURE_M2 = 0.6;
  * (both given). Nearly every such pair is one property, whatever else the listings say or omit.
  */
 export async function evaluateUnambiguousPairs(store: ListingIndex): Promise<UnambiguousPairs> {
-  interface Entry { id: string; source: string; surface: number; key: string | null }
+  interface Entry {
+    id: string;
+    source: string;
+    surface: number;
+    key: string | null;
+  }
   const byValues = new Map<string, Entry[]>();
   for await (const page of scanListings(store, 'active')) {
     for (const listing of page) {

@@ -33,9 +33,15 @@ export async function explainPairs(store: ListingIndex, labels: ReadonlyMap<stri
     }
   }
   const missedPairs: [string, string][] = [];
-  for (const ids of byLabel.values()) forPairs(ids, (a, b) => { if (keyOf.get(a) === null || keyOf.get(a) !== keyOf.get(b)) missedPairs.push([a, b]); });
+  for (const ids of byLabel.values())
+    forPairs(ids, (a, b) => {
+      if (keyOf.get(a) === null || keyOf.get(a) !== keyOf.get(b)) missedPairs.push([a, b]);
+    });
   const wrongPairs: [string, string][] = [];
-  for (const ids of byKey.values()) forPairs(ids, (a, b) => { if (labels.get(a) !== labels.get(b)) wrongPairs.push([a, b]); });
+  for (const ids of byKey.values())
+    forPairs(ids, (a, b) => {
+      if (labels.get(a) !== labels.get(b)) wrongPairs.push([a, b]);
+    });
 
   const explanation: Explanation = { missed: {}, wrong: {}, examples: [] };
   const classify = async (pairs: [string, string][], kind: 'missed' | 'wrong') => {
@@ -86,7 +92,8 @@ function reasonOf(a: StoredListing, b: StoredListing, kind: 'missed' | 'wrong'):
 
 function push(map: Map<string, string[]>, key: string, id: string): void {
   const list = map.get(key);
-  if (list) list.push(id); else map.set(key, [id]);
+  if (list) list.push(id);
+  else map.set(key, [id]);
 }
 
 function forPairs(ids: string[], visit: (a: string, b: string) => void): void {
@@ -106,11 +113,17 @@ export function explainPair(a: StoredListing, b: StoredListing): string[] {
   const lines: string[] = [`${a.id} and ${b.id}`];
   const baseA = blockBaseOf(a);
   const baseB = blockBaseOf(b);
-  lines.push(`block: ${baseA ?? 'none (no postal code or commune)'} / ${baseB ?? 'none'}: ${baseA !== null && baseA === baseB ? 'the same, they are compared' : 'not the same, they are never compared'}`);
+  lines.push(
+    `block: ${baseA ?? 'none (no postal code or commune)'} / ${baseB ?? 'none'}: ${baseA !== null && baseA === baseB ? 'the same, they are compared' : 'not the same, they are never compared'}`,
+  );
   const limits: [string, boolean, string][] = [
     ['site', fa.source !== fb.source, `${fa.source} / ${fb.source}`],
     ['rooms', fa.rooms === null || fb.rooms === null || fa.rooms === fb.rooms, `${show(fa.rooms)} / ${show(fb.rooms)}`],
-    ['surface', fa.surface === null || fb.surface === null || surfacesClose(fa.surface, fb.surface), `${show(fa.surface)} / ${show(fb.surface)} m² (within ${LIMITS.surfaceRatio * 100} % or ${LIMITS.surfaceAbsolute} m²)`],
+    [
+      'surface',
+      fa.surface === null || fb.surface === null || surfacesClose(fa.surface, fb.surface),
+      `${show(fa.surface)} / ${show(fb.surface)} m² (within ${LIMITS.surfaceRatio * 100} % or ${LIMITS.surfaceAbsolute} m²)`,
+    ],
     ['price', priceLimitHolds(fa, fb), `${show(fa.price)} / ${show(fb.price)} (within ${LIMITS.priceRatio * 100} %, on both sides or neither)`],
     ['floor', !floorsComparable(fa, fb) || fa.floor === fb.floor, `${show(fa.floor)} / ${show(fb.floor)}`],
   ];
@@ -124,8 +137,12 @@ export function explainPair(a: StoredListing, b: StoredListing): string[] {
     lines.push(`score ${detail.score} against ${MATCH_THRESHOLD}: ${detail.score >= MATCH_THRESHOLD ? 'a match' : 'not a match'}`);
   }
   const sameGroup = a.dedup_key !== null && a.dedup_key === b.dedup_key;
-  const why = sameGroup && detail.score < MATCH_THRESHOLD ? ' (joined through other members)'
-    : !sameGroup && detail.score >= MATCH_THRESHOLD ? ` (the union was refused: a group holds one listing per site and none outside the limits of another member; a match below ${WEAK_MATCH_BELOW} also needs to be the only one of its kind with that site and to nearly match every member)` : '';
+  const why =
+    sameGroup && detail.score < MATCH_THRESHOLD
+      ? ' (joined through other members)'
+      : !sameGroup && detail.score >= MATCH_THRESHOLD
+        ? ` (the union was refused: a group holds one listing per site and none outside the limits of another member; a match below ${WEAK_MATCH_BELOW} also needs to be the only one of its kind with that site and to nearly match every member)`
+        : '';
   lines.push(`stored groups: ${a.dedup_key ?? 'none'} / ${b.dedup_key ?? 'none'}: ${sameGroup ? 'one group' : 'not one group'}${why}`);
   return lines;
 }
@@ -137,9 +154,18 @@ function priceLimitHolds(a: Features, b: Features): boolean {
 
 /** The criteria of score.ts that compare one value of each side, with how to read it. */
 const COMPARED: readonly (readonly [string, (f: Features) => unknown])[] = [
-  ['price', (f) => f.price], ['surface', (f) => f.surface], ['rooms', (f) => f.rooms], ['dpe', (f) => f.dpe], ['ges', (f) => f.ges],
-  ['dpe_value', (f) => f.dpeValue], ['ges_value', (f) => f.gesValue], ['year_built', (f) => f.yearBuilt], ['floor', (f) => f.floor],
-  ['bedrooms', (f) => f.bedrooms], ['land_surface', (f) => f.landSurface], ['agency', (f) => f.seller],
+  ['price', (f) => f.price],
+  ['surface', (f) => f.surface],
+  ['rooms', (f) => f.rooms],
+  ['dpe', (f) => f.dpe],
+  ['ges', (f) => f.ges],
+  ['dpe_value', (f) => f.dpeValue],
+  ['ges_value', (f) => f.gesValue],
+  ['year_built', (f) => f.yearBuilt],
+  ['floor', (f) => f.floor],
+  ['bedrooms', (f) => f.bedrooms],
+  ['land_surface', (f) => f.landSurface],
+  ['agency', (f) => f.seller],
   ['distance', (f) => (f.lat === null || f.lon === null ? null : `${f.lat},${f.lon}`)],
 ];
 

@@ -30,22 +30,36 @@ export function rankMembers<T extends Pick<StoredListing, 'id' | 'content'>>(mem
 export function groupFields(ranked: readonly Pick<StoredListing, 'id' | 'content'>[], key: string | null): GroupFields[] {
   if (ranked.length < 2) {
     return ranked.map((m) => ({
-      content: m.content, completed_from: {}, has_photos: m.content.images.length > 0,
-      dedup_key: null, group_sites_ahead: [], group_members: null,
+      content: m.content,
+      completed_from: {},
+      has_photos: m.content.images.length > 0,
+      dedup_key: null,
+      group_sites_ahead: [],
+      group_members: null,
     }));
   }
   const members = ranked.map((m) => ({ source: m.content.source, reference: m.content.reference, url: m.content.external_url, price: m.content.price }));
   return ranked.map((member, rank) => {
-    const { content, completedFrom } = complete(member.content, ranked.filter((other) => other !== member));
+    const { content, completedFrom } = complete(
+      member.content,
+      ranked.filter((other) => other !== member),
+    );
     return {
-      content, completed_from: completedFrom, has_photos: content.images.length > 0,
-      dedup_key: key, group_sites_ahead: ranked.slice(0, rank).map((m) => m.content.source), group_members: members,
+      content,
+      completed_from: completedFrom,
+      has_photos: content.images.length > 0,
+      dedup_key: key,
+      group_sites_ahead: ranked.slice(0, rank).map((m) => m.content.source),
+      group_members: members,
     };
   });
 }
 
 /** Fills the member's missing completable fields from the first donor (best-ranked first) that has them. */
-export function complete(own: ListingContent, donors: readonly Pick<StoredListing, 'content'>[]): { content: ListingContent; completedFrom: Record<string, string> } {
+export function complete(
+  own: ListingContent,
+  donors: readonly Pick<StoredListing, 'content'>[],
+): { content: ListingContent; completedFrom: Record<string, string> } {
   const completedFrom: Record<string, string> = {};
   let content: Record<string, unknown> | null = null;
   for (const field of COMPLETABLE_FIELDS) {

@@ -16,7 +16,12 @@ import { workerMessages } from '../worker-messages.js';
 /** change_seq and changed_at of a rewrite the load's thread has to number (real change_seqs start at 1). */
 export const UNNUMBERED = -1;
 
-export interface GroupWorkerData { file: string; sites: readonly Site[]; threshold?: number; keysPerPage?: number }
+export interface GroupWorkerData {
+  file: string;
+  sites: readonly Site[];
+  threshold?: number;
+  keysPerPage?: number;
+}
 
 /**
  * A page of encoded rewrites, in the order of the grouping; the last message has `done`. The rows are
@@ -40,7 +45,10 @@ export function encodeRows(rows: readonly ListingRow[], touched: number[], minte
   const texts = rows.map((row) => Buffer.from(JSON.stringify(row)));
   const ends = new Uint32Array(texts.length);
   let end = 0;
-  texts.forEach((text, index) => { end += text.length; ends[index] = end; });
+  texts.forEach((text, index) => {
+    end += text.length;
+    ends[index] = end;
+  });
   // A buffer of its own (not a slice of Node's shared pool), so that it can be transferred.
   const bytes = new ArrayBuffer(end);
   const view = Buffer.from(bytes);

@@ -33,14 +33,20 @@ async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData):
   const send = boundedPoster(port, MAX_PAGES_AHEAD);
   let minted = 0;
   const pages = regroupEveryBase(store, {
-    sites: new SiteCatalog([...data.sites]), threshold: data.threshold, keysPerPage: data.keysPerPage,
+    sites: new SiteCatalog([...data.sites]),
+    threshold: data.threshold,
+    keysPerPage: data.keysPerPage,
     clock: () => ({ now: UNNUMBERED, nextChangeSeq: () => UNNUMBERED }),
-    minted: (groups) => { minted += groups; },
+    minted: (groups) => {
+      minted += groups;
+    },
   });
   try {
     for await (const page of pages) {
       const touched: number[] = [];
-      page.forEach((listing, index) => { if (listing.change_seq === UNNUMBERED) touched.push(index); });
+      page.forEach((listing, index) => {
+        if (listing.change_seq === UNNUMBERED) touched.push(index);
+      });
       const message = encodeRows(page.map(toRow), touched, minted);
       await send(message, [message.bytes, message.ends.buffer as ArrayBuffer]);
       minted = 0;

@@ -86,7 +86,10 @@ function older(a: KeyHolder, b: KeyHolder): boolean {
 /** `d_` + 16 characters of a hash of `seed`; another hash when that key is still in use. */
 export function mintKey(seed: string, taken: ReadonlySet<string> = new Set()): string {
   for (let attempt = 0; ; attempt++) {
-    const key = `d_${createHash('sha1').update(attempt === 0 ? seed : `${seed}~${attempt}`).digest('base64url').slice(0, 16)}`;
+    const key = `d_${createHash('sha1')
+      .update(attempt === 0 ? seed : `${seed}~${attempt}`)
+      .digest('base64url')
+      .slice(0, 16)}`;
     if (!taken.has(key)) return key;
   }
 }

@@ -33,7 +33,10 @@ export class PairCounter {
 
   scores(): PairScores {
     const counts: PairCounts = {
-      listings: this.listings, truePairs: pairs(this.byLabel), predictedPairs: pairs(this.byKey), correctPairs: pairs(this.byBoth),
+      listings: this.listings,
+      truePairs: pairs(this.byLabel),
+      predictedPairs: pairs(this.byKey),
+      correctPairs: pairs(this.byBoth),
     };
     return { ...counts, ...scoresOf(counts) };
   }

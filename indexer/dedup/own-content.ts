@@ -7,7 +7,7 @@
  * A field is only ever completed when it was missing, so undoing a completion is resetting the field
  * to its empty value.
  */
-import { COMPLETABLE_FIELDS } from '../../src/core/model/annonce.js';
+import type { COMPLETABLE_FIELDS } from '../../src/core/model/annonce.js';
 import type { ListingContent, StoredListing } from '../../src/core/model/stored.js';
 
 export type CompletableField = (typeof COMPLETABLE_FIELDS)[number];

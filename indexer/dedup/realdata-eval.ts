@@ -30,7 +30,11 @@ export interface FolderReport {
   contact_descriptions_after: number;
 }
 
-export interface GroupingReport { labelled_pairs: PairEvaluation; unambiguous_pairs: UnambiguousPairs; groups_formed: number }
+export interface GroupingReport {
+  labelled_pairs: PairEvaluation;
+  unambiguous_pairs: UnambiguousPairs;
+  groups_formed: number;
+}
 
 export interface RealdataReport {
   folders: FolderReport[];
@@ -52,7 +56,8 @@ export async function realdataReport(dir: string, configured: SiteCatalog): Prom
   if (levallois !== null) {
     const pairs = await readLabelledPairs(LEVALLOIS_PAIRS_FILE);
     const grouping = async (store: ListingIndex) => ({
-      labelled_pairs: await evaluateLabelledPairs(store, pairs), unambiguous_pairs: await evaluateUnambiguousPairs(store),
+      labelled_pairs: await evaluateLabelledPairs(store, pairs),
+      unambiguous_pairs: await evaluateUnambiguousPairs(store),
     });
     const records = levalloisRecords(levallois);
     const loaded = await loadFolder(LEVALLOIS_FOLDER, records, sites, grouping);
@@ -71,7 +76,7 @@ async function loadFolder<T>(folder: string, records: Record<string, unknown>[],
     // Written to a temporary file and loaded as an operator would: the rejects file says why.
     const input = path.join(work, 'records.ndjson');
     const rejectsFile = path.join(work, 'rejects.ndjson');
-    writeFileSync(input, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+    writeFileSync(input, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
     const store = openFolderListingStore(work);
     try {
       const grouping = new DedupGrouping({ sites });
@@ -85,12 +90,18 @@ async function loadFolder<T>(folder: string, records: Record<string, unknown>[],
         }
       }
       let after = 0;
-      for await (const page of scanListings(store, 'all')) for (const listing of page) if (listing.content.description && CONTACT.test(listing.content.description)) after++;
+      for await (const page of scanListings(store, 'all'))
+        for (const listing of page) if (listing.content.description && CONTACT.test(listing.content.description)) after++;
       const before = records.filter((record) => typeof record.description === 'string' && CONTACT.test(record.description)).length;
       return {
         folder: {
-          folder, records: records.length, rejected: loaded.rejected, reasons, nulled_fields: loaded.nulled_fields,
-          contact_descriptions_before: before, contact_descriptions_after: after,
+          folder,
+          records: records.length,
+          rejected: loaded.rejected,
+          reasons,
+          nulled_fields: loaded.nulled_fields,
+          contact_descriptions_before: before,
+          contact_descriptions_after: after,
         },
         groupsFormed: loaded.groups_formed,
         extra: await measure(store),

@@ -34,10 +34,15 @@ export function parseCsv(text: string): string[][] {
     const char = text[i];
     if (quoted) {
       if (char !== '"') field += char;
-      else if (text[i + 1] === '"') { field += '"'; i++; } else quoted = false;
+      else if (text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else quoted = false;
     } else if (char === '"') quoted = true;
-    else if (char === ',') { row.push(field); field = ''; }
-    else if (char === '\n' || char === '\r') {
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
       if (char === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
@@ -45,7 +50,10 @@ export function parseCsv(text: string): string[][] {
       field = '';
     } else field += char;
   }
-  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -57,9 +65,19 @@ export function readCsvObjects(file: string): Record<string, string>[] {
 
 /** Portals of the Levallois crawl, as sources; those sites.json lacks are added by levalloisSites. */
 const PORTALS: Record<string, string> = {
-  SE_LOGER: 'seloger', LE_BON_COIN: 'leboncoin', BIEN_ICI: 'bienici', LOGIC_IMMO: 'logic-immo', PAP: 'pap', EXPLORIMMO: 'figaro-immo',
-  PARU_VENDU: 'paruvendu', A_VENDRE_A_LOUER: 'avendrealouer', MEILLEURS_AGENTS: 'meilleursagents',
-  PROPRIETES_DE_FRANCE: 'proprietesdefrance', BELLES_DEMEURES: 'bellesdemeures', LUX_RESIDENCE: 'luxresidence', SURFACE_PRIVEE: 'surfaceprivee',
+  SE_LOGER: 'seloger',
+  LE_BON_COIN: 'leboncoin',
+  BIEN_ICI: 'bienici',
+  LOGIC_IMMO: 'logic-immo',
+  PAP: 'pap',
+  EXPLORIMMO: 'figaro-immo',
+  PARU_VENDU: 'paruvendu',
+  A_VENDRE_A_LOUER: 'avendrealouer',
+  MEILLEURS_AGENTS: 'meilleursagents',
+  PROPRIETES_DE_FRANCE: 'proprietesdefrance',
+  BELLES_DEMEURES: 'bellesdemeures',
+  LUX_RESIDENCE: 'luxresidence',
+  SURFACE_PRIVEE: 'surfaceprivee',
 };
 const SELLER_TYPES: Record<string, string> = { AGENCY: 'agence', MANDATARY: 'mandataire', PRIVATE: 'particulier' };
 
@@ -69,7 +87,8 @@ const SELLER_TYPES: Record<string, string> = { AGENCY: 'agence', MANDATARY: 'man
  */
 export function levalloisSites(configured: SiteCatalog): SiteCatalog {
   const last = Math.max(...configured.sites.map((s) => s.priority));
-  const extra: Site[] = Object.values(PORTALS).filter((source) => !configured.has(source))
+  const extra: Site[] = Object.values(PORTALS)
+    .filter((source) => !configured.has(source))
     .map((source, i) => ({ source, name: source, url: `https://www.${source}.example`, priority: last + 1 + i }));
   return new SiteCatalog([...configured.sites, ...extra]);
 }
@@ -124,7 +143,18 @@ export function levalloisRecords(file: string): Record<string, unknown>[] {
 export function asSparse(record: Record<string, unknown>): Record<string, unknown> {
   const { source, reference, url, collected_at, transaction, type, price, surface, rooms, seller_type, seller_name, images, city, postal_code } = record;
   return {
-    source, reference, url, collected_at, transaction, type, price, surface, rooms, seller_type, seller_name, images,
+    source,
+    reference,
+    url,
+    collected_at,
+    transaction,
+    type,
+    price,
+    surface,
+    rooms,
+    seller_type,
+    seller_name,
+    images,
     city: source === 'leboncoin' ? city : postal_code,
   };
 }
@@ -135,20 +165,43 @@ export function otherRealRecords(dir: string): { folder: string; records: Record
   const notaires = path.join(dir, 'notaires-fr-and-locamoi/data/annonces_raw.csv');
   if (existsSync(notaires)) {
     out.push({
-      folder: 'notaires-fr-and-locamoi/data', records: readCsvObjects(notaires).map((row) => ({
-        source: 'notaires', reference: row.URL.split('/').pop(), url: row.URL, collected_at: '2025-06-12T10:00:00Z',
-        title: row.Titre, type: row.Type_Bien, city: row.Localisation, department: row.Departement, price: row.Prix,
-        surface: row.Surface_m2, rooms: row.Nb_Pieces, description: row.Description,
+      folder: 'notaires-fr-and-locamoi/data',
+      records: readCsvObjects(notaires).map((row) => ({
+        source: 'notaires',
+        reference: row.URL.split('/').pop(),
+        url: row.URL,
+        collected_at: '2025-06-12T10:00:00Z',
+        title: row.Titre,
+        type: row.Type_Bien,
+        city: row.Localisation,
+        department: row.Departement,
+        price: row.Prix,
+        surface: row.Surface_m2,
+        rooms: row.Nb_Pieces,
+        description: row.Description,
       })),
     });
   }
   const locamoi = path.join(dir, 'notaires-fr-and-locamoi/locamoi');
   if (existsSync(locamoi)) {
-    const rows = readdirSync(locamoi).filter((name) => name.endsWith('.csv')).sort().flatMap((name) => readCsvObjects(path.join(locamoi, name)));
+    const rows = readdirSync(locamoi)
+      .filter((name) => name.endsWith('.csv'))
+      .sort()
+      .flatMap((name) => readCsvObjects(path.join(locamoi, name)));
     out.push({
-      folder: 'notaires-fr-and-locamoi/locamoi', records: rows.map((row, i) => ({
-        source: 'locamoi', reference: `row-${i + 1}`, url: `https://www.locamoi.fr/annonce/${i + 1}`, collected_at: '2025-06-12T10:00:00Z',
-        transaction: 'location', title: row.titre, type: row.type_bien, price: row.prix, surface: row.surface, rooms: row.pieces, city: row.adresse,
+      folder: 'notaires-fr-and-locamoi/locamoi',
+      records: rows.map((row, i) => ({
+        source: 'locamoi',
+        reference: `row-${i + 1}`,
+        url: `https://www.locamoi.fr/annonce/${i + 1}`,
+        collected_at: '2025-06-12T10:00:00Z',
+        transaction: 'location',
+        title: row.titre,
+        type: row.type_bien,
+        price: row.prix,
+        surface: row.surface,
+        rooms: row.pieces,
+        city: row.adresse,
       })),
     });
   }
@@ -157,13 +210,28 @@ export function otherRealRecords(dir: string): { folder: string; records: Record
     const rows = readCsvObjects(bienici);
     // The scrape's time is not in the file: its latest modification date stands for it, and for
     // the rows whose modification date is Bien'ici's placeholder (1970-01-01).
-    const scraped = rows.map((row) => row.modification_date).filter(Boolean).sort().at(-1);
+    const scraped = rows
+      .map((row) => row.modification_date)
+      .filter(Boolean)
+      .sort()
+      .at(-1);
     const collectedAt = (date: string) => (date >= '1990' ? date : scraped);
     out.push({
-      folder: 'bienici-castles-lobstr', records: rows.map((row) => ({
-        source: 'bienici', reference: row.reference, url: `https://www.bienici.com/annonce/${row.reference}`, collected_at: collectedAt(row.modification_date),
-        published_at: row.publication_date, title: row.title, type: row.property_type, city: row.city, postal_code: row.postal_code,
-        rooms: row.rooms_quantity, bedrooms: row.bedrooms_quantity, price: row.price, images: row.photos,
+      folder: 'bienici-castles-lobstr',
+      records: rows.map((row) => ({
+        source: 'bienici',
+        reference: row.reference,
+        url: `https://www.bienici.com/annonce/${row.reference}`,
+        collected_at: collectedAt(row.modification_date),
+        published_at: row.publication_date,
+        title: row.title,
+        type: row.property_type,
+        city: row.city,
+        postal_code: row.postal_code,
+        rooms: row.rooms_quantity,
+        bedrooms: row.bedrooms_quantity,
+        price: row.price,
+        images: row.photos,
       })),
     });
   }

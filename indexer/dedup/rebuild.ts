@@ -73,7 +73,8 @@ async function rebuildLocked(options: RebuildOptions): Promise<RebuildReport> {
       }
       const base = baseOfKey(key);
       const keys = keysByBase.get(base);
-      if (keys) keys.add(key); else keysByBase.set(base, new Set([key]));
+      if (keys) keys.add(key);
+      else keysByBase.set(base, new Set([key]));
       expected.set(base, (expected.get(base) ?? 0) + 1);
     }
   }
@@ -81,7 +82,11 @@ async function rebuildLocked(options: RebuildOptions): Promise<RebuildReport> {
     const writeClock = clock();
     for (const listing of (await options.store.getMany(strays.slice(i, i + 500))).values()) {
       const own = withOwnContent(listing);
-      queue(listing, { content: own.content, completed_from: {}, has_photos: own.has_photos, dedup_key: null, group_sites_ahead: [], group_members: null }, writeClock);
+      queue(
+        listing,
+        { content: own.content, completed_from: {}, has_photos: own.has_photos, dedup_key: null, group_sites_ahead: [], group_members: null },
+        writeClock,
+      );
     }
   }
 

@@ -39,23 +39,37 @@ export interface Regrouping<M extends RegroupMember = RegroupMember> {
 export function clusterRegroup<M extends RegroupMember>(members: readonly M[], seedIds: ReadonlySet<string>, options: RegroupOptions<M>): Regrouping<M> {
   const sorted = [...members].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const seeds: number[] = [];
-  sorted.forEach((m, i) => { if (seedIds.has(m.id)) seeds.push(i); });
+  sorted.forEach((m, i) => {
+    if (seedIds.has(m.id)) seeds.push(i);
+  });
   if (seeds.length === 0) return { groups: [], minted: 0 };
 
-  const { groups } = clusterAround(sorted.map((m) => m.features), seeds, options.threshold ?? MATCH_THRESHOLD);
+  const { groups } = clusterAround(
+    sorted.map((m) => m.features),
+    seeds,
+    options.threshold ?? MATCH_THRESHOLD,
+  );
   const regrouped = new Set(groups.flat());
   const keysInUse = new Set<string>();
   sorted.forEach((m, i) => {
     const key = options.previousKeyOf(m);
     if (key !== null && !regrouped.has(i)) keysInUse.add(key);
   });
-  const holders = groups.map((group) => group.map((i): KeyHolder => ({
-    id: sorted[i].id, previousKey: options.previousKeyOf(sorted[i]), catalogueEnteredAt: sorted[i].catalogue_entered_at,
-    changeSeq: sorted[i].change_seq,
-  })));
+  const holders = groups.map((group) =>
+    group.map(
+      (i): KeyHolder => ({
+        id: sorted[i].id,
+        previousKey: options.previousKeyOf(sorted[i]),
+        catalogueEnteredAt: sorted[i].catalogue_entered_at,
+        changeSeq: sorted[i].change_seq,
+      }),
+    ),
+  );
   const keys = assignKeys(holders, keysInUse);
   let minted = 0;
-  keys.forEach((key, g) => { if (key !== null && !holders[g].some((h) => h.previousKey === key)) minted++; });
+  keys.forEach((key, g) => {
+    if (key !== null && !holders[g].some((h) => h.previousKey === key)) minted++;
+  });
   return { groups: groups.map((group, g) => ({ members: group.map((i) => sorted[i]), key: keys[g] })), minted };
 }
 
@@ -63,7 +77,10 @@ export function clusterRegroup<M extends RegroupMember>(members: readonly M[], s
 export function regroupedFields(groups: Regrouping['groups'], wholeOf: (id: string) => StoredListing, sites: SiteCatalog): Map<string, GroupFields> {
   const fields = new Map<string, GroupFields>();
   for (const group of groups) {
-    const ranked = rankMembers(group.members.map((m) => withOwnContent(wholeOf(m.id))), sites);
+    const ranked = rankMembers(
+      group.members.map((m) => withOwnContent(wholeOf(m.id))),
+      sites,
+    );
     groupFields(ranked, group.key).forEach((f, rank) => fields.set(ranked[rank].id, f));
   }
   return fields;
@@ -72,7 +89,11 @@ export function regroupedFields(groups: Regrouping['groups'], wholeOf: (id: stri
 /** The group fields a listing has now (to compare with the regrouped ones). */
 export function currentGroupFields(listing: StoredListing): GroupFields {
   return {
-    content: listing.content, completed_from: listing.completed_from, has_photos: listing.has_photos,
-    dedup_key: listing.dedup_key, group_sites_ahead: listing.group_sites_ahead, group_members: listing.group_members,
+    content: listing.content,
+    completed_from: listing.completed_from,
+    has_photos: listing.has_photos,
+    dedup_key: listing.dedup_key,
+    group_sites_ahead: listing.group_sites_ahead,
+    group_members: listing.group_members,
   };
 }

@@ -7,7 +7,11 @@ import type { StoredListing } from '../../src/core/model/stored.js';
 import type { SortPosition } from '../../src/core/query/query.js';
 import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 
-export async function* scanListings(store: Pick<ListingIndex, 'catalogue'>, which: 'active' | 'inactive' | 'all', pageSize = 1000): AsyncGenerator<StoredListing[]> {
+export async function* scanListings(
+  store: Pick<ListingIndex, 'catalogue'>,
+  which: 'active' | 'inactive' | 'all',
+  pageSize = 1000,
+): AsyncGenerator<StoredListing[]> {
   if (which !== 'inactive') {
     let after: SortPosition | null = null;
     for (;;) {

@@ -27,7 +27,7 @@ export const LIMITS = {
   surfaceRatio: 0.03,
   /** Whole-metre rounding of small surfaces (a 14.5 m² studio shown as 14 m² is 3.4 % off). */
   surfaceAbsolute: 1,
-  priceRatio: 0.10,
+  priceRatio: 0.1,
 } as const;
 
 export interface ScoreDetail {
@@ -67,7 +67,9 @@ export function surfacesClose(a: number, b: number): boolean {
 export function scoreDetail(a: Features, b: Features): ScoreDetail {
   if (!withinLimits(a, b)) return { score: -Infinity, parts: {} };
   const parts: Record<string, number> = {};
-  const add = (name: string, points: number) => { if (points !== 0) parts[name] = points; };
+  const add = (name: string, points: number) => {
+    if (points !== 0) parts[name] = points;
+  };
 
   const text = a.hasText && b.hasText ? containment(a.text, b.text) : null;
   // Copies share nearly every word pair even when rewritten or cut; two flats of one agency's

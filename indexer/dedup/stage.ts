@@ -40,7 +40,7 @@ import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks } f
 import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
 import { withOwnContent } from './own-content.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
-import { regroupEveryBase, type EveryBaseStore } from './whole-base.js';
+import { regroupEveryBase } from './whole-base.js';
 import { groupInWorker } from './group-worker-client.js';
 
 export interface DedupOptions {
@@ -82,18 +82,25 @@ export class DedupGrouping implements GroupingStage {
     this.cache = new BlockCache(options.cacheListings ?? DEFAULT_CACHE_LISTINGS);
   }
 
-  get groupsFormed(): number { return this.formed; }
+  get groupsFormed(): number {
+    return this.formed;
+  }
 
   /** Set when finish() grouped in a worker thread. */
   groupedInWorker = false;
 
   /** The block cache (for tests and diagnostics: it must equal the store's blocks it holds). */
-  get blockCache(): Pick<BlockCache, 'cached' | 'size'> { return this.cache; }
+  get blockCache(): Pick<BlockCache, 'cached' | 'size'> {
+    return this.cache;
+  }
 
   async begin(store: ListingIndex): Promise<void> {
     // Deferring needs a durable mark: a first build killed before its grouping ended leaves rows
     // ungrouped that a rerun reads as unchanged; the mark makes that rerun group the whole store.
-    if (await store.groupingPending()) { this.atEnd = true; return; }
+    if (await store.groupingPending()) {
+      this.atEnd = true;
+      return;
+    }
     this.atEnd = this.options.groupFirstBuildAtEnd !== false && (await store.count()) === 0;
     if (this.atEnd) await store.setGroupingPending(true);
   }
@@ -120,12 +127,13 @@ export class DedupGrouping implements GroupingStage {
       if (key === null) continue;
       const base = baseOfKey(key);
       const list = joining.get(base);
-      if (list) list.push(candidateOf(listing)); else joining.set(base, [candidateOf(listing)]);
+      if (list) list.push(candidateOf(listing));
+      else joining.set(base, [candidateOf(listing)]);
       around(key);
     }
     // ... the previous state of each batch listing (whole: its group fields are compared with the
     // new ones), and the blocks around the group it was in.
-    const previous = before ?? await store.getMany(batch.map((listing) => listing.id));
+    const previous = before ?? (await store.getMany(batch.map((listing) => listing.id)));
     const previousKeys = new Set<string>();
     for (const prior of previous.values()) {
       if (prior.dedup_key === null || prior.status !== 'active') continue;
@@ -137,7 +145,11 @@ export class DedupGrouping implements GroupingStage {
 
     // Where the store keeps no candidates, one read fetches many blocks (Elasticsearch): the batch's
     // uncached blocks are read together into the bounded cache first, instead of one read per base below.
-    if (!store.capabilities.storedCandidates) await this.warmCache(store, [...keysByBase.values()].flatMap((keys) => [...keys]));
+    if (!store.capabilities.storedCandidates)
+      await this.warmCache(
+        store,
+        [...keysByBase.values()].flatMap((keys) => [...keys]),
+      );
 
     // 2. Regroup each base around what changed, reading its blocks then: every block a base's
     // regrouping reads is of that base (neighbourKeys), so only one base's candidates are held at a
@@ -159,7 +171,8 @@ export class DedupGrouping implements GroupingStage {
       for (const group of changing) {
         for (const member of group.members) {
           if (dirty.has(member.id) || others.has(member.id)) continue;
-          if (member.listing) others.set(member.id, member.listing); else unread.push(member.id);
+          if (member.listing) others.set(member.id, member.listing);
+          else unread.push(member.id);
         }
       }
       if (unread.length > 0) for (const [id, listing] of await store.getMany(unread)) others.set(id, listing);
@@ -204,7 +217,9 @@ export class DedupGrouping implements GroupingStage {
   async *finish(store: ListingIndex, clock: () => MergeClock): AsyncIterable<GroupWritePage> {
     if (!this.atEnd) return;
     this.atEnd = false;
-    const minted = (groups: number) => { this.formed += groups; };
+    const minted = (groups: number) => {
+      this.formed += groups;
+    };
     const options = { sites: this.options.sites, threshold: this.options.threshold, keysPerPage: this.options.blockKeysPerPage, minted };
     const worker = this.options.groupInWorker === true ? store.capabilities.groupWorker : null;
     if (worker !== null) {
@@ -222,8 +237,12 @@ export class DedupGrouping implements GroupingStage {
    * candidates loaded (then the result is exact). Null when nothing in the base changed.
    */
   private async regroupBase(
-    base: string, blocks: LoadedBlocks, dirty: ReadonlyMap<string, StoredListing>, joining: readonly BlockCandidate[],
-    previous: ReadonlyMap<string, StoredListing>, previousKeys: ReadonlySet<string>,
+    base: string,
+    blocks: LoadedBlocks,
+    dirty: ReadonlyMap<string, StoredListing>,
+    joining: readonly BlockCandidate[],
+    previous: ReadonlyMap<string, StoredListing>,
+    previousKeys: ReadonlySet<string>,
   ): Promise<Regrouping<BlockCandidate> | null> {
     // The key a batch listing held counts only in the base it was in before.
     const previousKeyOf = (member: RegroupMember): string | null => {

@@ -14,7 +14,10 @@ export class ConstrainedUnionFind {
   /** Members of each root's set (undefined for non-roots). */
   private readonly members: (number[] | undefined)[];
 
-  constructor(size: number, private readonly canPair: (a: number, b: number) => boolean) {
+  constructor(
+    size: number,
+    private readonly canPair: (a: number, b: number) => boolean,
+  ) {
     this.parent = new Int32Array(size);
     this.members = new Array(size);
     for (let i = 0; i < size; i++) {

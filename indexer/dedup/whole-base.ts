@@ -44,13 +44,13 @@ export async function* regroupEveryBase(
   };
   const pageSize = options.keysPerPage ?? EVERY_BASE_PAGE;
   let keys: string[] = [];
-  for (let after: string | null = null; ;) {
+  for (let after: string | null = null; ; ) {
     const page = await store.blockKeysAfter(after, pageSize);
     for (const [index, key] of page.entries()) {
       if (!ahead.has(key)) {
         // The blocks of the base being assembled stay; the ones of finished bases go.
         const kept = new Map(keys.map((k) => [k, ahead.get(k)!]));
-        ahead = new Map([...kept, ...await readBlocks(store, page.slice(index, index + READ_AHEAD))]);
+        ahead = new Map([...kept, ...(await readBlocks(store, page.slice(index, index + READ_AHEAD)))]);
       }
       if (keys.length > 0 && baseOfKey(keys[0]) !== baseOfKey(key)) {
         await regroup(keys);
@@ -82,7 +82,9 @@ export interface BaseRegrouping {
 
 /** Regroups `members`, every active listing of one base, from scratch; keys are kept by keys.ts's rules. */
 export async function regroupCandidates(
-  store: BaseStore, members: readonly BlockCandidate[], options: { sites: SiteCatalog; threshold?: number; clock: MergeClock },
+  store: BaseStore,
+  members: readonly BlockCandidate[],
+  options: { sites: SiteCatalog; threshold?: number; clock: MergeClock },
 ): Promise<BaseRegrouping> {
   const regrouping = clusterRegroup(members, new Set(members.map((m) => m.id)), { threshold: options.threshold, previousKeyOf: (m) => m.dedup_key });
   // A listing alone now and without a key before keeps its fields: it is not read.
@@ -91,7 +93,8 @@ export async function regroupCandidates(
   const unread: string[] = [];
   for (const group of changing) {
     for (const member of group.members) {
-      if (member.listing) whole.set(member.id, member.listing); else unread.push(member.id);
+      if (member.listing) whole.set(member.id, member.listing);
+      else unread.push(member.id);
     }
   }
   if (unread.length > 0) for (const [id, listing] of await store.getMany(unread)) whole.set(id, listing);

@@ -16,9 +16,27 @@ const FRENCH_DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:(?:\s+|\s*(?:à|a|-|
 /** `12 juin 2025`, `1er juillet 2025` (text folded first). */
 const FRENCH_LONG_DATE = /^(\d{1,2})(?:er)? ([a-z]+)\.? (\d{4})$/;
 const FRENCH_MONTHS: Record<string, number> = {
-  janvier: 1, janv: 1, fevrier: 2, fevr: 2, fev: 2, mars: 3, avril: 4, avr: 4, mai: 5, juin: 6,
-  juillet: 7, juil: 7, aout: 8, septembre: 9, sept: 9, octobre: 10, oct: 10, novembre: 11, nov: 11,
-  decembre: 12, dec: 12,
+  janvier: 1,
+  janv: 1,
+  fevrier: 2,
+  fevr: 2,
+  fev: 2,
+  mars: 3,
+  avril: 4,
+  avr: 4,
+  mai: 5,
+  juin: 6,
+  juillet: 7,
+  juil: 7,
+  aout: 8,
+  septembre: 9,
+  sept: 9,
+  octobre: 10,
+  oct: 10,
+  novembre: 11,
+  nov: 11,
+  decembre: 12,
+  dec: 12,
 };
 const EPOCH_DIGITS = /^\d{9,13}$/;
 /** RFC 2822 (`Thu, 12 Jun 2025 10:30:00 GMT`), left to Date.parse. */
@@ -72,7 +90,8 @@ function parseDateText(text: string): number | null {
 const MAX_DATE_TEXT = 60;
 const FIRST_DIGIT = /\d/;
 /** The words before a date (text folded): the publication or update wording sites print, or a weekday. */
-const DATE_LABEL = /^(?:(?:annonce\s+)?(?:publiee?s?|mise?\s+a\s+jour|mis\s+en\s+ligne|en\s+ligne|modifiee?|creee?|ajoutee?|date\s+de\s+publication|depuis|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b\s*(?:le|du|depuis\s+le|depuis)?\s*:?\s*)+$/;
+const DATE_LABEL =
+  /^(?:(?:annonce\s+)?(?:publiee?s?|mise?\s+a\s+jour|mis\s+en\s+ligne|en\s+ligne|modifiee?|creee?|ajoutee?|date\s+de\s+publication|depuis|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b\s*(?:le|du|depuis\s+le|depuis)?\s*:?\s*)+$/;
 
 /** Date.UTC with every field checked, so 31/02/2025 or 25:00 are refused instead of rolled over. */
 function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number | null {

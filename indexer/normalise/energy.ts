@@ -9,16 +9,21 @@ import { MAX_ENERGY_VALUE, MAX_LABEL_LENGTH, numberInRange } from './numbers.js'
 export const DPE_VALUE_UNIT = /(\d+(?:[.,]\d+)?)\s*kwh/i;
 export const GES_VALUE_UNIT = /(\d+(?:[.,]\d+)?)\s*kg/i;
 /** What sites write when there is no class: blank diagnosis, not subject to it, in progress. */
-const NO_CLASS = /vierge|non soumis|non requis|non communiqu|non disponible|non r[ée]alis|en cours|inconnu|\bnc\b|\bn\/?a\b|blank|exempt|\b[àa]\s+(?:venir|faire|r[ée]aliser|fournir)\b/i;
+const NO_CLASS =
+  /vierge|non soumis|non requis|non communiqu|non disponible|non r[ée]alis|en cours|inconnu|\bnc\b|\bn\/?a\b|blank|exempt|\b[àa]\s+(?:venir|faire|r[ée]aliser|fournir)\b/i;
 /** The field is only the letter, possibly followed by its value: `D`, `d`, `D (245 kWh/m².an)`. */
 const LEADING_CLASS = /^\s*\(?([a-gA-G])(?![\p{L}\p{N}])/u;
 /**
  * A letter after a label, in prose: `Classe énergie : D`, `DPE: d`, `GES en C`, `classe climat B`.
  * Lower-cased but not folded, so `énergie à 245` is not read as class A.
  */
-const LABELLED_CLASS = /(?:classe|dpe|ges|[ée]nergie|[ée]nerg[ée]tique|climat|[ée]tiquette|lettre|note)(?:\s{0,3}(?:[ée]nergie|[ée]nerg[ée]tique|climat|ges|dpe|classe|class[ée]e?|:|=|-|est|en)){0,4}\s{0,3}\(?([a-g])(?![\p{L}\p{N}])/u;
+const LABELLED_CLASS =
+  /(?:classe|dpe|ges|[ée]nergie|[ée]nerg[ée]tique|climat|[ée]tiquette|lettre|note)(?:\s{0,3}(?:[ée]nergie|[ée]nerg[ée]tique|climat|ges|dpe|classe|class[ée]e?|:|=|-|est|en)){0,4}\s{0,3}\(?([a-g])(?![\p{L}\p{N}])/u;
 
-interface EnergyClass { letter: DpeLetter | null; value: number | null }
+interface EnergyClass {
+  letter: DpeLetter | null;
+  value: number | null;
+}
 
 /**
  * DPE or GES from its letter field (`"D"`, `"Classe énergie : D (245 kWh/m².an)"`, `"DPE: vierge"`)
@@ -54,7 +59,8 @@ const BARE_NUMBER = /^\s*\d+(?:[.,]\d+)?\s*$/;
  * `GES : C`). One scan finds both. The letter must be a capital (or follow a colon), and not open
  * a phrase such as "A venir", so that "le DPE a été réalisé" is not read as class A.
  */
-const CLASS_IN_PROSE = /(?:(classe\s+(?:d['’]\s*)?[ée]nerg(?:ie|[ée]tique)|\bDPE|[ée]tiquette\s+[ée]nerg(?:ie|[ée]tique))|(classe\s+climat|\bGES|classe\s+(?:d['’]\s*)?[ée]missions?(?:\s+de\s+gaz\s+[àa]\s+effet\s+de\s+serre)?|[ée]tiquette\s+climat))(?:\s{0,3}(?::|=|-|en|est|class[ée]e?|\(nouvelle formule\))){0,4}\s{0,3}\b([A-G])\b(?!\s+(?:venir|faire|r[ée]aliser|fournir|jour|[ée]t[ée])\b)/gi;
+const CLASS_IN_PROSE =
+  /(?:(classe\s+(?:d['’]\s*)?[ée]nerg(?:ie|[ée]tique)|\bDPE|[ée]tiquette\s+[ée]nerg(?:ie|[ée]tique))|(classe\s+climat|\bGES|classe\s+(?:d['’]\s*)?[ée]missions?(?:\s+de\s+gaz\s+[àa]\s+effet\s+de\s+serre)?|[ée]tiquette\s+climat))(?:\s{0,3}(?::|=|-|en|est|class[ée]e?|\(nouvelle formule\))){0,4}\s{0,3}\b([A-G])\b(?!\s+(?:venir|faire|r[ée]aliser|fournir|jour|[ée]t[ée])\b)/gi;
 
 export function classesInProse(description: string): { dpe: DpeLetter | null; ges: DpeLetter | null } {
   let dpe: DpeLetter | null = null;

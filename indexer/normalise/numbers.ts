@@ -49,14 +49,14 @@ export function parseNumber(value: unknown): number | null {
   if (lastDot >= 0 && lastComma >= 0) {
     // Both: the last one is the decimal separator (`1.250.000,50`, `1,250,000.50`).
     const decimalAt = Math.max(lastDot, lastComma);
-    token = token.slice(0, decimalAt).replace(SEPARATORS, '') + '.' + token.slice(decimalAt + 1);
+    token = `${token.slice(0, decimalAt).replace(SEPARATORS, '')}.${token.slice(decimalAt + 1)}`;
   } else if (lastDot >= 0 || lastComma >= 0) {
     const separator = lastDot >= 0 ? '.' : ',';
     const at = Math.max(lastDot, lastComma);
     const isSingle = token.indexOf(separator) === at;
     const digitsAfter = token.length - at - 1;
     const thousands = !isSingle || (!spaceGrouped && digitsAfter === 3 && at <= 3 && token[0] !== '0');
-    token = thousands ? token.replace(SEPARATORS, '') : token.slice(0, at) + '.' + token.slice(at + 1);
+    token = thousands ? token.replace(SEPARATORS, '') : `${token.slice(0, at)}.${token.slice(at + 1)}`;
   }
   let number = Number(token);
   if (!Number.isFinite(number)) return null;

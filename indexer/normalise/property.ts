@@ -13,22 +13,29 @@ import { MAX_LABEL_LENGTH } from './numbers.js';
  * The leftmost word wins, so "Maison avec garage" is a Maison and "Garage" alone a Parking.
  * Bureau comes before Local commercial so that "local professionnel" is an office.
  */
-const TYPE_WORDS = new RegExp(String.raw`\b(?:` + [
-  /* 1 Appartement */ String.raw`(appartements?|appart|appt|apt|apartment|flat|studios?|studette|duplex|triplex|loft|penthouse|[tf]\d{1,2}(?:bis)?)`,
-  /* 2 Maison */ String.raw`(maisons?|villas?|maison de ville|pavillons?|longere|mas|chalets?|fermes?|corps de ferme|chateaux?|castle|manoir|proprietes?|bastide|house|demeure|moulin|bergerie|hotel particulier)`,
-  /* 3 Terrain */ String.raw`(terrains?|land|parcelle)`,
-  /* 4 Parking */ String.raw`(parkings?|garages?|box|boxes|stationnement)`,
-  /* 5 Bureau */ String.raw`(bureaux?|local professionnel|locaux professionnels)`,
-  /* 6 Local commercial */ String.raw`(local commercial|locaux commerciaux|commerces?|boutiques?|fonds de commerce|murs commerciaux|local|locaux)`,
-  /* 7 Immeuble */ String.raw`(immeubles?|building)`,
-].join('|') + String.raw`)\b`);
+const TYPE_WORDS = new RegExp(
+  String.raw`\b(?:` +
+    [
+      /* 1 Appartement */ String.raw`(appartements?|appart|appt|apt|apartment|flat|studios?|studette|duplex|triplex|loft|penthouse|[tf]\d{1,2}(?:bis)?)`,
+      /* 2 Maison */ String.raw`(maisons?|villas?|maison de ville|pavillons?|longere|mas|chalets?|fermes?|corps de ferme|chateaux?|castle|manoir|proprietes?|bastide|house|demeure|moulin|bergerie|hotel particulier)`,
+      /* 3 Terrain */ String.raw`(terrains?|land|parcelle)`,
+      /* 4 Parking */ String.raw`(parkings?|garages?|box|boxes|stationnement)`,
+      /* 5 Bureau */ String.raw`(bureaux?|local professionnel|locaux professionnels)`,
+      /* 6 Local commercial */ String.raw`(local commercial|locaux commerciaux|commerces?|boutiques?|fonds de commerce|murs commerciaux|local|locaux)`,
+      /* 7 Immeuble */ String.raw`(immeubles?|building)`,
+    ].join('|') +
+    String.raw`)\b`,
+);
 const TYPE_BY_GROUP: PropertyType[] = ['Autre', 'Appartement', 'Maison', 'Terrain', 'Parking', 'Bureau', 'Local commercial', 'Immeuble'];
 /** `T3`, `F4`, `T2 bis`: the French shorthand for the number of rooms. */
 const ROOMS_SHORTHAND = /\b[tf](\d{1,2})(?: ?bis)?\b/;
 const ROOMS_IN_WORDS = /\b(\d{1,2}) ?pieces?\b/;
 const STUDIO = /\b(?:studio|studette)\b/;
 
-interface TypeInfo { type: PropertyType; rooms: number | null }
+interface TypeInfo {
+  type: PropertyType;
+  rooms: number | null;
+}
 
 /** Where a record may name its type, most explicit first. */
 interface TypeSources {
@@ -95,8 +102,13 @@ function typeOfField(rawType: string): { type: PropertyType | null; rooms: numbe
 
 /** Whole type values some sites send as identifiers (Bien'ici `castle`, `premises`...). */
 const TYPE_IDS: Record<string, PropertyType> = {
-  office: 'Bureau', offices: 'Bureau', premises: 'Local commercial', shop: 'Local commercial',
-  townhouse: 'Maison', programme: 'Autre', parking: 'Parking',
+  office: 'Bureau',
+  offices: 'Bureau',
+  premises: 'Local commercial',
+  shop: 'Local commercial',
+  townhouse: 'Maison',
+  programme: 'Autre',
+  parking: 'Parking',
 };
 
 function typeIn(folded: string): PropertyType | null {
@@ -166,9 +178,11 @@ export function statusOf(value: unknown): ListingStatus {
 }
 
 const PRIVATE_SELLER = /\b(?:particulier|particuliers|private|owner|proprietaire|individual|pap)\b/;
-const PRO_SELLER = /\b(?:pro|professionnel|professionnelle|professional|agence|agency|agent|notaire|notaires|notarial|mandataire|promoteur|constructeur|reseau|network)\b/;
+const PRO_SELLER =
+  /\b(?:pro|professionnel|professionnelle|professional|agence|agency|agent|notaire|notaires|notarial|mandataire|promoteur|constructeur|reseau|network)\b/;
 /** Names that only a business carries, to class a seller whose type the site did not give. */
-const AGENCY_NAME = /\b(?:agence|immobilier|immobiliere|immo|notaire|notaires|notarial|office|cabinet|sarl|sas|sasu|eurl|sci|groupe|transactions?|realty|properties|property|century 21|orpi|foncia|laforet|guy hoquet|era|iad|safti|capifrance|nestenn|stephane plaza|square habitat|citya|sotheby s|barnes|engel volkers)\b/;
+const AGENCY_NAME =
+  /\b(?:agence|immobilier|immobiliere|immo|notaire|notaires|notarial|office|cabinet|sarl|sas|sasu|eurl|sci|groupe|transactions?|realty|properties|property|century 21|orpi|foncia|laforet|guy hoquet|era|iad|safti|capifrance|nestenn|stephane plaza|square habitat|citya|sotheby s|barnes|engel volkers)\b/;
 
 /** `Pro` or `Particulier`; a seller without a type is a Pro when its name or network says so. */
 export function sellerTypeOf(raw: RawRecord): 'Pro' | 'Particulier' | null {

@@ -42,8 +42,8 @@ export function serializeBlock(env: SampleEnv, block: number, withLabels: boolea
   const propertyIds: string[] = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const { record, propertyId, shape } = records[i];
-    lines += JSON.stringify(record) + '\n';
-    if (withLabels) labelLines += JSON.stringify({ source: record.source, reference: String(record.reference), property: propertyId, shape }) + '\n';
+    lines += `${JSON.stringify(record)}\n`;
+    if (withLabels) labelLines += `${JSON.stringify({ source: record.source, reference: String(record.reference), property: propertyId, shape })}\n`;
     propertyIds[i] = propertyId;
   }
   return { block, records: encoder.encode(lines), labels: withLabels ? encoder.encode(labelLines) : null, propertyIds };
@@ -87,14 +87,19 @@ export function workerBlocks(opts: BlockSourceOptions, count: number, ahead = 4)
   for (const worker of workers) {
     worker.on('message', (payload: BlockPayload) => pending.get(payload.block)?.resolve(payload));
     worker.on('error', failAll);
-    worker.on('exit', (code) => { if (code !== 0) failAll(new Error(`sample worker exited with code ${code}`)); });
+    worker.on('exit', (code) => {
+      if (code !== 0) failAll(new Error(`sample worker exited with code ${code}`));
+    });
   }
   let requested = 0;
   let nextBlock = 0;
   const request = (block: number) => {
     let resolve!: (p: BlockPayload) => void;
     let reject!: (e: unknown) => void;
-    const promise = new Promise<BlockPayload>((res, rej) => { resolve = res; reject = rej; });
+    const promise = new Promise<BlockPayload>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
     promise.catch(() => {});
     pending.set(block, { resolve, reject, promise });
     if (failure) reject(failure);

@@ -32,8 +32,13 @@ async function main(): Promise<void> {
   try {
     ({ values } = parseArgs({
       options: {
-        count: { type: 'string' }, out: { type: 'string' }, labels: { type: 'string' },
-        seed: { type: 'string' }, now: { type: 'string' }, workers: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        count: { type: 'string' },
+        out: { type: 'string' },
+        labels: { type: 'string' },
+        seed: { type: 'string' },
+        now: { type: 'string' },
+        workers: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (error) {
@@ -51,7 +56,10 @@ async function main(): Promise<void> {
   if (now && Number.isNaN(now.getTime())) fail(`--now must be an ISO date, got "${values.now}"`);
 
   const bar = process.stderr.isTTY
-    ? new cliProgress.SingleBar({ stream: process.stderr, format: 'sample [{bar}] {percentage}% | {value}/{total} records | {eta}s left' }, cliProgress.Presets.shades_classic)
+    ? new cliProgress.SingleBar(
+        { stream: process.stderr, format: 'sample [{bar}] {percentage}% | {value}/{total} records | {eta}s left' },
+        cliProgress.Presets.shades_classic,
+      )
     : null;
   bar?.start(count, 0);
   const summary = await writeSample({ count, out: values.out, labels: values.labels, seed, now, workers, onProgress: (n) => bar?.update(n) });

@@ -24,20 +24,29 @@ export type RentStyle = 'number' | 'perMonthCC' | 'euroCC' | 'perMonth';
 
 export function formatPrice(value: number, style: PriceStyle): number | string {
   switch (style) {
-    case 'number': return value;
-    case 'numericString': return String(value);
-    case 'euroSpaced': return `${frenchNumber(value)} €`;
-    case 'euroNbsp': return `${frenchNumber(value, NNBSP)}${NBSP}€`;
-    case 'eurDotted': return `${frenchNumber(value, '.')} EUR`;
+    case 'number':
+      return value;
+    case 'numericString':
+      return String(value);
+    case 'euroSpaced':
+      return `${frenchNumber(value)} €`;
+    case 'euroNbsp':
+      return `${frenchNumber(value, NNBSP)}${NBSP}€`;
+    case 'eurDotted':
+      return `${frenchNumber(value, '.')} EUR`;
   }
 }
 
 export function formatRent(value: number, style: RentStyle): number | string {
   switch (style) {
-    case 'number': return value;
-    case 'perMonthCC': return `${frenchNumber(value)} €/mois CC`;
-    case 'euroCC': return `${frenchNumber(value)} € CC`;
-    case 'perMonth': return `${frenchNumber(value)} € / mois`;
+    case 'number':
+      return value;
+    case 'perMonthCC':
+      return `${frenchNumber(value)} €/mois CC`;
+    case 'euroCC':
+      return `${frenchNumber(value)} € CC`;
+    case 'perMonth':
+      return `${frenchNumber(value)} € / mois`;
   }
 }
 
@@ -45,10 +54,14 @@ export type SurfaceStyle = 'number' | 'frenchM2' | 'm2' | 'numericString';
 
 export function formatSurface(value: number, style: SurfaceStyle): number | string {
   switch (style) {
-    case 'number': return value;
-    case 'frenchM2': return `${frenchNumber(value)} m²`;
-    case 'm2': return `${frenchNumber(value)} m2`;
-    case 'numericString': return String(value);
+    case 'number':
+      return value;
+    case 'frenchM2':
+      return `${frenchNumber(value)} m²`;
+    case 'm2':
+      return `${frenchNumber(value)} m2`;
+    case 'numericString':
+      return String(value);
   }
 }
 
@@ -83,10 +96,14 @@ export function formatDate(epochMs: number, style: DateStyle): string {
   const ymd = `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
   const hms = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
   switch (style) {
-    case 'dmy': return `${pad(local.getUTCDate())}/${pad(local.getUTCMonth() + 1)}/${local.getUTCFullYear()}`;
-    case 'ymd': return ymd;
-    case 'sql': return `${ymd} ${hms}`;
-    case 'isoOffset': return `${ymd}T${hms}+0${offset}:00`;
+    case 'dmy':
+      return `${pad(local.getUTCDate())}/${pad(local.getUTCMonth() + 1)}/${local.getUTCFullYear()}`;
+    case 'ymd':
+      return ymd;
+    case 'sql':
+      return `${ymd} ${hms}`;
+    case 'isoOffset':
+      return `${ymd}T${hms}+0${offset}:00`;
   }
 }
 
@@ -94,9 +111,12 @@ export type BooleanStyle = 'boolean' | 'ouiNon' | 'digit';
 
 export function formatBoolean(value: boolean, style: BooleanStyle): boolean | string | number {
   switch (style) {
-    case 'boolean': return value;
-    case 'ouiNon': return value ? 'oui' : 'non';
-    case 'digit': return value ? 1 : 0;
+    case 'boolean':
+      return value;
+    case 'ouiNon':
+      return value ? 'oui' : 'non';
+    case 'digit':
+      return value ? 1 : 0;
   }
 }
 

@@ -134,7 +134,11 @@ function writeCopies(env: SampleEnv, property: Property, rng: Rng, out: SampleRe
   }
 }
 
-const COPY_COUNTS: readonly (readonly [number, number])[] = [[2, 60], [3, 27], [4, 13]];
+const COPY_COUNTS: readonly (readonly [number, number])[] = [
+  [2, 60],
+  [3, 27],
+  [4, 13],
+];
 
 export function isNeighbourFlat(propertyId: string): boolean {
   return propertyId.endsWith(NEIGHBOUR_SUFFIX);
@@ -159,7 +163,11 @@ export function* generateSample(opts: SampleOptions): Generator<SampleRecord> {
   for (let block = 0; remaining > 0; block++) {
     const records = generateBlock(env, block);
     const take = Math.min(remaining, records.length);
-    countProperties(records.map((r) => r.propertyId), take, stats);
+    countProperties(
+      records.map((r) => r.propertyId),
+      take,
+      stats,
+    );
     for (let i = 0; i < take; i++) yield records[i];
     remaining -= take;
   }

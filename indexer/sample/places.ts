@@ -31,7 +31,8 @@ export function createPlacePicker(): PlacePicker {
       let hi = rows.length - 1;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (cumulative[mid] > draw) hi = mid; else lo = mid + 1;
+        if (cumulative[mid] > draw) hi = mid;
+        else lo = mid + 1;
       }
       return rows[lo];
     },

@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: one draw of a property, step by step, whose steps depend on the ones before.
  * Draws the ground truth of sample properties: where, what, how big, how much, who sells, how it
  * is described. Site-specific writing happens later (render.ts); everything a property's copies
  * must agree on is decided here, once.
@@ -30,11 +31,22 @@ function pickKind(transaction: Transaction, commune: Commune, rng: Rng): Propert
   const flats = commune.name === 'Paris' ? 4 : rural ? 0.25 : commune.population > 100_000 ? 1.6 : 1;
   const houses = commune.name === 'Paris' ? 0.03 : rural ? 1.7 : commune.population > 100_000 ? 0.5 : 1;
   if (transaction === 'location') {
-    return rng.weighted<PropertyKind>([['appartement', 70 * flats], ['maison', 18 * houses], ['parking', 7], ['local', 3], ['bureaux', 2]]);
+    return rng.weighted<PropertyKind>([
+      ['appartement', 70 * flats],
+      ['maison', 18 * houses],
+      ['parking', 7],
+      ['local', 3],
+      ['bureaux', 2],
+    ]);
   }
   return rng.weighted<PropertyKind>([
-    ['appartement', 48 * flats], ['maison', 36 * houses], ['terrain', 6 * (rural ? 1.5 : 0.6)],
-    ['parking', 4], ['local', 3], ['bureaux', 2], ['immeuble', 1],
+    ['appartement', 48 * flats],
+    ['maison', 36 * houses],
+    ['terrain', 6 * (rural ? 1.5 : 0.6)],
+    ['parking', 4],
+    ['local', 3],
+    ['bureaux', 2],
+    ['immeuble', 1],
   ]);
 }
 
@@ -42,7 +54,12 @@ function pickHouseStyle(commune: Commune, rng: Rng): HouseStyle {
   const south = SOUTH.has(commune.department) ? 3 : 1;
   const urban = commune.population > 30_000 ? 2 : 0.6;
   const suburb = ILE_DE_FRANCE.has(commune.department) ? 2.5 : 1;
-  return rng.weighted<HouseStyle>([['maison', 62], ['maison de ville', 14 * urban], ['villa', 12 * south], ['pavillon', 8 * suburb]]);
+  return rng.weighted<HouseStyle>([
+    ['maison', 62],
+    ['maison de ville', 14 * urban],
+    ['villa', 12 * south],
+    ['pavillon', 8 * suburb],
+  ]);
 }
 
 /** A surface as an agency measures it: Carrez decimals on about half of them. */
@@ -53,7 +70,11 @@ function measured(value: number, rng: Rng): number {
 
 /** Construction periods and their share of the housing stock on sale. */
 const BUILDING_PERIODS: readonly (readonly [readonly [number, number], number])[] = [
-  [[1700, 1899], 10], [[1900, 1947], 18], [[1948, 1974], 25], [[1975, 2000], 27], [[2001, 2025], 20],
+  [[1700, 1899], 10],
+  [[1900, 1947], 18],
+  [[1948, 1974], 25],
+  [[1975, 2000], 27],
+  [[2001, 2025], 20],
 ];
 
 function pickYear(rng: Rng): number {
@@ -68,7 +89,15 @@ const GES_BOUNDS = [0, 6, 11, 30, 50, 70, 100, 140];
 /** An energy class, worse for old buildings, and a value inside the class bounds. */
 function pickDpe(yearBuilt: number | null, rng: Rng): { letter: EnergyLetter; value: number } {
   const shift = yearBuilt === null ? 0 : yearBuilt >= 2012 ? -2 : yearBuilt >= 1990 ? -1 : yearBuilt < 1948 ? 1 : 0;
-  const base = rng.weighted<number>([[0, 2], [1, 5], [2, 18], [3, 33], [4, 23], [5, 10], [6, 9]]);
+  const base = rng.weighted<number>([
+    [0, 2],
+    [1, 5],
+    [2, 18],
+    [3, 33],
+    [4, 23],
+    [5, 10],
+    [6, 9],
+  ]);
   const index = Math.min(6, Math.max(0, base + shift));
   return { letter: LETTERS[index], value: rng.int(DPE_BOUNDS[index] + 1, DPE_BOUNDS[index + 1] - 1) };
 }
@@ -85,8 +114,16 @@ function knownOrNull<T>(rng: Rng, probability: number, value: () => T): T | null
 function pickStatus(transaction: Transaction, rng: Rng): Status {
   if (!rng.chance(INACTIVE_SHARE)) return 'active';
   return transaction === 'vente'
-    ? rng.weighted<Status>([['vendue', 35], ['sous compromis', 30], ['archivée', 20], ['retirée', 15]])
-    : rng.weighted<Status>([['archivée', 50], ['retirée', 50]]);
+    ? rng.weighted<Status>([
+        ['vendue', 35],
+        ['sous compromis', 30],
+        ['archivée', 20],
+        ['retirée', 15],
+      ])
+    : rng.weighted<Status>([
+        ['archivée', 50],
+        ['retirée', 50],
+      ]);
 }
 
 function pickPhotoCount(rng: Rng): number {
@@ -99,7 +136,6 @@ export interface PropertyContext {
   now: number;
 }
 
-
 /** A brand-new property somewhere in France. */
 export function createProperty(id: string, serial: number, ctx: PropertyContext, rng: Rng): Property {
   const commune = ctx.places.pick(rng);
@@ -107,21 +143,51 @@ export function createProperty(id: string, serial: number, ctx: PropertyContext,
   const kind = pickKind(transaction, commune, rng);
   const centre = commune.lat !== null && commune.lon !== null ? jitter(rng, commune.lat, commune.lon, 1_000) : null;
   const sellerKind: SellerKind = rng.weighted<SellerKind>([
-    ['particulier', 20], ['notaire', transaction === 'vente' && kind !== 'parking' ? 4 : 0], ['agence', 76],
+    ['particulier', 20],
+    ['notaire', transaction === 'vente' && kind !== 'parking' ? 4 : 0],
+    ['agence', 76],
   ]);
   const p: Property = {
-    id, serial, kind, houseStyle: kind === 'maison' ? pickHouseStyle(commune, rng) : null, transaction,
+    id,
+    serial,
+    kind,
+    houseStyle: kind === 'maison' ? pickHouseStyle(commune, rng) : null,
+    transaction,
     furnished: transaction === 'location' && kind === 'appartement' && rng.chance(0.3),
-    commune, lat: centre ? round6(centre.lat) : null, lon: centre ? round6(centre.lon) : null,
-    surface: null, landSurface: null, livingRoomSurface: null, rooms: null, bedrooms: null, bathrooms: null,
-    showerRooms: null, toilets: null, floor: null, buildingFloors: null, kitchen: null,
+    commune,
+    lat: centre ? round6(centre.lat) : null,
+    lon: centre ? round6(centre.lon) : null,
+    surface: null,
+    landSurface: null,
+    livingRoomSurface: null,
+    rooms: null,
+    bedrooms: null,
+    bathrooms: null,
+    showerRooms: null,
+    toilets: null,
+    floor: null,
+    buildingFloors: null,
+    kitchen: null,
     yearBuilt: kind === 'terrain' || kind === 'parking' ? null : knownOrNull(rng, 0.7, () => pickYear(rng)),
-    elevator: null, parking: null, parkingInterior: null, parkingExterior: null, cellar: null, garden: null,
+    elevator: null,
+    parking: null,
+    parkingInterior: null,
+    parkingExterior: null,
+    cellar: null,
+    garden: null,
     exclusive: sellerKind === 'agence' ? knownOrNull(rng, 0.7, () => rng.chance(0.3)) : null,
-    features: [], dpe: null, dpeValue: null, ges: null, gesValue: null, price: 0,
-    seller: createSeller(sellerKind, commune, rng), photoCount: pickPhotoCount(rng),
-    publishedAt: ctx.now - Math.floor(rng.float(0.05, 150) * DAY_MS), status: pickStatus(transaction, rng),
-    title: '', sentences: [],
+    features: [],
+    dpe: null,
+    dpeValue: null,
+    ges: null,
+    gesValue: null,
+    price: 0,
+    seller: createSeller(sellerKind, commune, rng),
+    photoCount: pickPhotoCount(rng),
+    publishedAt: ctx.now - Math.floor(rng.float(0.05, 150) * DAY_MS),
+    status: pickStatus(transaction, rng),
+    title: '',
+    sentences: [],
   };
   shape(p, rng);
   p.features = pickFeatures(kind, commune, rng);
@@ -137,7 +203,14 @@ function shape(p: Property, rng: Rng): void {
   const rural = p.commune.population < 5_000;
   switch (p.kind) {
     case 'appartement': {
-      const rooms = rng.weighted<number>([[1, 16], [2, 28], [3, 28], [4, 17], [5, 8], [6, 3]]);
+      const rooms = rng.weighted<number>([
+        [1, 16],
+        [2, 28],
+        [3, 28],
+        [4, 17],
+        [5, 8],
+        [6, 3],
+      ]);
       const raw = rooms === 1 ? rng.float(14, 32) : 10 + rooms * rng.float(15, 21);
       p.rooms = rooms;
       p.surface = measured(raw * (paris ? 0.88 : 1), rng);
@@ -147,19 +220,26 @@ function shape(p: Property, rng: Rng): void {
       p.toilets = rooms >= 4 && rng.chance(0.4) ? 2 : 1;
       p.buildingFloors = paris ? rng.int(5, 7) : rng.int(2, 9);
       p.floor = rng.int(0, p.buildingFloors);
-      p.elevator = knownOrNull(rng, 0.8, () => p.buildingFloors! >= 5 ? rng.chance(0.85) : rng.chance(0.25));
-      p.kitchen = rooms === 1 && rng.chance(0.5) ? 'kitchenette' : knownOrNull(rng, 0.7, () => rng.pick(['équipée', 'aménagée', 'américaine', 'séparée', 'ouverte']));
+      p.elevator = knownOrNull(rng, 0.8, () => (p.buildingFloors! >= 5 ? rng.chance(0.85) : rng.chance(0.25)));
+      p.kitchen =
+        rooms === 1 && rng.chance(0.5) ? 'kitchenette' : knownOrNull(rng, 0.7, () => rng.pick(['équipée', 'aménagée', 'américaine', 'séparée', 'ouverte']));
       p.cellar = knownOrNull(rng, 0.6, () => rng.chance(0.4));
       p.parking = knownOrNull(rng, 0.6, () => rng.chance(paris ? 0.15 : 0.4));
       p.garden = knownOrNull(rng, 0.4, () => rng.chance(0.05));
       break;
     }
     case 'maison': {
-      const rooms = rng.weighted<number>([[3, 12], [4, 28], [5, 28], [6, 18], [7, 9], [8, 5]]);
+      const rooms = rng.weighted<number>([
+        [3, 12],
+        [4, 28],
+        [5, 28],
+        [6, 18],
+        [7, 9],
+        [8, 5],
+      ]);
       p.rooms = rooms;
       p.surface = measured(20 + rooms * rng.float(17, 25), rng);
-      p.landSurface = p.houseStyle === 'maison de ville' && rng.chance(0.5) ? null
-        : Math.round(rural ? rng.float(400, 3_000) : rng.float(120, 900));
+      p.landSurface = p.houseStyle === 'maison de ville' && rng.chance(0.5) ? null : Math.round(rural ? rng.float(400, 3_000) : rng.float(120, 900));
       p.bedrooms = rooms - (rng.chance(0.6) ? 1 : 2);
       p.bathrooms = rooms >= 6 && rng.chance(0.5) ? 2 : 1;
       p.showerRooms = rng.chance(0.4) ? 1 : 0;
@@ -229,7 +309,11 @@ export function createNeighbourFlat(original: Property, id: string, serial: numb
   const sellerKind: SellerKind = rng.chance(0.2) ? 'particulier' : 'agence';
   const p: Property = {
     ...original,
-    id, serial, floor, rooms, bedrooms: rooms === null ? null : Math.max(0, rooms - 1),
+    id,
+    serial,
+    floor,
+    rooms,
+    bedrooms: rooms === null ? null : Math.max(0, rooms - 1),
     price: Math.round((original.price * factor) / 100) * 100,
     seller: sellerKind === 'agence' && original.seller.kind === 'agence' && rng.chance(0.5) ? original.seller : createSeller(sellerKind, original.commune, rng),
     exclusive: null,

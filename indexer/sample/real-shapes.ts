@@ -27,7 +27,13 @@ export const SPARSE_SHARE = 0.3;
 export const TWIN_SHARE_OF_FLATS = 0.04;
 
 const KIND_SLUG: Record<Property['kind'], string> = {
-  appartement: 'appartement', maison: 'maison', terrain: 'terrain', parking: 'parking', local: 'local-commercial', bureaux: 'bureaux', immeuble: 'immeuble',
+  appartement: 'appartement',
+  maison: 'maison',
+  terrain: 'terrain',
+  parking: 'parking',
+  local: 'local-commercial',
+  bureaux: 'bureaux',
+  immeuble: 'immeuble',
 };
 const DISTRICTS = ['centre-ville', 'le-port', 'la-gare', 'les-halles', 'saint-jean', 'le-mourillon', 'les-moulins', 'le-parc'];
 
@@ -45,16 +51,33 @@ export function applyShape(record: Record<string, unknown>, p: Property, shape: 
   if (shape === 'classic' || copyIndex > 1) return;
   const transaction = p.transaction === 'vente' ? 'achat' : 'locations';
   const common = {
-    price: p.transaction === 'vente' ? `${p.price}.0` : p.price, rooms: p.rooms === null ? undefined : `${p.rooms}.0`,
-    transaction: p.transaction, description: undefined, dpe: undefined, ges: undefined, dpe_value: undefined, ges_value: undefined,
-    year_built: undefined, bedrooms: undefined, land_surface: undefined, postal_code: undefined, latitude: undefined, longitude: undefined,
+    price: p.transaction === 'vente' ? `${p.price}.0` : p.price,
+    rooms: p.rooms === null ? undefined : `${p.rooms}.0`,
+    transaction: p.transaction,
+    description: undefined,
+    dpe: undefined,
+    ges: undefined,
+    dpe_value: undefined,
+    ges_value: undefined,
+    year_built: undefined,
+    bedrooms: undefined,
+    land_surface: undefined,
+    postal_code: undefined,
+    latitude: undefined,
+    longitude: undefined,
   };
   if (copyIndex === 0) {
     const url = new URL(String(record.url));
-    const citySlug = `${p.commune.name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${p.commune.department.toLowerCase()}`;
+    const citySlug = `${p.commune.name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')}-${p.commune.department.toLowerCase()}`;
     Object.assign(record, common, {
       url: `${url.origin}/annonces/${transaction}/${KIND_SLUG[p.kind]}/${citySlug}/${rng.pick(DISTRICTS)}/${record.reference}.htm`,
-      title: undefined, type: undefined, city: p.commune.postalCode,
+      title: undefined,
+      type: undefined,
+      city: p.commune.postalCode,
       surface: p.surface === null ? undefined : p.surface.toFixed(p.surface % 1 === 0 ? 1 : 2),
     });
     return;
@@ -62,7 +85,8 @@ export function applyShape(record: Record<string, unknown>, p: Property, shape: 
   const blurred = p.lat !== null && p.lon !== null ? jitter(rng, p.lat, p.lon, rng.float(200, 800)) : null;
   Object.assign(record, common, {
     // Paris, Lyon and Marseille are shown with their arrondissement, as Leboncoin does.
-    city: cityLabel(p.commune, 'arrondissement', rng), department: p.commune.department,
+    city: cityLabel(p.commune, 'arrondissement', rng),
+    department: p.commune.department,
     surface: p.surface === null ? undefined : Math.round(p.surface),
     latitude: blurred === null ? undefined : Math.round(blurred.lat * 1e4) / 1e4,
     longitude: blurred === null ? undefined : Math.round(blurred.lon * 1e4) / 1e4,

@@ -18,7 +18,13 @@ export interface CopyContext {
   counter: number;
 }
 
-interface SellerFields { type: string; name?: string; phone?: string; email?: string; network?: string }
+interface SellerFields {
+  type: string;
+  name?: string;
+  phone?: string;
+  email?: string;
+  network?: string;
+}
 
 export function sellerFields(p: Property, q: SiteQuirks, ctx: CopyContext, rng: Rng): SellerFields {
   let type: string;
@@ -53,8 +59,8 @@ interface LocationFields {
 
 export function locationFields(p: Property, q: SiteQuirks, rng: Rng): LocationFields {
   const postalCode = rng.chance(q.postalCodeMissing) ? null : q.postalCodeAsNumber ? Number(p.commune.postalCode) : p.commune.postalCode;
-  const department = q.department === null ? undefined
-    : q.department === 'nameAndCode' ? `${p.commune.departmentName} (${p.commune.department})` : p.commune.department;
+  const department =
+    q.department === null ? undefined : q.department === 'nameAndCode' ? `${p.commune.departmentName} (${p.commune.department})` : p.commune.department;
   const region = q.department === null ? undefined : p.commune.region;
   if (p.lat === null || p.lon === null || rng.chance(q.coordinatesMissing)) {
     return { postalCode, department, region, latitude: null, longitude: null };
@@ -68,9 +74,12 @@ export function locationFields(p: Property, q: SiteQuirks, rng: Rng): LocationFi
     ({ lat, lon } = jitter(rng, lat, lon, rng.float(20, 150)));
   }
   switch (q.coordinates) {
-    case 'rounded': return { postalCode, department, region, latitude: round(lat, 1e4), longitude: round(lon, 1e4) };
-    case 'string': return { postalCode, department, region, latitude: lat.toFixed(5), longitude: lon.toFixed(5) };
-    default: return { postalCode, department, region, latitude: round(lat, 1e6), longitude: round(lon, 1e6) };
+    case 'rounded':
+      return { postalCode, department, region, latitude: round(lat, 1e4), longitude: round(lon, 1e4) };
+    case 'string':
+      return { postalCode, department, region, latitude: lat.toFixed(5), longitude: lon.toFixed(5) };
+    default:
+      return { postalCode, department, region, latitude: round(lat, 1e6), longitude: round(lon, 1e6) };
   }
 }
 
@@ -91,7 +100,9 @@ export function energyFields(p: Property, site: Site, rng: Rng): EnergyFields {
   const dpeChart = q.charts ? `https://img.${site.source}.example/dpe/${p.dpe}-${p.dpeValue}.png` : undefined;
   if (p.ges === null || p.gesValue === null || !rng.chance(q.fill.ges)) return { dpe, dpeValue, dpeChart };
   return {
-    dpe, dpeValue, dpeChart,
+    dpe,
+    dpeValue,
+    dpeChart,
     ges: formatGes(p.ges, q.energy === 'prose' && rng.chance(0.8) ? p.gesValue : null, q.energy),
     gesValue: q.energyValues ? p.gesValue : undefined,
     gesChart: q.charts ? `https://img.${site.source}.example/ges/${p.ges}-${p.gesValue}.png` : undefined,
@@ -110,7 +121,10 @@ export function legalInfo(p: Property, style: 'object' | 'string', price: number
   return condo ? `Bien en copropriété - ${lots} lots - Honoraires à la charge du vendeur.` : 'Honoraires à la charge du vendeur.';
 }
 
-const EMPTY_PHOTOS: readonly (readonly ['absent' | 'empty' | 'null', number])[] = [['absent', 2], ['empty', 1]];
+const EMPTY_PHOTOS: readonly (readonly ['absent' | 'empty' | 'null', number])[] = [
+  ['absent', 2],
+  ['empty', 1],
+];
 const EMPTY_PHOTOS_OR_NULL: readonly (readonly ['absent' | 'empty' | 'null', number])[] = [...EMPTY_PHOTOS, ['null', 2]];
 
 export function photos(p: Property, site: Site, rng: Rng): string[] | string | null | undefined {

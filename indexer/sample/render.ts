@@ -77,9 +77,9 @@ export function renderCopy(p: Property, site: Site, ctx: CopyContext, rng: Rng):
     living_room_surface: livingRoom,
     rooms: rooms ?? none,
     bedrooms: bedrooms ?? none,
-    bathrooms: withWetRooms ? p.bathrooms ?? none : undefined,
-    shower_rooms: withWetRooms ? p.showerRooms ?? none : undefined,
-    toilets: withWetRooms ? p.toilets ?? none : undefined,
+    bathrooms: withWetRooms ? (p.bathrooms ?? none) : undefined,
+    shower_rooms: withWetRooms ? (p.showerRooms ?? none) : undefined,
+    toilets: withWetRooms ? (p.toilets ?? none) : undefined,
     kitchen: kitchen ?? none,
     year_built: yearBuilt ?? none,
     elevator,
@@ -126,7 +126,9 @@ const slugs = new Map<string, string>();
 function slugOf(name: string): string {
   let slug = slugs.get(name);
   if (slug === undefined) {
-    slug = stripAccents(name).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    slug = stripAccents(name)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-');
     slugs.set(name, slug);
   }
   return slug;
@@ -157,16 +159,23 @@ function roundSurface(surface: number, rng: Rng): number {
 }
 
 const FORMAL: Record<Property['kind'], string> = {
-  appartement: 'Appartement', maison: 'Maison', terrain: 'Terrain', parking: 'Parking',
-  local: 'Local commercial', bureaux: 'Bureaux', immeuble: 'Immeuble',
+  appartement: 'Appartement',
+  maison: 'Maison',
+  terrain: 'Terrain',
+  parking: 'Parking',
+  local: 'Local commercial',
+  bureaux: 'Bureaux',
+  immeuble: 'Immeuble',
 };
 
 /** The property type as the site names it: "appt", "T3", "F2", "studio", "villa", "Maison/villa"... */
 export function typeLabel(style: TypeStyle, p: Property): string {
   const rooms = p.rooms ?? 1;
   switch (style) {
-    case 'formal': return FORMAL[p.kind];
-    case 'short': return p.kind === 'appartement' ? 'appt' : FORMAL[p.kind].toLowerCase();
+    case 'formal':
+      return FORMAL[p.kind];
+    case 'short':
+      return p.kind === 'appartement' ? 'appt' : FORMAL[p.kind].toLowerCase();
     case 'tNotation':
       if (p.kind === 'appartement') return rooms === 1 ? 'studio' : `T${rooms}`;
       return p.kind === 'maison' ? kindNoun(p) : FORMAL[p.kind].toLowerCase();

@@ -20,32 +20,165 @@ export interface Seller {
 
 /** Networks and the share of professional listings they carry. */
 const NETWORKS: readonly (readonly [string, number])[] = [
-  ['Century 21', 9], ['Orpi', 9], ['Laforêt', 6], ['Guy Hoquet', 5], ['IAD', 8], ['Stéphane Plaza Immobilier', 4],
-  ['ERA Immobilier', 3], ['Nestenn', 3], ['Foncia', 4], ['Citya', 2], ['Square Habitat', 3], ['Safti', 4], ['Capifrance', 3],
+  ['Century 21', 9],
+  ['Orpi', 9],
+  ['Laforêt', 6],
+  ['Guy Hoquet', 5],
+  ['IAD', 8],
+  ['Stéphane Plaza Immobilier', 4],
+  ['ERA Immobilier', 3],
+  ['Nestenn', 3],
+  ['Foncia', 4],
+  ['Citya', 2],
+  ['Square Habitat', 3],
+  ['Safti', 4],
+  ['Capifrance', 3],
 ];
 
-const AGENCY_PLACES = ['de la Gare', 'du Centre', 'de la Mairie', 'du Parc', 'des Halles', 'du Marché', 'Saint-Louis',
-  'des Quais', 'du Château', 'de la Cathédrale', 'Victor Hugo', 'Jean Jaurès', 'République', 'Gambetta'];
+const AGENCY_PLACES = [
+  'de la Gare',
+  'du Centre',
+  'de la Mairie',
+  'du Parc',
+  'des Halles',
+  'du Marché',
+  'Saint-Louis',
+  'des Quais',
+  'du Château',
+  'de la Cathédrale',
+  'Victor Hugo',
+  'Jean Jaurès',
+  'République',
+  'Gambetta',
+];
 
-const INDEPENDENT_PATTERNS = ['Cabinet {surname} Immobilier', 'Agence {place}', 'Immobilière {place}', '{surname} & Associés',
-  'L\'Adresse {city}', 'Agence {surname}', '{city} Immobilier', 'Cabinet {surname}', 'Les Clés de {city}', 'Immo {surname}'];
+const INDEPENDENT_PATTERNS = [
+  'Cabinet {surname} Immobilier',
+  'Agence {place}',
+  'Immobilière {place}',
+  '{surname} & Associés',
+  "L'Adresse {city}",
+  'Agence {surname}',
+  '{city} Immobilier',
+  'Cabinet {surname}',
+  'Les Clés de {city}',
+  'Immo {surname}',
+];
 
-const SURNAMES = ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Richard', 'Petit', 'Durand', 'Leroy', 'Moreau',
-  'Simon', 'Laurent', 'Lefèvre', 'Michel', 'Garcia', 'David', 'Bertrand', 'Roux', 'Vincent', 'Fournier', 'Morel',
-  'Girard', 'André', 'Mercier', 'Dupont', 'Lambert', 'Bonnet', 'François', 'Martinez', 'Legrand', 'Garnier', 'Faure',
-  'Rousseau', 'Blanc', 'Guérin', 'Muller', 'Henry', 'Roussel', 'Nicolas', 'Perrin', 'Morin', 'Mathieu', 'Clément'];
+const SURNAMES = [
+  'Martin',
+  'Bernard',
+  'Dubois',
+  'Thomas',
+  'Robert',
+  'Richard',
+  'Petit',
+  'Durand',
+  'Leroy',
+  'Moreau',
+  'Simon',
+  'Laurent',
+  'Lefèvre',
+  'Michel',
+  'Garcia',
+  'David',
+  'Bertrand',
+  'Roux',
+  'Vincent',
+  'Fournier',
+  'Morel',
+  'Girard',
+  'André',
+  'Mercier',
+  'Dupont',
+  'Lambert',
+  'Bonnet',
+  'François',
+  'Martinez',
+  'Legrand',
+  'Garnier',
+  'Faure',
+  'Rousseau',
+  'Blanc',
+  'Guérin',
+  'Muller',
+  'Henry',
+  'Roussel',
+  'Nicolas',
+  'Perrin',
+  'Morin',
+  'Mathieu',
+  'Clément',
+];
 
-const FIRST_NAMES = ['Sophie', 'Nicolas', 'Isabelle', 'Julien', 'Nathalie', 'Thomas', 'Céline', 'Pierre', 'Camille',
-  'Jean-Pierre', 'Marie', 'Laurent', 'Émilie', 'François', 'Aurélie', 'Philippe', 'Sandrine', 'Olivier', 'Claire', 'Hélène'];
+const FIRST_NAMES = [
+  'Sophie',
+  'Nicolas',
+  'Isabelle',
+  'Julien',
+  'Nathalie',
+  'Thomas',
+  'Céline',
+  'Pierre',
+  'Camille',
+  'Jean-Pierre',
+  'Marie',
+  'Laurent',
+  'Émilie',
+  'François',
+  'Aurélie',
+  'Philippe',
+  'Sandrine',
+  'Olivier',
+  'Claire',
+  'Hélène',
+];
 
 const MAIL_DOMAINS = ['gmail.com', 'orange.fr', 'hotmail.fr', 'free.fr', 'wanadoo.fr', 'yahoo.fr', 'sfr.fr', 'laposte.net'];
 
 /** First digit of a landline number by department (01 Île-de-France, 02 north-west, ...). */
 function landlinePrefix(department: string): string {
   if (['75', '77', '78', '91', '92', '93', '94', '95'].includes(department)) return '01';
-  if (['14', '18', '22', '27', '28', '29', '35', '36', '37', '41', '44', '45', '49', '50', '53', '56', '61', '72', '76', '85', '974', '976'].includes(department)) return '02';
-  if (['01', '03', '05', '04', '06', '07', '13', '15', '26', '2A', '2B', '30', '34', '38', '42', '43', '48', '63', '69', '73', '74', '83', '84'].includes(department)) return '04';
-  if (['09', '11', '12', '16', '17', '19', '23', '24', '31', '32', '33', '40', '46', '47', '64', '65', '66', '79', '81', '82', '86', '87', '971', '972', '973'].includes(department)) return '05';
+  if (
+    ['14', '18', '22', '27', '28', '29', '35', '36', '37', '41', '44', '45', '49', '50', '53', '56', '61', '72', '76', '85', '974', '976'].includes(department)
+  )
+    return '02';
+  if (
+    ['01', '03', '05', '04', '06', '07', '13', '15', '26', '2A', '2B', '30', '34', '38', '42', '43', '48', '63', '69', '73', '74', '83', '84'].includes(
+      department,
+    )
+  )
+    return '04';
+  if (
+    [
+      '09',
+      '11',
+      '12',
+      '16',
+      '17',
+      '19',
+      '23',
+      '24',
+      '31',
+      '32',
+      '33',
+      '40',
+      '46',
+      '47',
+      '64',
+      '65',
+      '66',
+      '79',
+      '81',
+      '82',
+      '86',
+      '87',
+      '971',
+      '972',
+      '973',
+    ].includes(department)
+  )
+    return '05';
   return '03';
 }
 
@@ -61,7 +194,11 @@ const slugs = new Map<string, string>();
 function slug(text: string): string {
   let value = slugs.get(text);
   if (value === undefined) {
-    value = stripAccents(text).toLowerCase().replace(/&/g, 'et').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    value = stripAccents(text)
+      .toLowerCase()
+      .replace(/&/g, 'et')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     if (slugs.size >= 100_000) slugs.clear();
     slugs.set(text, value);
   }
@@ -83,9 +220,7 @@ export function createSeller(kind: SellerKind, commune: Commune, rng: Rng): Sell
     return { kind, name: first, network: null, phone: phoneNumber(rng, true, commune.department), email };
   }
   if (kind === 'notaire') {
-    const name = rng.chance(0.5)
-      ? `Office notarial ${rng.pick(AGENCY_PLACES)}`
-      : `SCP ${rng.pick(SURNAMES)}, ${rng.pick(SURNAMES)} et Associés, notaires`;
+    const name = rng.chance(0.5) ? `Office notarial ${rng.pick(AGENCY_PLACES)}` : `SCP ${rng.pick(SURNAMES)}, ${rng.pick(SURNAMES)} et Associés, notaires`;
     return { kind, name, network: null, phone: phoneNumber(rng, false, commune.department), email: `negociation.${slug(commune.name)}@notaires.fr` };
   }
   return createAgency(commune, rng);

@@ -59,11 +59,39 @@ const HOUSE_FEATURES: readonly Feature[] = [
   { key: 'puits', probability: 0.02, phrases: ['puits'] },
   { key: 'tomettes', probability: 0.004, phrases: ['tomettes anciennes', 'sol en tomettes'] },
   { key: 'pigeonnier', probability: 0.0014, phrases: ['pigeonnier', 'ancien pigeonnier restauré'] },
-  { key: 'orangerie', probability: 0.0009, phrases: ['orangerie', 'orangerie d\'époque'] },
+  { key: 'orangerie', probability: 0.0009, phrases: ['orangerie', "orangerie d'époque"] },
 ];
 
-const SEASIDE_DEPARTMENTS = new Set(['06', '83', '13', '2A', '2B', '64', '40', '33', '17', '85', '44', '56', '29', '22',
-  '35', '50', '14', '76', '80', '62', '66', '11', '34', '30', '971', '972', '974', '976']);
+const SEASIDE_DEPARTMENTS = new Set([
+  '06',
+  '83',
+  '13',
+  '2A',
+  '2B',
+  '64',
+  '40',
+  '33',
+  '17',
+  '85',
+  '44',
+  '56',
+  '29',
+  '22',
+  '35',
+  '50',
+  '14',
+  '76',
+  '80',
+  '62',
+  '66',
+  '11',
+  '34',
+  '30',
+  '971',
+  '972',
+  '974',
+  '976',
+]);
 const MOUNTAIN_DEPARTMENTS = new Set(['73', '74', '05', '04', '38', '65', '64', '09', '66', '15', '63', '2A', '2B']);
 const METRO_CITIES = new Set(['Paris', 'Lyon', 'Marseille', 'Lille', 'Toulouse', 'Rennes']);
 
@@ -97,15 +125,20 @@ const m2 = (value: number) => `${frenchNumber(value)} m²`;
 const euros = (value: number) => `${frenchNumber(value)} €`;
 
 const HOUSE_NOUNS: Record<HouseStyle, readonly string[]> = {
-  'maison': ['maison', 'maison familiale', 'belle maison'],
+  maison: ['maison', 'maison familiale', 'belle maison'],
   'maison de ville': ['maison de ville'],
-  'villa': ['villa', 'villa contemporaine'],
-  'pavillon': ['pavillon', 'pavillon individuel'],
+  villa: ['villa', 'villa contemporaine'],
+  pavillon: ['pavillon', 'pavillon individuel'],
 };
 
 const KIND_NOUNS: Record<PropertyKind, string> = {
-  appartement: 'appartement', maison: 'maison', terrain: 'terrain', parking: 'parking',
-  local: 'local commercial', bureaux: 'bureaux', immeuble: 'immeuble',
+  appartement: 'appartement',
+  maison: 'maison',
+  terrain: 'terrain',
+  parking: 'parking',
+  local: 'local commercial',
+  bureaux: 'bureaux',
+  immeuble: 'immeuble',
 };
 
 /** The noun a title uses for the property ("Appartement", "Villa", "Local commercial"...). */
@@ -126,7 +159,8 @@ function buildingInProse(p: Property, rng: Rng): string {
   if (year !== null && year < 1914 && p.commune.name === 'Paris') return rng.pick(['un immeuble haussmannien', 'un bel immeuble en pierre de taille']);
   if (year !== null && year < 1948) return rng.pick(['un immeuble ancien', 'un immeuble de caractère', 'un immeuble en pierre']);
   if (year !== null && year >= 2010) return rng.pick(['une résidence récente', 'une résidence de standing', 'une résidence neuve']);
-  if (year !== null && year >= 1960 && year < 1980) return rng.pick(['un immeuble des années 70', 'une résidence des années 60', 'une copropriété bien entretenue']);
+  if (year !== null && year >= 1960 && year < 1980)
+    return rng.pick(['un immeuble des années 70', 'une résidence des années 60', 'une copropriété bien entretenue']);
   return rng.pick(['une petite copropriété', 'une résidence sécurisée', 'un immeuble bien entretenu', 'une copropriété calme']);
 }
 
@@ -139,16 +173,26 @@ function opener(p: Property, rng: Rng): string {
   }
   if (p.seller.kind === 'notaire') return rng.pick([`Notaire vend à ${place}`, `Exclusivité notariale à ${place}`]);
   switch (rng.weighted(p.exclusive ? OPENERS_EXCLUSIVE : OPENERS)) {
-    case 'agency': return `${p.seller.name} vous propose à ${place}`;
-    case 'exclusive': return `Exclusivité à ${place}`;
-    case 'new': return `Nouveauté à ${place}`;
-    case 'heart': return `Au cœur de ${place}`;
-    default: return `${p.transaction === 'vente' ? 'À vendre' : 'À louer'} à ${place}`;
+    case 'agency':
+      return `${p.seller.name} vous propose à ${place}`;
+    case 'exclusive':
+      return `Exclusivité à ${place}`;
+    case 'new':
+      return `Nouveauté à ${place}`;
+    case 'heart':
+      return `Au cœur de ${place}`;
+    default:
+      return `${p.transaction === 'vente' ? 'À vendre' : 'À louer'} à ${place}`;
   }
 }
 
 type Opener = 'plain' | 'agency' | 'exclusive' | 'new' | 'heart';
-const OPENERS: readonly (readonly [Opener, number])[] = [['plain', 4], ['agency', 2], ['new', 1], ['heart', 2]];
+const OPENERS: readonly (readonly [Opener, number])[] = [
+  ['plain', 4],
+  ['agency', 2],
+  ['new', 1],
+  ['heart', 2],
+];
 const OPENERS_EXCLUSIVE: readonly (readonly [Opener, number])[] = [...OPENERS, ['exclusive', 3]];
 
 /** A main room qualified with the common word when the property is described as luminous. */
@@ -171,25 +215,27 @@ function apartmentSentences(p: Property, luminous: boolean, rng: Rng): string[] 
   const head = opener(p, rng);
   if (p.rooms === 1) {
     out.push(`${head}, studio de ${m2(surface)} situé au ${floor}${lift} d'${building}.`);
-    out.push(`Il se compose d'une pièce principale${luminous ? ' lumineuse et d\'un coin nuit lumineux' : ''}, d'une ${p.kitchen === 'kitchenette' ? 'kitchenette' : 'cuisine ' + (p.kitchen ?? 'équipée')} et d'une salle d'eau avec WC.`);
+    out.push(
+      `Il se compose d'une pièce principale${luminous ? " lumineuse et d'un coin nuit lumineux" : ''}, d'une ${p.kitchen === 'kitchenette' ? 'kitchenette' : `cuisine ${p.kitchen ?? 'équipée'}`} et d'une salle d'eau avec WC.`,
+    );
   } else {
-    out.push(rng.pick([
-      `${head}, appartement de ${p.rooms} pièces de ${m2(surface)} situé au ${floor}${lift} d'${building}.`,
-      `${head}, dans ${building}, bel appartement T${p.rooms} de ${m2(surface)} au ${floor}${lift}.`,
-      `${head} : ${p.rooms} pièces de ${m2(surface)} au ${floor}${lift} d'${building}.`,
-    ]));
+    out.push(
+      rng.pick([
+        `${head}, appartement de ${p.rooms} pièces de ${m2(surface)} situé au ${floor}${lift} d'${building}.`,
+        `${head}, dans ${building}, bel appartement T${p.rooms} de ${m2(surface)} au ${floor}${lift}.`,
+        `${head} : ${p.rooms} pièces de ${m2(surface)} au ${floor}${lift} d'${building}.`,
+      ]),
+    );
     const parts = [
       'une entrée',
       `un ${mainRoom(luminous, rng, p.livingRoomSurface)}`,
       p.kitchen ? `une cuisine ${p.kitchen}` : 'une cuisine',
       rooms(p.bedrooms ?? 1),
-      (p.bathrooms ?? 0) > 0 ? 'une salle de bains' : 'une salle d\'eau',
+      (p.bathrooms ?? 0) > 0 ? 'une salle de bains' : "une salle d'eau",
     ];
     if ((p.toilets ?? 1) > 0) parts.push('un WC séparé');
     const verb = rng.pick(['Il se compose de', 'Il comprend', 'Vous y trouverez']);
-    out.push(verb === 'Il se compose de'
-      ? `Il se compose ${listInProse(parts.map(withDe))}.`
-      : `${verb} ${listInProse(parts)}.`);
+    out.push(verb === 'Il se compose de' ? `Il se compose ${listInProse(parts.map(withDe))}.` : `${verb} ${listInProse(parts)}.`);
   }
   return out;
 }
@@ -209,7 +255,7 @@ function houseSentences(p: Property, luminous: boolean, rng: Rng): string[] {
   const downstairs = Math.min(bedrooms, rng.int(0, 1));
   const ground = [mainRoom(luminous, rng, p.livingRoomSurface), p.kitchen ? `cuisine ${p.kitchen}` : 'cuisine'];
   if (downstairs > 0) ground.push('une chambre');
-  if ((p.showerRooms ?? 0) > 0) ground.push('salle d\'eau');
+  if ((p.showerRooms ?? 0) > 0) ground.push("salle d'eau");
   const upstairs = bedrooms - downstairs > 0 ? rooms(bedrooms - downstairs) : 'une mezzanine';
   out.push(`Au rez-de-chaussée : ${listInProse(ground)}. À l'étage : ${upstairs}${(p.bathrooms ?? 0) > 0 ? ' et une salle de bains' : ''}.`);
   if (p.garden) out.push(rng.pick(['Jardin arboré et clos.', 'Beau jardin paysager sans vis-à-vis.', 'Jardin clos.']));
@@ -290,17 +336,30 @@ function contactSentence(p: Property, rng: Rng): string {
 }
 
 const CLOSINGS: Record<Transaction, readonly string[]> = {
-  vente: ['À visiter sans tarder !', 'Coup de cœur assuré.', 'Idéal investisseur.', 'Idéal première acquisition.',
-    'Visite virtuelle disponible.', 'Libre rapidement.', 'Contactez-nous pour une visite.', 'Rare sur le secteur.'],
-  location: ['À visiter sans tarder !', 'Disponible immédiatement.', 'Libre au 1er du mois prochain.', 'Visite virtuelle disponible.',
-    'Garants demandés.', 'Contactez-nous pour une visite.', 'Idéal étudiant ou jeune actif.'],
+  vente: [
+    'À visiter sans tarder !',
+    'Coup de cœur assuré.',
+    'Idéal investisseur.',
+    'Idéal première acquisition.',
+    'Visite virtuelle disponible.',
+    'Libre rapidement.',
+    'Contactez-nous pour une visite.',
+    'Rare sur le secteur.',
+  ],
+  location: [
+    'À visiter sans tarder !',
+    'Disponible immédiatement.',
+    'Libre au 1er du mois prochain.',
+    'Visite virtuelle disponible.',
+    'Garants demandés.',
+    'Contactez-nous pour une visite.',
+    'Idéal étudiant ou jeune actif.',
+  ],
 };
 
 /** The seller's description, sentence by sentence. */
 export function describe(p: Property, luminous: boolean, withContact: boolean, rng: Rng): string[] {
-  const out = p.kind === 'appartement' ? apartmentSentences(p, luminous, rng)
-    : p.kind === 'maison' ? houseSentences(p, luminous, rng)
-      : otherSentences(p, rng);
+  const out = p.kind === 'appartement' ? apartmentSentences(p, luminous, rng) : p.kind === 'maison' ? houseSentences(p, luminous, rng) : otherSentences(p, rng);
   if (luminous && p.kind !== 'appartement' && p.kind !== 'maison') out.push(rng.pick(['Espace lumineux.', 'Très lumineux.']));
   for (const sentence of [featureSentence(p, rng), locationSentence(p.commune, rng), moneySentence(p, rng)]) {
     if (sentence) out.push(sentence);
@@ -318,19 +377,23 @@ export function freeTitle(p: Property, rng: Rng): string {
   const feature = p.features.length > 0 ? featurePhrase(rng.pick(p.features), rng) : null;
   switch (p.kind) {
     case 'appartement':
-      return rng.pick([
-        `${noun} T${p.rooms} ${surface}`,
-        p.rooms === 1 ? `Studio${feature ? ` avec ${feature}` : ''}` : `Bel appartement ${p.rooms} pièces${feature ? ` avec ${feature}` : ''}`,
-        p.rooms === 1 ? `Studio ${placeInProse(p.commune)}` : `${noun} ${p.rooms} pièces ${placeInProse(p.commune)}`,
-        `T${p.rooms} ${feature ?? 'proche centre'}`,
-      ]).trim();
+      return rng
+        .pick([
+          `${noun} T${p.rooms} ${surface}`,
+          p.rooms === 1 ? `Studio${feature ? ` avec ${feature}` : ''}` : `Bel appartement ${p.rooms} pièces${feature ? ` avec ${feature}` : ''}`,
+          p.rooms === 1 ? `Studio ${placeInProse(p.commune)}` : `${noun} ${p.rooms} pièces ${placeInProse(p.commune)}`,
+          `T${p.rooms} ${feature ?? 'proche centre'}`,
+        ])
+        .trim();
     case 'maison':
-      return rng.pick([
-        `${noun} ${p.rooms} pièces ${surface}`,
-        `${noun} avec ${p.garden ? 'jardin' : feature ?? 'garage'}`,
-        `Belle ${kindNoun(p)} familiale`,
-        `${noun} ${surface} ${placeInProse(p.commune)}`,
-      ]).trim();
+      return rng
+        .pick([
+          `${noun} ${p.rooms} pièces ${surface}`,
+          `${noun} avec ${p.garden ? 'jardin' : (feature ?? 'garage')}`,
+          `Belle ${kindNoun(p)} familiale`,
+          `${noun} ${surface} ${placeInProse(p.commune)}`,
+        ])
+        .trim();
     case 'terrain':
       return `Terrain ${rng.pick(['constructible', 'à bâtir'])} ${frenchNumber(p.landSurface ?? 0)} m²`;
     default:
@@ -338,8 +401,17 @@ export function freeTitle(p: Property, rng: Rng): string {
   }
 }
 
-export type TitleStyle = 'free' | 'typeRoomsSurface' | 'typeRoomsSurfaceCity' | 'transactionTypeCity' | 'notaires'
-  | 'surfaceToTransact' | 'transactionTypeCityPostal' | 'typeCitySurface' | 'bedroomsSurfaceCity' | 'typeT';
+export type TitleStyle =
+  | 'free'
+  | 'typeRoomsSurface'
+  | 'typeRoomsSurfaceCity'
+  | 'transactionTypeCity'
+  | 'notaires'
+  | 'surfaceToTransact'
+  | 'transactionTypeCityPostal'
+  | 'typeCitySurface'
+  | 'bedroomsSurfaceCity'
+  | 'typeT';
 
 const TRANSACTION_VERBS: Record<Transaction, string> = { vente: 'Vente', location: 'Location' };
 
@@ -358,19 +430,32 @@ export function siteTitle(style: TitleStyle, p: Property, surface: number | null
   const postal = p.commune.postalCode;
   const verb = TRANSACTION_VERBS;
   switch (style) {
-    case 'free': return freeTitle(p, rng);
-    case 'typeRoomsSurface': return clean(`${noun} ${roomsText} ${size}`);
-    case 'typeRoomsSurfaceCity': return clean(`${noun} ${roomsText} ${size} à ${city}`);
-    case 'transactionTypeCity': return clean(`${verb[p.transaction]} ${kindNoun(p)} ${roomsText} ${city}`);
-    case 'notaires': return clean(`${p.transaction === 'vente' ? 'Achat' : 'Location'} :${noun}${p.rooms && p.kind === 'appartement' ? ` T${p.rooms}` : ''}- ${city} - ${p.commune.departmentName} (${p.commune.department})`);
-    case 'surfaceToTransact': return clean(`${noun} de ${size} ${toDo}, ${city}`);
-    case 'transactionTypeCityPostal': return clean(`${verb[p.transaction]} ${noun} ${roomsText} ${city} (${postal})`);
-    case 'typeCitySurface': return clean(`${noun} ${toDo} - ${city} - ${size}`);
+    case 'free':
+      return freeTitle(p, rng);
+    case 'typeRoomsSurface':
+      return clean(`${noun} ${roomsText} ${size}`);
+    case 'typeRoomsSurfaceCity':
+      return clean(`${noun} ${roomsText} ${size} à ${city}`);
+    case 'transactionTypeCity':
+      return clean(`${verb[p.transaction]} ${kindNoun(p)} ${roomsText} ${city}`);
+    case 'notaires':
+      return clean(
+        `${p.transaction === 'vente' ? 'Achat' : 'Location'} :${noun}${p.rooms && p.kind === 'appartement' ? ` T${p.rooms}` : ''}- ${city} - ${p.commune.departmentName} (${p.commune.department})`,
+      );
+    case 'surfaceToTransact':
+      return clean(`${noun} de ${size} ${toDo}, ${city}`);
+    case 'transactionTypeCityPostal':
+      return clean(`${verb[p.transaction]} ${noun} ${roomsText} ${city} (${postal})`);
+    case 'typeCitySurface':
+      return clean(`${noun} ${toDo} - ${city} - ${size}`);
     case 'bedroomsSurfaceCity': {
       const bedrooms = p.bedrooms ?? 1;
       return clean(`${bedrooms} chambre${bedrooms > 1 ? 's' : ''} ${kindNoun(p)} de ${surface !== null ? `${Math.round(surface)}m²` : ''} à ${city}`);
     }
-    case 'typeT': return clean(p.kind === 'appartement' ? `Appartement T${p.rooms} ${surface !== null ? `${Math.round(surface)}m2` : ''} ${city}` : `${noun} ${size} ${city}`);
+    case 'typeT':
+      return clean(
+        p.kind === 'appartement' ? `Appartement T${p.rooms} ${surface !== null ? `${Math.round(surface)}m2` : ''} ${city}` : `${noun} ${size} ${city}`,
+      );
   }
 }
 

@@ -49,13 +49,16 @@ function openSink(file: string): Sink {
   // at a much higher speed on this NDJSON.
   const fileStream = createWriteStream(file, { highWaterMark: BUFFER_BYTES });
   const gzip = file.endsWith('.gz')
-    ? createGzip({ level: 2, chunkSize: 256 * 1024, writableHighWaterMark: BUFFER_BYTES, readableHighWaterMark: BUFFER_BYTES } as ZlibOptions & TransformOptions)
+    ? createGzip({ level: 2, chunkSize: 256 * 1024, writableHighWaterMark: BUFFER_BYTES, readableHighWaterMark: BUFFER_BYTES } as ZlibOptions &
+        TransformOptions)
     : null;
   const head: Writable = gzip ?? fileStream;
   const done = gzip ? pipeline(gzip, fileStream) : once(fileStream, 'close').then(() => undefined);
   // Keep a rejection from going unhandled while no one awaits `done` yet; close() rethrows it.
   let failure: unknown = null;
-  done.catch((error: unknown) => { failure = error; });
+  done.catch((error: unknown) => {
+    failure = error;
+  });
   return {
     write(chunk) {
       if (failure) throw failure;

@@ -46,18 +46,27 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   } finally {
     await factsStore.close();
   }
-  log(`catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments.slice(0, 5).map((d) => `${d.code} (${d.listings})`).join(', ')}; `
-    + `documents per word: ${Object.entries(facts.wordDocs).map(([w, n]) => `${w} ${n}`).join(', ')}`);
+  log(
+    `catalogue: ${facts.searchable} searchable listings; biggest departments ${facts.departments
+      .slice(0, 5)
+      .map((d) => `${d.code} (${d.listings})`)
+      .join(', ')}; ` +
+      `documents per word: ${Object.entries(facts.wordDocs)
+        .map(([w, n]) => `${w} ${n}`)
+        .join(', ')}`,
+  );
   const runs: EngineRun[] = [];
   for (const engine of options.engines) runs.push(await runEngine(engine, { options, scenarios, catalogue, es, facts }));
   let sideBySide = '';
   if (runs.length > 1) {
-    sideBySide += `\n## Engines side by side: ${integer(catalogue.listings)} listings, ${options.connections} connections, same requests, same run\n\n${machine()}\n`
-      + `${es ? `- ${describeIndex(es.url, es.alias, es.build.index)}\n` : ''}\n`
-      + `${sideBySideTable(runs.map((r) => ({ engine: r.engine, rows: r.rows })))}\n`;
+    sideBySide +=
+      `\n## Engines side by side: ${integer(catalogue.listings)} listings, ${options.connections} connections, same requests, same run\n\n${machine()}\n` +
+      `${es ? `- ${describeIndex(es.url, es.alias, es.build.index)}\n` : ''}\n` +
+      `${sideBySideTable(runs.map((r) => ({ engine: r.engine, rows: r.rows })))}\n`;
     if (es) {
-      sideBySide += `\n### The catalogue load of the same ${integer(catalogue.build.records)} raw records, engine by engine (npm run indexer -- load)\n\n`
-        + `${indexerSideBySide([sqliteIndexerRow(catalogue.build, catalogue.build.storeBytes), esIndexerRow(es.build)])}\n`;
+      sideBySide +=
+        `\n### The catalogue load of the same ${integer(catalogue.build.records)} raw records, engine by engine (npm run indexer -- load)\n\n` +
+        `${indexerSideBySide([sqliteIndexerRow(catalogue.build, catalogue.build.storeBytes), esIndexerRow(es.build)])}\n`;
     }
   }
   // Each engine's tables were printed as it finished; the comparison comes last.
@@ -68,7 +77,11 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   }
 }
 
-interface EngineRun { engine: Engine; rows: ResultRow[]; report: string }
+interface EngineRun {
+  engine: Engine;
+  rows: ResultRow[];
+  report: string;
+}
 
 interface EngineDeps {
   options: BenchOptions;
@@ -87,26 +100,34 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
   const { options, scenarios, catalogue, es, facts } = deps;
   const bench = await createBenchKey(catalogue.dataDir, options.redisUrl);
   const esEnv: Record<string, string> = engine === 'elasticsearch' ? { ES_URL: es!.url, ES_INDEX_ALIAS: es!.alias } : {};
-  log(`${engine}: starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)}`
-    + `${engine === 'elasticsearch' ? `, ES_URL=${es!.url} ES_INDEX_ALIAS=${es!.alias}` : ''})`);
+  log(
+    `${engine}: starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)}` +
+      `${engine === 'elasticsearch' ? `, ES_URL=${es!.url} ES_INDEX_ALIAS=${es!.alias}` : ''})`,
+  );
   const profileDir = path.join(catalogue.dir, 'profiles');
   const serverOptions = { workers: options.workers, redisUrl: options.redisUrl, env: esEnv };
   const server = await startServer(catalogue.dataDir, {
-    nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])], ...serverOptions,
+    nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+    ...serverOptions,
   });
   log(`  answered /health after ${Math.round(server.startupMs)} ms`);
   const enginePids = engine === 'elasticsearch' ? await localNodePids(es!.url) : [];
-  if (engine === 'elasticsearch') log(`  Elasticsearch node process${enginePids.length === 1 ? '' : 'es'} on this machine: ${enginePids.join(', ') || 'none (its CPU is not measured)'}`);
-  const raw = engine === 'sqlite'
-    ? RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET)
-    : await RawStore.elasticsearch(es!.url, es!.alias, bench.enteredFrom, BENCH_CURSOR_SECRET);
+  if (engine === 'elasticsearch')
+    log(`  Elasticsearch node process${enginePids.length === 1 ? '' : 'es'} on this machine: ${enginePids.join(', ') || 'none (its CPU is not measured)'}`);
+  const raw =
+    engine === 'sqlite'
+      ? RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET)
+      : await RawStore.elasticsearch(es!.url, es!.alias, bench.enteredFrom, BENCH_CURSOR_SECRET);
   const rows: ResultRow[] = [];
   let plans: PlanRow[] = [];
   const cursorQueries: CursorQuery[] = [];
   let compression: CompressionRow[] = [];
   try {
     const ctx: ScenarioContext = {
-      facts, random: seededRandom(2026), cursorPages: options.cursorPages, log,
+      facts,
+      random: seededRandom(2026),
+      cursorPages: options.cursorPages,
+      log,
       get: async (p) => {
         const response = await fetch(server.base + p, { headers: { 'x-api-key': bench.key } });
         return { status: response.status, body: await response.json() };
@@ -118,12 +139,19 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
       if (scenario.targets.some((t) => t.metric === 'logCost') && row.paths) {
         log('  the same requests at LOG_LEVEL=silent (a second server), alternated with the default level');
         const cost = await measureLogCost({
-          server, dataDir: catalogue.dataDir, serverOptions: { ...serverOptions, nodeFlags: API_NODE_FLAGS }, key: bench.key, paths: row.paths,
-          connections: options.connections, seconds: options.duration, warmupSeconds: options.warmup + 2 * options.duration,
+          server,
+          dataDir: catalogue.dataDir,
+          serverOptions: { ...serverOptions, nodeFlags: API_NODE_FLAGS },
+          key: bench.key,
+          paths: row.paths,
+          connections: options.connections,
+          seconds: options.duration,
+          warmupSeconds: options.warmup + 2 * options.duration,
         });
         row.metrics.logCost = cost.lostPercent;
-        row.note = `(log level: info ${integer(cost.infoRps)} req/s, ${ms(cost.infoCpuMs)} CPU ms/req; silent ${integer(cost.silentRps)} req/s, `
-          + `${ms(cost.silentCpuMs)} CPU ms/req: ${cost.lostPercent.toFixed(1)} % fewer at info)`;
+        row.note =
+          `(log level: info ${integer(cost.infoRps)} req/s, ${ms(cost.infoCpuMs)} CPU ms/req; silent ${integer(cost.silentRps)} req/s, ` +
+          `${ms(cost.silentCpuMs)} CPU ms/req: ${cost.lostPercent.toFixed(1)} % fewer at info)`;
         log(`  -> ${row.note}`);
       }
       // The deep page's target compares it with page 1, so its verdict waits for both.
@@ -137,23 +165,47 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
       // Per query, in-process: the mixed p50s above hide which query is slow on which page.
       for (const path of deep.paths ?? []) {
         const first = path.replace(/&cursor=[^&]*/, '');
-        cursorQueries.push({ query: first.replace('/annonces?', ''), page: pageOfCursor(path), page1Ms: await raw.medianMs([first], 7), deepMs: await raw.medianMs([path], 7) });
+        cursorQueries.push({
+          query: first.replace('/annonces?', ''),
+          page: pageOfCursor(path),
+          page1Ms: await raw.medianMs([first], 7),
+          deepMs: await raw.medianMs([path], 7),
+        });
       }
     }
     // Compression and the full-text plans do not depend on the listings engine (compression) or are
     // SQLite's own (the plans): measured on the SQLite run only.
-    const compressible = engine === 'sqlite' ? rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! })) : [];
+    const compressible =
+      engine === 'sqlite' ? rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! })) : [];
     if (compressible.length) {
       log(`compression: ${compressible.map((s) => s.name).join(', ')} with Accept-Encoding none, gzip and br`);
-      compression = await measureCompression({ base: server.base, key: bench.key, pid: server.pid, connections: options.connections, seconds: options.duration, scenarios: compressible });
+      compression = await measureCompression({
+        base: server.base,
+        key: bench.key,
+        pid: server.pid,
+        connections: options.connections,
+        seconds: options.duration,
+        scenarios: compressible,
+      });
     }
     if (engine === 'sqlite' && scenarios.some((s) => s.name.startsWith('text'))) {
       log('full text: timing both plans and the chosen one');
       const depts = facts.departments.map((d) => d.code);
-      plans = await measureTextPlans(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET, [
-        { label: 'common word + dept', words: COMMON_WORD, paths: depts.map((d) => `/annonces?q=${COMMON_WORD}&dept=${d}`) },
-        ...RARE_WORDS.map((w) => ({ label: 'rare word + dept + transaction', words: w, paths: depts.map((d) => `/annonces?q=${w}&dept=${d}&transaction=vente`) })),
-      ], (w) => facts.wordDocs[w] ?? 0, Math.min(options.rawRuns, 5));
+      plans = await measureTextPlans(
+        catalogue.storeFile,
+        bench.enteredFrom,
+        BENCH_CURSOR_SECRET,
+        [
+          { label: 'common word + dept', words: COMMON_WORD, paths: depts.map((d) => `/annonces?q=${COMMON_WORD}&dept=${d}`) },
+          ...RARE_WORDS.map((w) => ({
+            label: 'rare word + dept + transaction',
+            words: w,
+            paths: depts.map((d) => `/annonces?q=${w}&dept=${d}&transaction=vente`),
+          })),
+        ],
+        (w) => facts.wordDocs[w] ?? 0,
+        Math.min(options.rawRuns, 5),
+      );
     }
   } finally {
     await raw.close();
@@ -169,7 +221,8 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
   // A run of every scenario replaces the charts' figures of its engine.
   if (options.scenario === null) {
     const charts = await recordApiRun({
-      engine, label: `${integer(catalogue.listings)} listings, ${new Date().toISOString().slice(0, 16)}Z`,
+      engine,
+      label: `${integer(catalogue.listings)} listings, ${new Date().toISOString().slice(0, 16)}Z`,
       figures: rows.map((r) => ({ scenario: r.name, p50: r.p50, p99: r.p99, rps: r.rps })),
     });
     log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
@@ -184,10 +237,18 @@ function cursorWalkRows(rows: ResultRow[]): { page1: ResultRow; deep: ResultRow 
   return page1 && deep ? { page1, deep } : null;
 }
 
-interface CursorQuery { query: string; page: number; page1Ms: number; deepMs: number }
+interface CursorQuery {
+  query: string;
+  page: number;
+  page1Ms: number;
+  deepMs: number;
+}
 
 interface RunDeps {
-  server: Awaited<ReturnType<typeof startServer>>; key: string; raw: RawStore; options: BenchOptions;
+  server: Awaited<ReturnType<typeof startServer>>;
+  key: string;
+  raw: RawStore;
+  options: BenchOptions;
   /** Processes of the listings engine on this machine (the Elasticsearch node), whose CPU per request is measured too. */
   enginePids: number[];
 }
@@ -205,7 +266,13 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     const rawMs = await raw.medianMs(run.samplePaths, options.rawRuns);
     log(`  ${run.listings} listings in ${run.pages} pages, ${run.seconds.toFixed(1)} s`);
     return {
-      ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors: run.non2xx, rawMs, singleP50: run.p50,
+      ...base,
+      rps: run.rps,
+      p50: run.p50,
+      p99: run.p99,
+      errors: run.non2xx,
+      rawMs,
+      singleP50: run.p50,
       metrics: { rps: run.rps, p50: run.p50, p99: run.p99, ratio: run.p50 / rawMs, listingsPerSecond: run.listingsPerSecond },
       note: `(${integer(run.listingsPerSecond)} listings/s: ${integer(run.listings)} listings in ${run.seconds.toFixed(1)} s)`,
     };
@@ -220,7 +287,7 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   }
   const rawMs = await raw.medianMs(paths, options.rawRuns);
   // One connection: the API's own latency, without queueing (the ratio target reads it).
-  const single = await runLoad({ ...spec, connections: 1, seconds: clamp(30 * rawMs / 1000, 1.5, 20) });
+  const single = await runLoad({ ...spec, connections: 1, seconds: clamp((30 * rawMs) / 1000, 1.5, 20) });
   await waitUntilIdle(server.base);
   // Under C connections every request waits for the ones ahead of it (p50 ~ C x service time), so
   // a slow scenario gets a longer run: at least 3 rounds of the queue, at most 60 s.
@@ -235,18 +302,35 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const engineCpuPerRequest = engineBefore !== null && engineAfter !== null && run.requests > 0 ? (engineAfter - engineBefore) / run.requests : null;
   await waitUntilIdle(server.base);
   // The same bytes from a bare node:http server, under the same loads: the bound HTTP itself sets.
-  const bare = await measureBare({ ...spec, connections: options.connections, singleSeconds: clamp(30 * rawMs / 1000, 1.5, 20), seconds: options.duration });
+  const bare = await measureBare({ ...spec, connections: options.connections, singleSeconds: clamp((30 * rawMs) / 1000, 1.5, 20), seconds: options.duration });
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
-  log(`  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, `
-    + `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request`
-    + (engineCpuPerRequest === null ? '' : `, Elasticsearch CPU ${ms(engineCpuPerRequest)} ms/request`)
-    + `; bare node:http server, same bytes (${bare.paths} answers): 1 connection p50 ${ms(bare.singleP50)} ms, CPU ${ms(bare.cpuMsPerRequest)} ms/request`
-    + (errors ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})` : ''));
+  log(
+    `  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, ` +
+      `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request` +
+      (engineCpuPerRequest === null ? '' : `, Elasticsearch CPU ${ms(engineCpuPerRequest)} ms/request`) +
+      `; bare node:http server, same bytes (${bare.paths} answers): 1 connection p50 ${ms(bare.singleP50)} ms, CPU ${ms(bare.cpuMsPerRequest)} ms/request` +
+      (errors
+        ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})`
+        : ''),
+  );
   return {
-    ...base, rps: run.rps, p50: run.p50, p99: run.p99, errors, rawMs, singleP50: single.p50, cpuMsPerRequest: cpuPerRequest, engineCpuMsPerRequest: engineCpuPerRequest,
-    bareP50: bare.singleP50, bareCpuMsPerRequest: bare.cpuMsPerRequest,
+    ...base,
+    rps: run.rps,
+    p50: run.p50,
+    p99: run.p99,
+    errors,
+    rawMs,
+    singleP50: single.p50,
+    cpuMsPerRequest: cpuPerRequest,
+    engineCpuMsPerRequest: engineCpuPerRequest,
+    bareP50: bare.singleP50,
+    bareCpuMsPerRequest: bare.cpuMsPerRequest,
     metrics: {
-      rps: run.rps, p50: run.p50, p99: run.p99, ratio: single.p50 / rawMs, vsBare1c: single.p50 / bare.singleP50,
+      rps: run.rps,
+      p50: run.p50,
+      p99: run.p99,
+      ratio: single.p50 / rawMs,
+      vsBare1c: single.p50 / bare.singleP50,
       ...(cpuPerRequest === null ? {} : { cpuVsRaw: cpuPerRequest / rawMs }),
       ...(cpuPerRequest === null || !bare.cpuMsPerRequest ? {} : { cpuVsBare: cpuPerRequest / bare.cpuMsPerRequest }),
     },
@@ -278,27 +362,37 @@ function pageOfCursor(path: string): number {
 
 function describe(body: any): string {
   if (!body || typeof body !== 'object') return '';
-  if (Array.isArray(body.items)) return `(${body.items.length} items${typeof body.total === 'number' ? `, total ${body.total}` : ''}${body.has_more ? ', has_more' : ''})`;
+  if (Array.isArray(body.items))
+    return `(${body.items.length} items${typeof body.total === 'number' ? `, total ${body.total}` : ''}${body.has_more ? ', has_more' : ''})`;
   if (body.annonce) return '(one listing)';
   if (body.zone) return `(zone ${body.zone})`;
   return '';
 }
 
-function renderReport(engine: Engine, options: BenchOptions, catalogue: Catalogue, es: EsCatalogue | null, server: { startupMs: number; rss: { peakMiB: number | null; peakAnonMiB: number | null } },
-  rows: ResultRow[], plans: PlanRow[], cursorQueries: CursorQuery[]): string {
+function renderReport(
+  engine: Engine,
+  options: BenchOptions,
+  catalogue: Catalogue,
+  es: EsCatalogue | null,
+  server: { startupMs: number; rss: { peakMiB: number | null; peakAnonMiB: number | null } },
+  rows: ResultRow[],
+  plans: PlanRow[],
+  cursorQueries: CursorQuery[],
+): string {
   const b = catalogue.build;
-  const storeLines = engine === 'sqlite'
-    ? [
-      `- catalogue: ${integer(b.records)} raw records loaded by the indexer: ${integer(b.recordsPerSecond)} records/s (indexer report), `
-        + `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB; built ${b.builtAt}`
-        + (b.code === codeFingerprint() ? '' : ' by OLDER indexer/schema code than the current one (--rebuild)'),
-      `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})${inPageCache(catalogue.storeFile)}`,
-    ]
-    : [
-      `- catalogue: the same ${integer(es!.build.records)} raw records (${path.relative(process.cwd(), catalogue.sampleFile)}) loaded by the indexer into Elasticsearch: `
-        + `${integer(es!.build.recordsPerSecond)} records/s (indexer report), ${integer(es!.build.endToEndPerSecond)} records/s end to end, indexer peak RSS ${es!.build.peakRssMiB ?? '-'} MiB; loaded ${es!.build.builtAt}`,
-      `- ${describeIndex(es!.url, es!.alias, es!.build.index)}`,
-    ];
+  const storeLines =
+    engine === 'sqlite'
+      ? [
+          `- catalogue: ${integer(b.records)} raw records loaded by the indexer: ${integer(b.recordsPerSecond)} records/s (indexer report), ` +
+            `${integer(b.endToEndPerSecond)} records/s end to end, peak RSS ${b.peakRssMiB ?? '-'} MiB; built ${b.builtAt}` +
+            (b.code === codeFingerprint() ? '' : ' by OLDER indexer/schema code than the current one (--rebuild)'),
+          `- store file: ${formatBytes(storeBytes(catalogue.storeFile))} (${path.relative(process.cwd(), catalogue.storeFile)})${inPageCache(catalogue.storeFile)}`,
+        ]
+      : [
+          `- catalogue: the same ${integer(es!.build.records)} raw records (${path.relative(process.cwd(), catalogue.sampleFile)}) loaded by the indexer into Elasticsearch: ` +
+            `${integer(es!.build.recordsPerSecond)} records/s (indexer report), ${integer(es!.build.endToEndPerSecond)} records/s end to end, indexer peak RSS ${es!.build.peakRssMiB ?? '-'} MiB; loaded ${es!.build.builtAt}`,
+          `- ${describeIndex(es!.url, es!.alias, es!.build.index)}`,
+        ];
   const listingsIn = engine === 'sqlite' ? 'listings in SQLite' : `listings in Elasticsearch (${es!.alias})`;
   const lines = [
     '',
@@ -307,10 +401,10 @@ function renderReport(engine: Engine, options: BenchOptions, catalogue: Catalogu
     machine(),
     '',
     ...storeLines,
-    `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''} started as \`npm start\` (default settings, LOG_LEVEL info), ${listingsIn}, access state (keys, quota counters, rate windows) `
-      + (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
-    `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that`
-      + (engine === 'elasticsearch' ? '; ES CPU ms/req: the same for the Elasticsearch node(s) when they run on this machine (the same cores)' : ''),
+    `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''} started as \`npm start\` (default settings, LOG_LEVEL info), ${listingsIn}, access state (keys, quota counters, rate windows) ` +
+      (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
+    `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that` +
+      (engine === 'elasticsearch' ? '; ES CPU ms/req: the same for the Elasticsearch node(s) when they run on this machine (the same cores)' : ''),
     `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB, of which anonymous memory at most ${server.rss.peakAnonMiB?.toFixed(0) ?? '-'} MiB (the rest: file pages it maps, e.g. the store file with SQLITE_MMAP_MIB)`,
     `- raw ms: median of ${options.rawRuns} in-process calls of the same store method with the same engine-neutral query (the store's physical limit${engine === 'elasticsearch' ? '; for Elasticsearch an ElasticsearchListingStore on the same alias, so it includes the HTTP round trip to the cluster' : ''})`,
     `- p50 1c: p50 with ONE connection (no queueing); 1c/raw = that p50 / raw ms, the API's own overhead factor (the ratio target reads it)`,
@@ -321,25 +415,49 @@ function renderReport(engine: Engine, options: BenchOptions, catalogue: Catalogu
   ];
   if (cursorQueries.length) {
     lines.push('### Cursor walk per query (raw store, median ms)', '');
-    lines.push(markdownTable(['query', 'page 1', 'deep page', 'deep page ms', 'deep / page 1'],
-      cursorQueries.map((c) => [c.query, ms(c.page1Ms), String(c.page), ms(c.deepMs), (c.deepMs / c.page1Ms).toFixed(2)])), '');
+    lines.push(
+      markdownTable(
+        ['query', 'page 1', 'deep page', 'deep page ms', 'deep / page 1'],
+        cursorQueries.map((c) => [c.query, ms(c.page1Ms), String(c.page), ms(c.deepMs), (c.deepMs / c.page1Ms).toFixed(2)]),
+      ),
+      '',
+    );
   }
   if (plans.length) {
     lines.push('### Full text + filters: both plans, and the per-query choice (raw store, median ms)', '');
-    lines.push(markdownTable(['query', 'word', 'docs', 'text first', 'index first, FTS5 per row', 'index first, document set', 'chosen', 'chosen ms'],
-      plans.map((p) => [p.label, p.words, integer(p.docs), ms(p.textFirstMs), ms(p.indexFirstFtsMs), ms(p.indexFirstMs), p.chosen, ms(p.chosenMs)])), '');
+    lines.push(
+      markdownTable(
+        ['query', 'word', 'docs', 'text first', 'index first, FTS5 per row', 'index first, document set', 'chosen', 'chosen ms'],
+        plans.map((p) => [p.label, p.words, integer(p.docs), ms(p.textFirstMs), ms(p.indexFirstFtsMs), ms(p.indexFirstMs), p.chosen, ms(p.chosenMs)]),
+      ),
+      '',
+    );
     for (const p of plans.slice(0, 2)) {
-      lines.push(`EXPLAIN QUERY PLAN, ${p.label} (${p.words}):`, '```', '-- text first', p.explain['text-first'], '-- index first', p.explain['index-first'], '```', '');
+      lines.push(
+        `EXPLAIN QUERY PLAN, ${p.label} (${p.words}):`,
+        '```',
+        '-- text first',
+        p.explain['text-first'],
+        '-- index first',
+        p.explain['index-first'],
+        '```',
+        '',
+      );
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 export function machine(calibration: Calibration = calibrate()): string {
   const cpu = /model name\s*:\s*(.*)/.exec(safeRead('/proc/cpuinfo'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-  return `- machine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, node ${process.version}, `
-    + `load average (1, 5, 15 min) when printed: ${load}; reference work (calibration.ts, lower is faster): ${referenceWork(calibration)}`;
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  return (
+    `- machine: ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, node ${process.version}, ` +
+    `load average (1, 5, 15 min) when printed: ${load}; reference work (calibration.ts, lower is faster): ${referenceWork(calibration)}`
+  );
 }
 
 function inPageCache(file: string): string {
@@ -352,5 +470,9 @@ export function referenceWork(calibration: Calibration): string {
 }
 
 function safeRead(file: string): string {
-  try { return readFileSync(file, 'utf8'); } catch { return ''; }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }

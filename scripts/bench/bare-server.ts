@@ -10,7 +10,12 @@
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
-interface Recorded { path: string; status: number; headers: Record<string, string>; body: string }
+interface Recorded {
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 const recorded = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Recorded[];
 const answers = new Map(recorded.map((r) => [r.path, { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') }]));

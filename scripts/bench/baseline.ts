@@ -16,10 +16,20 @@ const RECORDED_BYTES = 32 * 1024 * 1024;
 /** Headers the bare server's own `node:http` writes (or that describe the connection). */
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'date', 'transfer-encoding']);
 
-export interface BareFigures { singleP50: number; cpuMsPerRequest: number | null; rps: number; paths: number }
+export interface BareFigures {
+  singleP50: number;
+  cpuMsPerRequest: number | null;
+  rps: number;
+  paths: number;
+}
 
 export async function measureBare(spec: {
-  base: string; key: string; paths: readonly string[]; connections: number; singleSeconds: number; seconds: number;
+  base: string;
+  key: string;
+  paths: readonly string[];
+  connections: number;
+  singleSeconds: number;
+  seconds: number;
 }): Promise<BareFigures> {
   const basePath = new URL(spec.base).pathname;
   const recorded: { path: string; status: number; headers: Record<string, string>; body: string }[] = [];
@@ -29,7 +39,9 @@ export async function measureBare(spec: {
     const response = await fetch(spec.base + p, { headers: { 'x-api-key': spec.key, accept: 'application/json', 'accept-encoding': 'identity' } });
     const body = Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => { if (!HOP_HEADERS.has(name)) headers[name] = value; });
+    response.headers.forEach((value, name) => {
+      if (!HOP_HEADERS.has(name)) headers[name] = value;
+    });
     recorded.push({ path: basePath + p, status: response.status, headers, body: body.toString('base64') });
     bytes += body.length;
   }
@@ -56,7 +68,9 @@ export async function measureBare(spec: {
     const after = processTreeCpuMs(child.pid!);
     if (run.non2xx + single.non2xx > 0) throw new Error(`bare server answered ${run.firstBadStatus ?? single.firstBadStatus}`);
     return {
-      singleP50: single.p50, rps: run.rps, paths: recorded.length,
+      singleP50: single.p50,
+      rps: run.rps,
+      paths: recorded.length,
       cpuMsPerRequest: before !== null && after !== null && run.requests > 0 ? (after - before) / run.requests : null,
     };
   } finally {

@@ -14,7 +14,11 @@ export interface Calibration {
   sqliteMs: number;
 }
 
-export interface CalibrationSize { loopSteps: number; rows: number; runs: number }
+export interface CalibrationSize {
+  loopSteps: number;
+  rows: number;
+  runs: number;
+}
 
 export const CALIBRATION_SIZE: CalibrationSize = { loopSteps: 100_000_000, rows: 100_000, runs: 3 };
 
@@ -41,7 +45,9 @@ export function sqliteWork(rows: number): number {
   try {
     db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)');
     const insert = db.prepare('INSERT INTO t (k, v) VALUES (?, ?)');
-    db.transaction(() => { for (let k = 0; k < rows; k++) insert.run(k, `value-${(k * 7919) % rows}`); })();
+    db.transaction(() => {
+      for (let k = 0; k < rows; k++) insert.run(k, `value-${(k * 7919) % rows}`);
+    })();
     db.exec('CREATE INDEX ix_v ON t(v)');
     const find = db.prepare('SELECT k FROM t WHERE v = ?').pluck();
     let found = 0;
@@ -65,7 +71,9 @@ function timeSync(work: () => unknown): number {
  */
 export function residentBytes(file: string): number | null {
   try {
-    const bytes = Number(execFileSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const bytes = Number(
+      execFileSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
     return Number.isFinite(bytes) ? bytes : null;
   } catch {
     return null;

@@ -87,9 +87,13 @@ export async function ensureSample(listings: number, dir = cacheDir(listings)): 
   const every = Math.max(10_000, Math.round(listings / 10));
   let reported = 0;
   const summary = await writeSample({
-    count: listings, out: partial,
+    count: listings,
+    out: partial,
     onProgress: (n) => {
-      if (n < listings && n - reported >= every) { reported = n; log(`  ${n} records`); }
+      if (n < listings && n - reported >= every) {
+        reported = n;
+        log(`  ${n} records`);
+      }
     },
   });
   renameSync(partial, file);
@@ -108,8 +112,10 @@ export async function ensureCatalogue(listings: number, options: { rebuild: bool
     const build = JSON.parse(readFileSync(buildFile, 'utf8')) as LoadFigures;
     log(`catalogue of ${listings} listings: cached in ${path.relative(REPO_ROOT, dir)} (built ${build.builtAt})`);
     if (build.code !== codeFingerprint()) {
-      log('  WARNING: the indexer, the sample generator or the SQLite schema changed since this catalogue was built; '
-        + 'its figures describe the older code (npm run bench -- --rebuild to build it again)');
+      log(
+        '  WARNING: the indexer, the sample generator or the SQLite schema changed since this catalogue was built; ' +
+          'its figures describe the older code (npm run bench -- --rebuild to build it again)',
+      );
     }
     return { listings, dir, sampleFile: path.join(dir, SAMPLE_FILE), dataDir, storeFile, storeBytes: storeBytes(storeFile), build };
   }
@@ -146,7 +152,13 @@ export function sqliteTarget(dataDir: string): LoadTarget {
   return { env: { DATA_DIR: dataDir }, listings: async () => readListingCount(storeFile), bytes: async () => storeBytes(storeFile) };
 }
 
-export async function loadWithIndexer(sampleFile: string, into: string | LoadTarget, rejectsFile: string, nodeFlags: string[] = [], sampleEveryMs = MEMORY_SAMPLE_MS): Promise<LoadFigures> {
+export async function loadWithIndexer(
+  sampleFile: string,
+  into: string | LoadTarget,
+  rejectsFile: string,
+  nodeFlags: string[] = [],
+  sampleEveryMs = MEMORY_SAMPLE_MS,
+): Promise<LoadFigures> {
   const target = typeof into === 'string' ? sqliteTarget(into) : into;
   if (target.env.DATA_DIR) mkdirSync(target.env.DATA_DIR, { recursive: true });
   const code = codeFingerprint();
@@ -156,35 +168,72 @@ export async function loadWithIndexer(sampleFile: string, into: string | LoadTar
   const heartbeat = setInterval(() => {
     const last = memory.at(-1);
     const progress = last ? `, ${integer(last.listings)} listings, RSS ${last.rssMiB?.toFixed(0) ?? '-'} MiB (peak ${last.peakMiB?.toFixed(0) ?? '-'})` : '';
-    void target.bytes().then((bytes) => log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(bytes)}${progress}`), () => {});
+    void target.bytes().then(
+      (bytes) => log(`  ... ${Math.round((Date.now() - started) / 1000)} s, store ${formatBytes(bytes)}${progress}`),
+      () => {},
+    );
   }, HEARTBEAT_MS);
   try {
     const onSpawn = (pid: number) => {
       sampler = setInterval(() => {
         // The memory at this moment; the listings when the store answers (an HTTP call for Elasticsearch).
-        const sample: MemorySample = { seconds: (Date.now() - started) / 1000, listings: null, peakMiB: readStatusMiB(pid, 'VmHWM'), rssMiB: readStatusMiB(pid, 'VmRSS') };
-        void target.listings().then((n) => { sample.listings = n; }, () => {}).finally(() => memory.push(sample));
+        const sample: MemorySample = {
+          seconds: (Date.now() - started) / 1000,
+          listings: null,
+          peakMiB: readStatusMiB(pid, 'VmHWM'),
+          rssMiB: readStatusMiB(pid, 'VmRSS'),
+        };
+        void target
+          .listings()
+          .then(
+            (n) => {
+              sample.listings = n;
+            },
+            () => {},
+          )
+          .finally(() => memory.push(sample));
       }, sampleEveryMs);
     };
-    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ ...INDEXER_ENV, ...target.env }),
-      { echoStderr: true, nodeFlags: [...INDEXER_NODE_FLAGS, ...nodeFlags], onSpawn });
+    const run = await runTs('indexer/cli.ts', ['load', sampleFile, '--rejects', rejectsFile], childEnv({ ...INDEXER_ENV, ...target.env }), {
+      echoStderr: true,
+      nodeFlags: [...INDEXER_NODE_FLAGS, ...nodeFlags],
+      onSpawn,
+    });
     clearInterval(sampler);
     if (run.code !== 0) throw new Error(`indexer exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
-    const reportLine = run.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
+    const reportLine = run.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .at(-1);
     if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);
-    const report = JSON.parse(reportLine) as Pick<LoadReport, 'read' | 'written' | 'rejected' | 'seconds' | 'records_per_second' | 'write_seconds' | 'grouping_seconds' | 'peak_rss_mib_writing'>;
+    const report = JSON.parse(reportLine) as Pick<
+      LoadReport,
+      'read' | 'written' | 'rejected' | 'seconds' | 'records_per_second' | 'write_seconds' | 'grouping_seconds' | 'peak_rss_mib_writing'
+    >;
     const figures: LoadFigures = {
-      records: report.read, written: report.written, rejected: report.rejected,
-      indexerSeconds: report.seconds, recordsPerSecond: report.records_per_second,
-      wallSeconds: round(run.seconds, 2), endToEndPerSecond: Math.round(report.read / run.seconds),
+      records: report.read,
+      written: report.written,
+      rejected: report.rejected,
+      indexerSeconds: report.seconds,
+      recordsPerSecond: report.records_per_second,
+      wallSeconds: round(run.seconds, 2),
+      endToEndPerSecond: Math.round(report.read / run.seconds),
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
-      writeSeconds: report.write_seconds, groupingSeconds: report.grouping_seconds, peakRssMiBWriting: report.peak_rss_mib_writing,
-      storeBytes: await target.bytes(), builtAt: new Date().toISOString(), code, memory: memory.sort((a, b) => a.seconds - b.seconds),
+      writeSeconds: report.write_seconds,
+      groupingSeconds: report.grouping_seconds,
+      peakRssMiBWriting: report.peak_rss_mib_writing,
+      storeBytes: await target.bytes(),
+      builtAt: new Date().toISOString(),
+      code,
+      memory: memory.sort((a, b) => a.seconds - b.seconds),
     };
-    log(`  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s `
-      + `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, `
-      + `store ${formatBytes(figures.storeBytes)}; the records written in ${figures.writeSeconds} s, of which ${figures.groupingSeconds ?? 0} s grouping them at the end (peak RSS then ${figures.peakRssMiBWriting} MiB), `
-      + `then ${round(figures.indexerSeconds - (figures.writeSeconds ?? 0), 2)} s of final index build`);
+    log(
+      `  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s ` +
+        `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, ` +
+        `store ${formatBytes(figures.storeBytes)}; the records written in ${figures.writeSeconds} s, of which ${figures.groupingSeconds ?? 0} s grouping them at the end (peak RSS then ${figures.peakRssMiBWriting} MiB), ` +
+        `then ${round(figures.indexerSeconds - (figures.writeSeconds ?? 0), 2)} s of final index build`,
+    );
     return figures;
   } finally {
     clearInterval(heartbeat);

@@ -15,11 +15,28 @@ import type { MemorySample } from './memory-curve.js';
 export const CHART_DIR = fileURLToPath(new URL('../../docs/charts/', import.meta.url));
 const RESULTS_FILE = `${CHART_DIR}results.json`;
 
-export interface ApiFigure { scenario: string; p50: number; p99: number; rps: number }
+export interface ApiFigure {
+  scenario: string;
+  p50: number;
+  p99: number;
+  rps: number;
+}
 /** One complete API run: every scenario against one listings engine. */
-export interface ApiRun { engine: string; label: string; figures: ApiFigure[] }
-export interface IndexerRun { label: string; records: number; recordsPerSecond: number; samples: MemorySample[] }
-export interface BenchResults { api: ApiRun[]; indexer: IndexerRun | null }
+export interface ApiRun {
+  engine: string;
+  label: string;
+  figures: ApiFigure[];
+}
+export interface IndexerRun {
+  label: string;
+  records: number;
+  recordsPerSecond: number;
+  samples: MemorySample[];
+}
+export interface BenchResults {
+  api: ApiRun[];
+  indexer: IndexerRun | null;
+}
 
 export function readResults(): BenchResults {
   if (!existsSync(RESULTS_FILE)) return { api: [], indexer: null };
@@ -47,7 +64,10 @@ async function saveAndDraw(results: BenchResults): Promise<string[]> {
 /** Writes every chart the results allow; returns the files written. */
 export async function drawCharts(results: BenchResults): Promise<string[]> {
   const written: string[] = [];
-  const charts: [string, TopLevelSpec | null][] = [['api-latency.svg', apiLatencySpec(results.api)], ['indexer-load.svg', indexerSpec(results.indexer)]];
+  const charts: [string, TopLevelSpec | null][] = [
+    ['api-latency.svg', apiLatencySpec(results.api)],
+    ['indexer-load.svg', indexerSpec(results.indexer)],
+  ];
   for (const [name, spec] of charts) {
     if (!spec) continue;
     writeFileSync(`${CHART_DIR}${name}`, await renderSvg(spec));
@@ -94,12 +114,21 @@ export function indexerSpec(run: IndexerRun | null): TopLevelSpec | null {
   const x = { field: 'seconds', type: 'quantitative', title: 'seconds since the load started' } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: { text: `Indexer along a load of ${run.records.toLocaleString('en')} records`, subtitle: `${run.label}; ${Math.round(run.recordsPerSecond).toLocaleString('en')} records/s overall` },
+    title: {
+      text: `Indexer along a load of ${run.records.toLocaleString('en')} records`,
+      subtitle: `${run.label}; ${Math.round(run.recordsPerSecond).toLocaleString('en')} records/s overall`,
+    },
     data: { values },
     vconcat: [
-      { width: 520, height: 160, mark: { type: 'line', point: true, color: '#444' }, encoding: { x, y: { field: 'listings', type: 'quantitative', title: 'listings written (committed)' } } },
       {
-        width: 520, height: 160,
+        width: 520,
+        height: 160,
+        mark: { type: 'line', point: true, color: '#444' },
+        encoding: { x, y: { field: 'listings', type: 'quantitative', title: 'listings written (committed)' } },
+      },
+      {
+        width: 520,
+        height: 160,
         transform: [{ fold: ['RSS now', 'peak RSS'], as: ['memory', 'MiB'] }],
         mark: { type: 'line', point: true },
         encoding: { x, y: { field: 'MiB', type: 'quantitative', title: 'MiB' }, color: { field: 'memory', type: 'nominal', title: 'indexer memory' } },

@@ -59,17 +59,32 @@ export function watchPeakRss(pid: number, everyMs = 200): PeakRssWatch {
   }, everyMs);
   timer.unref();
   return {
-    get peakMiB() { return peak; },
-    get peakAnonMiB() { return peakAnon; },
-    stop() { clearInterval(timer); return peak; },
+    get peakMiB() {
+      return peak;
+    },
+    get peakAnonMiB() {
+      return peakAnon;
+    },
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
   };
 }
 
-export interface ChildRun { code: number | null; stdout: string; stderr: string; seconds: number; peakRssMiB: number | null }
+export interface ChildRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+  peakRssMiB: number | null;
+}
 
 /** Runs a TypeScript entry point to completion, passing its stderr through (progress lines). */
 export async function runTs(
-  script: string, args: string[], env: NodeJS.ProcessEnv,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
   options: { echoStderr?: boolean; nodeFlags?: string[]; onSpawn?: (pid: number) => void } = {},
 ): Promise<ChildRun> {
   const started = process.hrtime.bigint();
@@ -78,7 +93,9 @@ export async function runTs(
   options.onSpawn?.(child.pid!);
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
     if (options.echoStderr) process.stderr.write(chunk);
@@ -102,7 +119,11 @@ export function processTreeCpuMs(rootPid: number): number | null {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       let text: string;
-      try { text = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+      try {
+        text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
       // Fields after the command name (which may hold spaces) start after the last ')'.
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
       stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });

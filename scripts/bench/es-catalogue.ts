@@ -62,10 +62,14 @@ export async function ensureEsCatalogue(catalogue: Catalogue, url: string, optio
     const build = JSON.parse(readFileSync(figuresFile, 'utf8')) as EsLoad;
     const documents = await countOf(url, alias);
     if (build.url === url && documents === build.index.documents) {
-      log(`Elasticsearch catalogue of ${catalogue.listings} listings: cached behind ${alias} on ${url} (loaded ${build.builtAt}, ${integer(documents)} documents)`);
+      log(
+        `Elasticsearch catalogue of ${catalogue.listings} listings: cached behind ${alias} on ${url} (loaded ${build.builtAt}, ${integer(documents)} documents)`,
+      );
       return { url, alias, build: { ...build, index: await indexFacts(url, alias) } };
     }
-    log(`Elasticsearch catalogue ${alias} on ${url}: ${documents === null ? 'no alias' : `${integer(documents)} documents, ${integer(build.index.documents)} expected`}; loading it again`);
+    log(
+      `Elasticsearch catalogue ${alias} on ${url}: ${documents === null ? 'no alias' : `${integer(documents)} documents, ${integer(build.index.documents)} expected`}; loading it again`,
+    );
   }
   rmSync(figuresFile, { force: true });
   log(`loading ${path.relative(REPO_ROOT, catalogue.sampleFile)} into Elasticsearch (ES_URL=${url} ES_INDEX_ALIAS=${alias} npm run indexer -- load)`);
@@ -90,8 +94,10 @@ export async function loadIntoElasticsearch(sampleFile: string, url: string, ali
   try {
     const figures = await loadWithIndexer(sampleFile, target, path.join(runDir, 'rejects.ndjson'), nodeFlags);
     const index = await indexFacts(url, alias);
-    log(`  Elasticsearch index ${index.indices.join(', ')}: ${integer(index.documents)} documents, ${formatBytes(index.storeBytes)}, `
-      + `${index.primaryShards} primary shards, ${index.replicas} replicas, heap ${formatBytes(index.heapMaxBytes)}`);
+    log(
+      `  Elasticsearch index ${index.indices.join(', ')}: ${integer(index.documents)} documents, ${formatBytes(index.storeBytes)}, ` +
+        `${index.primaryShards} primary shards, ${index.replicas} replicas, heap ${formatBytes(index.heapMaxBytes)}`,
+    );
     return { ...figures, url, alias, index };
   } finally {
     rmSync(runDir, { recursive: true, force: true });
@@ -100,7 +106,9 @@ export async function loadIntoElasticsearch(sampleFile: string, url: string, ali
 
 /** Deletes the alias's generations (`<alias>-v<N>`) and its writer-lock index, by name (the cluster refuses wildcards in a delete); nothing else. */
 export async function deleteAlias(url: string, alias: string): Promise<void> {
-  const resolved = await getJson(`${url}/_resolve/index/${alias}-v*,${alias}-writer-lock?expand_wildcards=all&ignore_unavailable=true`) as { indices: { name: string }[] };
+  const resolved = (await getJson(`${url}/_resolve/index/${alias}-v*,${alias}-writer-lock?expand_wildcards=all&ignore_unavailable=true`)) as {
+    indices: { name: string }[];
+  };
   for (const { name } of resolved.indices) {
     if (name !== `${alias}-writer-lock` && !name.startsWith(`${alias}-v`)) continue;
     const response = await fetch(`${url}/${name}`, { method: 'DELETE' });
@@ -127,7 +135,9 @@ async function countOf(url: string, alias: string): Promise<number | null> {
 /** Documents indexed so far by a load (refresh is off during it, so _count lags: the indexing total of the primaries). */
 async function indexedCount(url: string, alias: string): Promise<number | null> {
   try {
-    const stats = await getJson(`${url}/${alias}/_stats/indexing?filter_path=_all.primaries.indexing.index_total`) as { _all?: { primaries?: { indexing?: { index_total?: number } } } };
+    const stats = (await getJson(`${url}/${alias}/_stats/indexing?filter_path=_all.primaries.indexing.index_total`)) as {
+      _all?: { primaries?: { indexing?: { index_total?: number } } };
+    };
     return stats._all?.primaries?.indexing?.index_total ?? null;
   } catch {
     return null;
@@ -138,7 +148,7 @@ type CatRow = Record<string, string>;
 
 async function catIndices(url: string, alias: string): Promise<CatRow[]> {
   try {
-    return await getJson(`${url}/_cat/indices/${alias}?format=json&bytes=b&h=index,pri,rep,docs.count,store.size,pri.store.size`) as CatRow[];
+    return (await getJson(`${url}/_cat/indices/${alias}?format=json&bytes=b&h=index,pri,rep,docs.count,store.size,pri.store.size`)) as CatRow[];
   } catch (error) {
     if ((error as { status?: number }).status === 404) return [];
     throw error;
@@ -148,8 +158,8 @@ async function catIndices(url: string, alias: string): Promise<CatRow[]> {
 export async function indexFacts(url: string, alias: string): Promise<IndexFacts> {
   const rows = await catIndices(url, alias);
   // (GET / is not served by the distribution scripts/elasticsearch.sh runs: the version comes from _nodes.)
-  const info = await getJson(`${url}/_nodes/jvm?filter_path=nodes.*.version`) as { nodes: Record<string, { version: string }> };
-  const nodes = await getJson(`${url}/_nodes/stats/jvm?filter_path=nodes.*.jvm.mem.heap_max_in_bytes,nodes.*.jvm.mem.heap_used_in_bytes`) as {
+  const info = (await getJson(`${url}/_nodes/jvm?filter_path=nodes.*.version`)) as { nodes: Record<string, { version: string }> };
+  const nodes = (await getJson(`${url}/_nodes/stats/jvm?filter_path=nodes.*.jvm.mem.heap_max_in_bytes,nodes.*.jvm.mem.heap_used_in_bytes`)) as {
     nodes: Record<string, { jvm: { mem: { heap_max_in_bytes: number; heap_used_in_bytes: number } } }>;
   };
   const jvms = Object.values(nodes.nodes).map((n) => n.jvm.mem);
@@ -157,9 +167,12 @@ export async function indexFacts(url: string, alias: string): Promise<IndexFacts
   return {
     indices: rows.map((r) => r.index).sort(),
     documents: (await countOf(url, alias)) ?? 0,
-    storeBytes: sum('store.size'), primaryStoreBytes: sum('pri.store.size'),
-    primaryShards: sum('pri'), replicas: Math.max(0, ...rows.map((r) => Number(r.rep ?? 0))),
-    nodes: jvms.length, version: [...new Set(Object.values(info.nodes).map((n) => n.version))].join(', '),
+    storeBytes: sum('store.size'),
+    primaryStoreBytes: sum('pri.store.size'),
+    primaryShards: sum('pri'),
+    replicas: Math.max(0, ...rows.map((r) => Number(r.rep ?? 0))),
+    nodes: jvms.length,
+    version: [...new Set(Object.values(info.nodes).map((n) => n.version))].join(', '),
     heapMaxBytes: jvms.reduce((total, m) => total + m.heap_max_in_bytes, 0),
     heapUsedBytes: jvms.reduce((total, m) => total + m.heap_used_in_bytes, 0),
   };
@@ -170,19 +183,23 @@ export async function indexFacts(url: string, alias: string): Promise<IndexFacts
  * scripts/elasticsearch.sh): the benchmark reads their CPU from /proc. Empty for a remote cluster.
  */
 export async function localNodePids(url: string): Promise<number[]> {
-  const nodes = await getJson(`${url}/_nodes/process?filter_path=nodes.*.process.id`) as { nodes?: Record<string, { process: { id: number } }> };
-  return Object.values(nodes.nodes ?? {}).map((n) => n.process.id).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('org.elasticsearch');
-    } catch {
-      return false;
-    }
-  });
+  const nodes = (await getJson(`${url}/_nodes/process?filter_path=nodes.*.process.id`)) as { nodes?: Record<string, { process: { id: number } }> };
+  return Object.values(nodes.nodes ?? {})
+    .map((n) => n.process.id)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('org.elasticsearch');
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** One line on the Elasticsearch a figure was measured on: version, nodes, heap, shards and replicas, store size. */
 export function describeIndex(url: string, alias: string, index: IndexFacts): string {
-  return `Elasticsearch ${index.version} at ${url}, ${index.nodes} node${index.nodes > 1 ? 's' : ''}, heap ${formatBytes(index.heapMaxBytes)} (-Xmx); `
-    + `alias ${alias} -> ${index.indices.join(', ') || '(none)'}: ${index.primaryShards} primary shards, ${index.replicas} replicas, `
-    + `${integer(index.documents)} documents, ${formatBytes(index.storeBytes)} on disk`;
+  return (
+    `Elasticsearch ${index.version} at ${url}, ${index.nodes} node${index.nodes > 1 ? 's' : ''}, heap ${formatBytes(index.heapMaxBytes)} (-Xmx); ` +
+    `alias ${alias} -> ${index.indices.join(', ') || '(none)'}: ${index.primaryShards} primary shards, ${index.replicas} replicas, ` +
+    `${integer(index.documents)} documents, ${formatBytes(index.storeBytes)} on disk`
+  );
 }

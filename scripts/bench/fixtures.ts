@@ -25,11 +25,15 @@ export const RARE_WORDS = ['pigeonnier', 'orangerie', 'tomettes'] as const;
 export function readFacts(db: Database.Database, enteredFrom: number): CatalogueFacts {
   const random = seededRandom(7);
   const searchable = (db.prepare('SELECT count(*) AS n FROM listings WHERE vis = 2').get() as { n: number }).n;
-  const departments = (db.prepare(
-    'SELECT department AS code, count(*) AS listings FROM listings WHERE vis = 2 AND department IS NOT NULL GROUP BY department ORDER BY listings DESC LIMIT 20',
-  ).all() as { code: string; listings: number }[]);
+  const departments = db
+    .prepare(
+      'SELECT department AS code, count(*) AS listings FROM listings WHERE vis = 2 AND department IS NOT NULL GROUP BY department ORDER BY listings DESC LIMIT 20',
+    )
+    .all() as { code: string; listings: number }[];
   const maxRowid = (db.prepare('SELECT max(rowid) AS n FROM listings').get() as { n: number }).n;
-  const byRowid = db.prepare('SELECT source, substr(id, length(source) + 2) AS reference, postal_code FROM listings WHERE rowid = ? AND active = 1 AND entered_at >= ?');
+  const byRowid = db.prepare(
+    'SELECT source, substr(id, length(source) + 2) AS reference, postal_code FROM listings WHERE rowid = ? AND active = 1 AND entered_at >= ?',
+  );
   const listings: { source: string; reference: string }[] = [];
   const postal = new Set<string>();
   const ptz = loadPtzLookup();

@@ -27,7 +27,9 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
     rows.push(engine === 'sqlite' ? await runSqliteIndexerBench(options, sampleFile) : await runEsIndexerBench(options, sampleFile));
   }
   if (rows.length > 1) {
-    process.stdout.write(`\n## Indexer, engines side by side: the same ${integer(options.records)} raw records, same run\n\n${machine()}\n\n${indexerSideBySide(rows)}\n`);
+    process.stdout.write(
+      `\n## Indexer, engines side by side: the same ${integer(options.records)} raw records, same run\n\n${machine()}\n\n${indexerSideBySide(rows)}\n`,
+    );
   }
 }
 
@@ -44,24 +46,37 @@ async function runEsIndexerBench(options: BenchOptions, sampleFile: string): Pro
   try {
     const load = await loadIntoElasticsearch(sampleFile, url, alias, runDir);
     const peakMB = load.peakRssMiB === null ? null : (load.peakRssMiB * 1024 * 1024) / 1e6;
-    process.stdout.write([
-      '',
-      `## Indexer benchmark, Elasticsearch: ${integer(options.records)} raw records`,
-      '',
-      machine(),
-      `- ${describeIndex(url, alias, load.index)} (alias deleted after the run)`,
-      '',
-      markdownTable(['records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s', 'indexer peak RSS', 'index on disk', 'result'], [[
-        integer(load.records), integer(load.written), integer(load.rejected), integer(load.recordsPerSecond), integer(load.endToEndPerSecond),
-        load.wallSeconds.toFixed(1), peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`, formatBytes(load.index.storeBytes),
-        load.endToEndPerSecond >= 20_000 ? 'records/s met' : `records/s MISSED (${integer(load.endToEndPerSecond)} < 20 000)`,
-      ]]),
-      '',
-      `Memory against the input (sampled every ${MEMORY_SAMPLE_MS / 1000} s; listings: documents indexed into the primaries so far, refresh being off during the load):`,
-      '',
-      memoryCurveTable(load.memory ?? []),
-      '',
-    ].join('\n') + '\n');
+    process.stdout.write(
+      `${[
+        '',
+        `## Indexer benchmark, Elasticsearch: ${integer(options.records)} raw records`,
+        '',
+        machine(),
+        `- ${describeIndex(url, alias, load.index)} (alias deleted after the run)`,
+        '',
+        markdownTable(
+          ['records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s', 'indexer peak RSS', 'index on disk', 'result'],
+          [
+            [
+              integer(load.records),
+              integer(load.written),
+              integer(load.rejected),
+              integer(load.recordsPerSecond),
+              integer(load.endToEndPerSecond),
+              load.wallSeconds.toFixed(1),
+              peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`,
+              formatBytes(load.index.storeBytes),
+              load.endToEndPerSecond >= 20_000 ? 'records/s met' : `records/s MISSED (${integer(load.endToEndPerSecond)} < 20 000)`,
+            ],
+          ],
+        ),
+        '',
+        `Memory against the input (sampled every ${MEMORY_SAMPLE_MS / 1000} s; listings: documents indexed into the primaries so far, refresh being off during the load):`,
+        '',
+        memoryCurveTable(load.memory ?? []),
+        '',
+      ].join('\n')}\n`,
+    );
     return esIndexerRow(load);
   } finally {
     await deleteAlias(url, alias);
@@ -74,8 +89,12 @@ async function runSqliteIndexerBench(options: BenchOptions, sampleFile: string):
   log(`indexer benchmark: loading ${options.records} records into a fresh store in ${runDir}`);
   try {
     const profileDir = path.join(cacheDir(options.records), 'profiles');
-    const figures = await loadWithIndexer(sampleFile, path.join(runDir, 'data'), path.join(runDir, 'rejects.ndjson'),
-      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const figures = await loadWithIndexer(
+      sampleFile,
+      path.join(runDir, 'data'),
+      path.join(runDir, 'rejects.ndjson'),
+      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     const megabytes = (mib: number | null | undefined) => (mib === null || mib === undefined ? null : (mib * 1024 * 1024) / 1e6);
     const peakMB = megabytes(figures.peakRssMiB);
     const writingMB = megabytes(figures.peakRssMiBWriting);
@@ -88,24 +107,37 @@ async function runSqliteIndexerBench(options: BenchOptions, sampleFile: string):
       '',
       machine(),
       '',
-      markdownTable(['records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s', 'peak RSS', 'store', 'result'], [[
-        integer(figures.records), integer(figures.written), integer(figures.rejected), integer(figures.recordsPerSecond),
-        integer(figures.endToEndPerSecond), figures.wallSeconds.toFixed(1), peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`,
-        formatBytes(figures.storeBytes),
+      markdownTable(
+        ['records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s', 'peak RSS', 'store', 'result'],
         [
-          figures.endToEndPerSecond >= 20_000 ? 'records/s met' : `records/s MISSED (${integer(figures.endToEndPerSecond)} < 20 000)`,
-          peakMB === null ? 'RSS n/a' : peakMB < 400 ? 'RSS met' : `RSS MISSED (${peakMB.toFixed(0)} >= 400 MB)`,
-        ].join('; '),
-      ]]),
+          [
+            integer(figures.records),
+            integer(figures.written),
+            integer(figures.rejected),
+            integer(figures.recordsPerSecond),
+            integer(figures.endToEndPerSecond),
+            figures.wallSeconds.toFixed(1),
+            peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`,
+            formatBytes(figures.storeBytes),
+            [
+              figures.endToEndPerSecond >= 20_000 ? 'records/s met' : `records/s MISSED (${integer(figures.endToEndPerSecond)} < 20 000)`,
+              peakMB === null ? 'RSS n/a' : peakMB < 400 ? 'RSS met' : `RSS MISSED (${peakMB.toFixed(0)} >= 400 MB)`,
+            ].join('; '),
+          ],
+        ],
+      ),
       '',
       // Where the time and the peak memory went: writing the records, grouping them (a first build
       // groups once its records are written), then the final index build (at 5M the last runs over a
       // store bigger than the page cache).
-      markdownTable(['phase', 'seconds', 'records/s', 'peak RSS at its end'], [
-        ['writing the records', recordSeconds.toFixed(1), integer(Math.round(figures.records / Math.max(recordSeconds, 0.001))), '-'],
-        ['grouping them at the end (a first build)', groupingSeconds.toFixed(1), '-', writingMB === null ? '-' : `${writingMB.toFixed(0)} MB`],
-        ['final index build (bulk mode)', (figures.indexerSeconds - writeSeconds).toFixed(1), '-', peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`],
-      ]),
+      markdownTable(
+        ['phase', 'seconds', 'records/s', 'peak RSS at its end'],
+        [
+          ['writing the records', recordSeconds.toFixed(1), integer(Math.round(figures.records / Math.max(recordSeconds, 0.001))), '-'],
+          ['grouping them at the end (a first build)', groupingSeconds.toFixed(1), '-', writingMB === null ? '-' : `${writingMB.toFixed(0)} MB`],
+          ['final index build (bulk mode)', (figures.indexerSeconds - writeSeconds).toFixed(1), '-', peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`],
+        ],
+      ),
       '',
       // The target says memory must not grow with the input: the peak against the listings written.
       `Memory against the input (sampled every ${MEMORY_SAMPLE_MS / 1000} s; listings as committed):`,
@@ -116,16 +148,21 @@ async function runSqliteIndexerBench(options: BenchOptions, sampleFile: string):
     const profileFile = options.profile ? latestProfile(profileDir) : null;
     const charts = await recordIndexerRun({
       label: `${new Date().toISOString().slice(0, 16)}Z, peak RSS ${peakMB === null ? '-' : `${peakMB.toFixed(0)} MB`}`,
-      records: figures.records, recordsPerSecond: figures.endToEndPerSecond, samples: figures.memory ?? [],
+      records: figures.records,
+      recordsPerSecond: figures.endToEndPerSecond,
+      samples: figures.memory ?? [],
     });
     log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
-    process.stdout.write(report + '\n' + (profileFile ? `\n### Where the indexer's time went\n\n${summariseProfile(profileFile, 25, 'the indexer')}\n` : ''));
+    process.stdout.write(`${report}\n${profileFile ? `\n### Where the indexer's time went\n\n${summariseProfile(profileFile, 25, 'the indexer')}\n` : ''}`);
     if (options.stageRecords > 0) {
       const limit = Math.min(options.stageRecords, options.records);
       log(`timing the indexer's stages alone over the first ${limit} records (in this process, no deduplication)`);
       const stages = await measureStages(sampleFile, limit, path.join(runDir, 'stages'));
-      process.stdout.write(`\n### The indexer's stages alone (first ${integer(limit)} records, one thread, no deduplication)\n\n`
-        + stagesTable(stages, writeSeconds / Math.max(figures.records, 1), availableParallelism()) + '\n');
+      process.stdout.write(
+        `\n### The indexer's stages alone (first ${integer(limit)} records, one thread, no deduplication)\n\n` +
+          stagesTable(stages, writeSeconds / Math.max(figures.records, 1), availableParallelism()) +
+          '\n',
+      );
     }
     return sqliteIndexerRow(figures);
   } finally {

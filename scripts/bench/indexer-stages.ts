@@ -100,8 +100,14 @@ export async function measureStages(sampleFile: string, limit: number, scratchDi
         const start = process.hrtime.bigint();
         const next = read < limit ? await lines.next() : { done: true as const, value: undefined };
         add('read', secondsSince(start), next.done ? 0 : 1);
-        if (!next.done) { batch.push(next.value); read++; }
-        if (batch.length >= BATCH_SIZE || (next.done && batch.length > 0)) { await writeBatch(batch); batch = []; }
+        if (!next.done) {
+          batch.push(next.value);
+          read++;
+        }
+        if (batch.length >= BATCH_SIZE || (next.done && batch.length > 0)) {
+          await writeBatch(batch);
+          batch = [];
+        }
         if (next.done) break;
       }
       await lines.return(undefined);
@@ -139,8 +145,14 @@ export function stagesTable(report: StagesReport, loadSecondsPerRecord: number, 
   const micros = new Map(report.stages.map((t) => [t.stage, microsPerItem(t)]));
   const rows = report.stages.map((t) => {
     const us = micros.get(t.stage)!;
-    return [STAGE_TITLES[t.stage], integer(t.items), t.seconds.toFixed(2), us.toFixed(1), us > 0 ? integer(Math.round(1e6 / us)) : '-',
-      `${Math.round((us / TARGET_MICROS_PER_RECORD) * 100)} %`];
+    return [
+      STAGE_TITLES[t.stage],
+      integer(t.items),
+      t.seconds.toFixed(2),
+      us.toFixed(1),
+      us > 0 ? integer(Math.round(1e6 / us)) : '-',
+      `${Math.round((us / TARGET_MICROS_PER_RECORD) * 100)} %`,
+    ];
   });
   const of = (...names: StageName[]) => names.reduce((sum, name) => sum + micros.get(name)!, 0);
   const allStages = of(...STAGES);
@@ -151,13 +163,13 @@ export function stagesTable(report: StagesReport, loadSecondsPerRecord: number, 
   return [
     markdownTable(['stage', 'items', 'seconds', 'µs each', 'alone: per second', `of the ${TARGET_MICROS_PER_RECORD} µs a record`], rows),
     '',
-    `All stages: ${allStages.toFixed(1)} µs a record, at most ${integer(Math.round(1e6 / allStages))} records/s on one thread without deduplication; `
-      + `read + parse on a second core as in a load: at most ${integer(Math.round(1e6 / twoThreads))} records/s (target 20 000, ${TARGET_MICROS_PER_RECORD} µs a record).`,
+    `All stages: ${allStages.toFixed(1)} µs a record, at most ${integer(Math.round(1e6 / allStages))} records/s on one thread without deduplication; ` +
+      `read + parse on a second core as in a load: at most ${integer(Math.round(1e6 / twoThreads))} records/s (target 20 000, ${TARGET_MICROS_PER_RECORD} µs a record).`,
     // Whatever the threads, the cores bound the CPU a record may take: each stage is weighed against it.
-    `CPU budget on ${cores} core${cores === 1 ? '' : 's'}: ${(cores * TARGET_MICROS_PER_RECORD).toFixed(0)} µs a record for everything at 20 000 records/s; `
-      + `read + parse alone take ${of('read', 'parse').toFixed(1)}, merge + write + build alone ${loadThread.toFixed(1)}.`,
-    `The load above wrote a record every ${loadMicros.toFixed(1)} µs in its write phase (main thread); merge and write alone take ${of('merge', 'write').toFixed(1)}: `
-      + `the grouping (block candidates, clustering, group fields) and what a bigger store adds to the writes take the other ${Math.max(0, loadMicros - of('merge', 'write')).toFixed(1)} µs.`,
+    `CPU budget on ${cores} core${cores === 1 ? '' : 's'}: ${(cores * TARGET_MICROS_PER_RECORD).toFixed(0)} µs a record for everything at 20 000 records/s; ` +
+      `read + parse alone take ${of('read', 'parse').toFixed(1)}, merge + write + build alone ${loadThread.toFixed(1)}.`,
+    `The load above wrote a record every ${loadMicros.toFixed(1)} µs in its write phase (main thread); merge and write alone take ${of('merge', 'write').toFixed(1)}: ` +
+      `the grouping (block candidates, clustering, group fields) and what a bigger store adds to the writes take the other ${Math.max(0, loadMicros - of('merge', 'write')).toFixed(1)} µs.`,
     `Lines refused by the parse: ${integer(report.rejected)}; rows in the scratch store: ${integer(report.storedRows)}.`,
   ].join('\n');
 }

@@ -45,24 +45,33 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
   const basePath = new URL(spec.base).pathname;
   const started = process.hrtime.bigint();
   let finish!: (outcome: { error: Error | null; result: autocannon.Result }) => void;
-  const finished = new Promise<{ error: Error | null; result: autocannon.Result }>((resolve) => { finish = resolve; });
-  const instance = autocannon({
-    url: spec.base,
-    connections: spec.connections,
-    duration: spec.seconds,
-    // Under 50 connections a slow scenario queues: a request may wait 50 service times.
-    timeout: 120,
-    headers: { 'x-api-key': spec.key, accept: 'application/json', ...spec.headers },
-    requests: [{
-      method: 'GET',
-      setupRequest: (request) => {
-        request.path = basePath + spec.paths[next++ % spec.paths.length];
-        return request;
-      },
-    }],
-  }, (error, result) => finish({ error, result }));
+  const finished = new Promise<{ error: Error | null; result: autocannon.Result }>((resolve) => {
+    finish = resolve;
+  });
+  const instance = autocannon(
+    {
+      url: spec.base,
+      connections: spec.connections,
+      duration: spec.seconds,
+      // Under 50 connections a slow scenario queues: a request may wait 50 service times.
+      timeout: 120,
+      headers: { 'x-api-key': spec.key, accept: 'application/json', ...spec.headers },
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (request) => {
+            request.path = basePath + spec.paths[next++ % spec.paths.length];
+            return request;
+          },
+        },
+      ],
+    },
+    (error, result) => finish({ error, result }),
+  );
   let firstFailure: string | null = null;
-  instance.on('reqError', (error: Error) => { firstFailure ??= error.message; });
+  instance.on('reqError', (error: Error) => {
+    firstFailure ??= error.message;
+  });
   instance.on('response', (_client: unknown, statusCode: number, responseBytes: number, responseTime: number) => {
     latencies.push(responseTime);
     bytes += responseBytes;
@@ -95,7 +104,10 @@ export async function runLoad(spec: LoadSpec): Promise<LoadRun> {
 export async function waitUntilIdle(base: string): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const started = Date.now();
-    await fetch(`${base}/health`).then((r) => r.arrayBuffer(), () => undefined);
+    await fetch(`${base}/health`).then(
+      (r) => r.arrayBuffer(),
+      () => undefined,
+    );
     if (Date.now() - started < 200) return;
   }
 }

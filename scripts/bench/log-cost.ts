@@ -8,10 +8,22 @@ import { processTreeCpuMs } from './child.js';
 import { runLoad, waitUntilIdle } from './load.js';
 import { startServer, type RunningServer, type ServerOptions } from './server.js';
 
-export interface LogCost { infoRps: number; silentRps: number; lostPercent: number; infoCpuMs: number | null; silentCpuMs: number | null }
+export interface LogCost {
+  infoRps: number;
+  silentRps: number;
+  lostPercent: number;
+  infoCpuMs: number | null;
+  silentCpuMs: number | null;
+}
 
 export async function measureLogCost(spec: {
-  server: RunningServer; dataDir: string; serverOptions: ServerOptions; key: string; paths: readonly string[]; connections: number; seconds: number;
+  server: RunningServer;
+  dataDir: string;
+  serverOptions: ServerOptions;
+  key: string;
+  paths: readonly string[];
+  connections: number;
+  seconds: number;
   /** Load given to the second server before the comparison: as much as the first one had (its warm-up and its own runs). */
   warmupSeconds: number;
 }): Promise<LogCost> {
@@ -23,7 +35,12 @@ export async function measureLogCost(spec: {
     // made silent look slower than info.
     await runLoad({ base: silent.base, key: spec.key, paths: spec.paths, connections: spec.connections, seconds: spec.warmupSeconds });
     await waitUntilIdle(silent.base);
-    for (const [level, server] of [['info', spec.server], ['silent', silent], ['silent', silent], ['info', spec.server]] as const) {
+    for (const [level, server] of [
+      ['info', spec.server],
+      ['silent', silent],
+      ['silent', silent],
+      ['info', spec.server],
+    ] as const) {
       const before = processTreeCpuMs(server.pid);
       const run = await runLoad({ base: server.base, key: spec.key, paths: spec.paths, connections: spec.connections, seconds: spec.seconds });
       const after = processTreeCpuMs(server.pid);

@@ -50,11 +50,15 @@ export function memoryCurveTable(samples: readonly MemorySample[], steps = 5): s
     if (picked.at(-1) !== sample) picked.push(sample);
   }
   const mib = (value: number | null) => (value === null ? '-' : value.toFixed(1));
-  const table = markdownTable(['listings written', 'at s', 'peak RSS so far (VmHWM, MiB)', 'RSS then (MiB)'],
-    picked.map((s) => [integer(s.listings), s.seconds.toFixed(0), mib(s.peakMiB), mib(s.rssMiB)]));
+  const table = markdownTable(
+    ['listings written', 'at s', 'peak RSS so far (VmHWM, MiB)', 'RSS then (MiB)'],
+    picked.map((s) => [integer(s.listings), s.seconds.toFixed(0), mib(s.peakMiB), mib(s.rssMiB)]),
+  );
   const first = picked[0];
   const last = picked.at(-1)!;
   const growth = last.peakMiB - first.peakMiB;
-  return `${table}\n\nPeak RSS from ${integer(first.listings)} to ${integer(last.listings)} listings written: `
-    + `${mib(first.peakMiB)} -> ${mib(last.peakMiB)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB).`;
+  return (
+    `${table}\n\nPeak RSS from ${integer(first.listings)} to ${integer(last.listings)} listings written: ` +
+    `${mib(first.peakMiB)} -> ${mib(last.peakMiB)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB).`
+  );
 }

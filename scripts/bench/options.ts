@@ -44,7 +44,7 @@ export interface BenchOptions {
 }
 
 export const ENGINES = ['sqlite', 'elasticsearch'] as const;
-export type Engine = typeof ENGINES[number];
+export type Engine = (typeof ENGINES)[number];
 
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
                      [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
@@ -59,10 +59,23 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const { values } = parseArgs({
     args: argv,
     options: {
-      listings: { type: 'string' }, scenario: { type: 'string' }, indexer: { type: 'boolean' }, records: { type: 'string' },
-      duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, 'raw-runs': { type: 'string' },
-      'cursor-pages': { type: 'string' }, rebuild: { type: 'boolean' }, markdown: { type: 'string' }, list: { type: 'boolean' },
-      profile: { type: 'boolean' }, workers: { type: 'string' }, access: { type: 'string' }, 'stage-records': { type: 'string' }, engines: { type: 'string' },
+      listings: { type: 'string' },
+      scenario: { type: 'string' },
+      indexer: { type: 'boolean' },
+      records: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      'raw-runs': { type: 'string' },
+      'cursor-pages': { type: 'string' },
+      rebuild: { type: 'boolean' },
+      markdown: { type: 'string' },
+      list: { type: 'boolean' },
+      profile: { type: 'boolean' },
+      workers: { type: 'string' },
+      access: { type: 'string' },
+      'stage-records': { type: 'string' },
+      engines: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -89,7 +102,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     markdown: values.markdown ?? null,
     profile: values.profile ?? false,
     workers,
-    redisUrl: access === 'redis' ? (env.REDIS_URL || 'redis://127.0.0.1:6379') : null,
+    redisUrl: access === 'redis' ? env.REDIS_URL || 'redis://127.0.0.1:6379' : null,
     engines,
     esUrl: engines.includes('elasticsearch') ? esUrl : null,
   };
@@ -98,7 +111,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 /** `--engines a,b`: known names, no repeats; default both with ES_URL, else SQLite alone. */
 export function parseEngines(value: string | undefined, esUrl: string | null): Engine[] {
   if (value === undefined) return esUrl ? ['sqlite', 'elasticsearch'] : ['sqlite'];
-  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(ENGINES as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length) throw new UsageError(`--engines takes ${ENGINES.join(', ')} (comma-separated), got "${value}"`);
   if (new Set(names).size !== names.length) throw new UsageError(`--engines names an engine twice: "${value}"`);

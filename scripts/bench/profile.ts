@@ -7,8 +7,16 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { markdownTable } from './report.js';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /**
  * The main thread's profile among the files of the latest run. Node names them
@@ -18,7 +26,9 @@ interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: numb
  * names without a thread id.
  */
 export function latestProfile(dir: string): string | null {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f));
   if (files.length === 0) return null;
   const newest = Math.max(...files.map((f) => statSync(f).mtimeMs));
   const recent = files.filter((f) => newest - statSync(f).mtimeMs < 10_000);
@@ -32,7 +42,9 @@ export function summariseProfile(file: string, top = 25, subject = 'the server')
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const label = (n: ProfileNode) => {
-    const where = n.callFrame.url ? ` ${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '').replace(/^file:\/\//, '')}:${n.callFrame.lineNumber + 1}` : '';
+    const where = n.callFrame.url
+      ? ` ${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '').replace(/^file:\/\//, '')}:${n.callFrame.lineNumber + 1}`
+      : '';
     return `${n.callFrame.functionName || '(anonymous)'}${where}`;
   };
   const stacks = new Map<number, Set<string>>();
@@ -59,9 +71,12 @@ export function summariseProfile(file: string, top = 25, subject = 'the server')
     for (const name of stackOf(id)) inclusive.set(name, (inclusive.get(name) ?? 0) + dt);
   });
   const busy = total - idle;
-  const rows = (m: Map<string, number>) => [...m].filter(([name]) => !/^\((root|idle|program)\)/.test(name))
-    .sort((a, b) => b[1] - a[1]).slice(0, top)
-    .map(([name, us]) => [(us / 1000).toFixed(0), `${((100 * us) / busy).toFixed(1)} %`, name]);
+  const rows = (m: Map<string, number>) =>
+    [...m]
+      .filter(([name]) => !/^\((root|idle|program)\)/.test(name))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, us]) => [(us / 1000).toFixed(0), `${((100 * us) / busy).toFixed(1)} %`, name]);
   return [
     `CPU profile of ${subject} (${path.basename(file)}): ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)} %)`,
     '',

@@ -31,7 +31,11 @@ export class RawStore<S extends ListingStore = ListingStore> {
   private readonly ptz = loadPtzLookup();
   private readonly scope: Scope;
 
-  constructor(readonly store: S, enteredFrom: number, cursorSecret: string) {
+  constructor(
+    readonly store: S,
+    enteredFrom: number,
+    cursorSecret: string,
+  ) {
     this.cursors = new CursorCodec(cursorSecret);
     this.scope = { enteredFrom, eligibleSites: null };
   }
@@ -68,10 +72,17 @@ export class RawStore<S extends ListingStore = ListingStore> {
     if (route === '/stats') {
       // The bench's paths give a department or a postal code (src/api/routes/stats/handler.ts areaOf).
       const params = StatsParams.parse(query);
-      const area = params.dept !== undefined ? { kind: 'department' as const, department: params.dept.toUpperCase() } : { kind: 'postalCode' as const, postalCode: params.cp! };
+      const area =
+        params.dept !== undefined
+          ? { kind: 'department' as const, department: params.dept.toUpperCase() }
+          : { kind: 'postalCode' as const, postalCode: params.cp! };
       const statsQuery = {
-        area, types: params.type ? params.type.split(',').map(foldText) : undefined, transaction: params.transaction,
-        scope: this.scope, grouped: true, withdrawnSince: Date.now() - WITHDRAWN_WINDOW_DAYS * DAY_MS,
+        area,
+        types: params.type ? params.type.split(',').map(foldText) : undefined,
+        transaction: params.transaction,
+        scope: this.scope,
+        grouped: true,
+        withdrawnSince: Date.now() - WITHDRAWN_WINDOW_DAYS * DAY_MS,
       };
       return () => this.store.stats(statsQuery);
     }
@@ -102,8 +113,13 @@ export class RawStore<S extends ListingStore = ListingStore> {
       after = decoded.slice(0, -1);
     }
     return {
-      filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0' && params.dedup !== 'false',
-      sort: params.sort, pageSize: params.page_size, page: after ? 1 : params.page, after,
+      filter: toListingFilter(params),
+      scope: this.scope,
+      grouped: params.dedup !== '0' && params.dedup !== 'false',
+      sort: params.sort,
+      pageSize: params.page_size,
+      page: after ? 1 : params.page,
+      after,
     };
   }
 

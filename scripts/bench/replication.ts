@@ -49,8 +49,16 @@ export async function replicateFeed(base: string, key: string, firstPath: string
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
-    pages: latencies.length, listings, seconds, listingsPerSecond: listings / seconds, rps: latencies.length / seconds,
-    p50: percentile(latencies, 50), p99: percentile(latencies, 99), non2xx, firstBadStatus, samplePaths,
+    pages: latencies.length,
+    listings,
+    seconds,
+    listingsPerSecond: listings / seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    non2xx,
+    firstBadStatus,
+    samplePaths,
   };
 }
 

@@ -59,8 +59,16 @@ function ratio(a: number | null, b: number | null): string {
 }
 
 const METRIC_LABEL: Record<Metric, string> = {
-  rps: 'req/s', p50: 'p50 ms', p99: 'p99 ms', ratio: '1c/raw', listingsPerSecond: 'listings/s', vsCursorPage1: 'p50 vs page 1',
-  vsBare1c: '1c/bare 1c', cpuVsBare: 'CPU/bare CPU', cpuVsRaw: 'CPU/raw', logCost: 'req/s lost to logging %',
+  rps: 'req/s',
+  p50: 'p50 ms',
+  p99: 'p99 ms',
+  ratio: '1c/raw',
+  listingsPerSecond: 'listings/s',
+  vsCursorPage1: 'p50 vs page 1',
+  vsBare1c: '1c/bare 1c',
+  cpuVsBare: 'CPU/bare CPU',
+  cpuVsRaw: 'CPU/raw',
+  logCost: 'req/s lost to logging %',
 };
 
 export function verdict(row: ResultRow): { text: string; missed: string[] } {
@@ -69,7 +77,10 @@ export function verdict(row: ResultRow): { text: string; missed: string[] } {
   const unknown: string[] = [];
   for (const target of row.targets) {
     const value = row.metrics[target.metric];
-    if (value === undefined || Number.isNaN(value)) { unknown.push(METRIC_LABEL[target.metric]); continue; }
+    if (value === undefined || Number.isNaN(value)) {
+      unknown.push(METRIC_LABEL[target.metric]);
+      continue;
+    }
     const ok = target.op === '>=' ? value >= target.value : value <= target.value;
     if (!ok) missed.push(`${METRIC_LABEL[target.metric]} ${formatMetric(target.metric, value)} (target ${target.op} ${target.value})`);
   }
@@ -96,13 +107,43 @@ export function markdownTable(header: string[], rows: string[][]): string {
 export function resultsTable(rows: ResultRow[]): string {
   const engineCpu = rows.some((r) => r.engineCpuMsPerRequest !== undefined && r.engineCpuMsPerRequest !== null);
   return markdownTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'raw ms', 'p50/raw', 'p50 1c', '1c/raw', 'bare 1c', '1c/bare', 'CPU ms/req',
-      ...(engineCpu ? ['ES CPU ms/req'] : []), 'bare CPU', 'CPU/bare', 'target', 'result'],
+    [
+      'scenario',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'raw ms',
+      'p50/raw',
+      'p50 1c',
+      '1c/raw',
+      'bare 1c',
+      '1c/bare',
+      'CPU ms/req',
+      ...(engineCpu ? ['ES CPU ms/req'] : []),
+      'bare CPU',
+      'CPU/bare',
+      'target',
+      'result',
+    ],
     rows.map((r) => [
-      `${r.name}: ${r.title}`, integer(r.rps), ms(r.p50), ms(r.p99), String(r.errors), ms(r.rawMs), ratio(r.p50, r.rawMs),
-      ms(r.singleP50), ratio(r.singleP50, r.rawMs), ms(r.bareP50), ratio(r.singleP50, r.bareP50 ?? null), ms(r.cpuMsPerRequest),
-      ...(engineCpu ? [ms(r.engineCpuMsPerRequest)] : []), ms(r.bareCpuMsPerRequest), ratio(r.cpuMsPerRequest ?? null, r.bareCpuMsPerRequest ?? null),
-      targetText(r.targets), verdict(r).text + (r.note ? ` ${r.note}` : ''),
+      `${r.name}: ${r.title}`,
+      integer(r.rps),
+      ms(r.p50),
+      ms(r.p99),
+      String(r.errors),
+      ms(r.rawMs),
+      ratio(r.p50, r.rawMs),
+      ms(r.singleP50),
+      ratio(r.singleP50, r.rawMs),
+      ms(r.bareP50),
+      ratio(r.singleP50, r.bareP50 ?? null),
+      ms(r.cpuMsPerRequest),
+      ...(engineCpu ? [ms(r.engineCpuMsPerRequest)] : []),
+      ms(r.bareCpuMsPerRequest),
+      ratio(r.cpuMsPerRequest ?? null, r.bareCpuMsPerRequest ?? null),
+      targetText(r.targets),
+      verdict(r).text + (r.note ? ` ${r.note}` : ''),
     ]),
   );
 }

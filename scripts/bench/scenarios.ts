@@ -7,13 +7,25 @@ import type { CatalogueFacts } from './fixtures.js';
 import { COMMON_WORD, RARE_WORDS } from './fixtures.js';
 import { pick } from './stats.js';
 
-export type Metric = 'rps' | 'p50' | 'p99' | 'ratio' | 'listingsPerSecond' | 'vsCursorPage1'
+export type Metric =
+  | 'rps'
+  | 'p50'
+  | 'p99'
+  | 'ratio'
+  | 'listingsPerSecond'
+  | 'vsCursorPage1'
   /** One-connection p50 over the bare node:http server's, its CPU per request over the bare server's, over the raw store time. */
-  | 'vsBare1c' | 'cpuVsBare' | 'cpuVsRaw'
+  | 'vsBare1c'
+  | 'cpuVsBare'
+  | 'cpuVsRaw'
   /** Requests/s lost at the default log level against LOG_LEVEL=silent, in % (log-cost.ts). */
   | 'logCost';
 
-export interface Target { metric: Metric; op: '>=' | '<='; value: number }
+export interface Target {
+  metric: Metric;
+  op: '>=' | '<=';
+  value: number;
+}
 
 export interface ScenarioContext {
   facts: CatalogueFacts;
@@ -39,12 +51,7 @@ const VARIANTS = 500;
 const SORTS = ['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc'] as const;
 
 /** Queries deep enough for page 1 000 (25 000 results) on a 1M catalogue, walked by cursor. */
-const DEEP_QUERIES = [
-  'sort=recent',
-  'sort=recent&transaction=vente',
-  'sort=price_asc&type=maison',
-  'sort=surface_desc&transaction=location',
-];
+const DEEP_QUERIES = ['sort=recent', 'sort=recent&transaction=vente', 'sort=price_asc&type=maison', 'sort=surface_desc&transaction=location'];
 
 /** Paris intra-muros is about 48.816..48.902 N, 2.225..2.470 E. */
 const PARIS = { lat: 48.859, lon: 2.347, halfLat: 0.043, halfLon: 0.1225 };
@@ -88,29 +95,40 @@ export const SCENARIOS: Scenario[] = [
     // millisecond, against the raw statement and a bare node:http server sending the same bytes; the
     // log-level comparison (log-cost.ts) runs on it.
     name: 'dept-page',
-    title: '/annonces?dept=75&page_size=25 (one page, the API\'s own cost)',
+    title: "/annonces?dept=75&page_size=25 (one page, the API's own cost)",
     kind: 'load',
-    targets: [{ metric: 'ratio', op: '<=', value: 3 }, { metric: 'cpuVsBare', op: '<=', value: 3 }, { metric: 'logCost', op: '<=', value: 5 }],
+    targets: [
+      { metric: 'ratio', op: '<=', value: 3 },
+      { metric: 'cpuVsBare', op: '<=', value: 3 },
+      { metric: 'logCost', op: '<=', value: 5 },
+    ],
     paths: async () => ['/annonces?dept=75&page_size=25'],
   },
   {
     name: 'search',
     title: '/annonces dept + price range, sort=recent, 25 items',
     kind: 'load',
-    targets: [{ metric: 'rps', op: '>=', value: 2000 }, { metric: 'p99', op: '<=', value: 50 }, { metric: 'ratio', op: '<=', value: 2.0 }],
-    paths: async (ctx) => variants(() => {
-      const low = pick([50_000, 100_000, 150_000, 200_000], ctx.random);
-      const high = low + pick([150_000, 250_000, 400_000], ctx.random);
-      return `/annonces?dept=${dept(ctx)}&prix_min=${low}&prix_max=${high}&sort=recent&page_size=25`;
-    }),
+    targets: [
+      { metric: 'rps', op: '>=', value: 2000 },
+      { metric: 'p99', op: '<=', value: 50 },
+      { metric: 'ratio', op: '<=', value: 2.0 },
+    ],
+    paths: async (ctx) =>
+      variants(() => {
+        const low = pick([50_000, 100_000, 150_000, 200_000], ctx.random);
+        const high = low + pick([150_000, 250_000, 400_000], ctx.random);
+        return `/annonces?dept=${dept(ctx)}&prix_min=${low}&prix_max=${high}&sort=recent&page_size=25`;
+      }),
   },
-  ...SORTS.map((sort): Scenario => ({
-    name: `sort-${sort}`,
-    title: `/annonces dept + type, sort=${sort}`,
-    kind: 'load',
-    targets: [{ metric: 'p50', op: '<=', value: 10 }],
-    paths: async (ctx) => variants(() => `/annonces?dept=${dept(ctx)}&type=${pick(['appartement', 'maison'], ctx.random)}&sort=${sort}`),
-  })),
+  ...SORTS.map(
+    (sort): Scenario => ({
+      name: `sort-${sort}`,
+      title: `/annonces dept + type, sort=${sort}`,
+      kind: 'load',
+      targets: [{ metric: 'p50', op: '<=', value: 10 }],
+      paths: async (ctx) => variants(() => `/annonces?dept=${dept(ctx)}&type=${pick(['appartement', 'maison'], ctx.random)}&sort=${sort}`),
+    }),
+  ),
   {
     // Not a target of the issue: the price sorts across France, a transaction and at most one type,
     // which walked every rental before the first sale (schema.ts ix_main_tx_*).
@@ -118,10 +136,11 @@ export const SCENARIOS: Scenario[] = [
     title: '/annonces transaction (+ one type), a price sort, no place',
     kind: 'load',
     targets: [],
-    paths: async (ctx) => variants(() => {
-      const type = pick(['', '&type=maison', '&type=appartement'], ctx.random);
-      return `/annonces?transaction=${pick(['vente', 'location'], ctx.random)}${type}&sort=${pick(['price_asc', 'price_desc', 'pricem2_asc'], ctx.random)}`;
-    }),
+    paths: async (ctx) =>
+      variants(() => {
+        const type = pick(['', '&type=maison', '&type=appartement'], ctx.random);
+        return `/annonces?transaction=${pick(['vente', 'location'], ctx.random)}${type}&sort=${pick(['price_asc', 'price_desc', 'pricem2_asc'], ctx.random)}`;
+      }),
   },
   {
     name: 'text-common',
@@ -168,18 +187,24 @@ export const SCENARIOS: Scenario[] = [
       return paths;
     },
   },
-  ...[50, 1000].map((page): Scenario => ({
-    name: `page-${page}`,
-    title: `page mode, page=${page}`,
-    kind: 'load',
-    targets: [],
-    paths: async () => DEEP_QUERIES.map((q) => `/annonces?${q}&page=${page}`),
-  })),
+  ...[50, 1000].map(
+    (page): Scenario => ({
+      name: `page-${page}`,
+      title: `page mode, page=${page}`,
+      kind: 'load',
+      targets: [],
+      paths: async () => DEEP_QUERIES.map((q) => `/annonces?${q}&page=${page}`),
+    }),
+  ),
   {
     name: 'map-paris',
     title: '/annonces/map Paris-size box, 2 000 points + exact total',
     kind: 'load',
-    targets: [{ metric: 'p50', op: '<=', value: 40 }, { metric: 'p99', op: '<=', value: 100 }, { metric: 'cpuVsRaw', op: '<=', value: 2 }],
+    targets: [
+      { metric: 'p50', op: '<=', value: 40 },
+      { metric: 'p99', op: '<=', value: 100 },
+      { metric: 'cpuVsRaw', op: '<=', value: 2 },
+    ],
     paths: async (ctx) => variants(() => `/annonces/map?bbox=${parisBox(ctx)}`),
   },
   {

@@ -52,7 +52,9 @@ export async function startServer(dataDir: string, options: ServerOptions = {}):
   const port = await freePort();
   const started = process.hrtime.bigint();
   const env = childEnv({
-    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
     // The feed serves listings changed at least FEED_SETTLE_SECONDS ago; a catalogue loaded a
     // minute ago must be replicable whole.
     FEED_SETTLE_SECONDS: '0',
@@ -67,7 +69,9 @@ export async function startServer(dataDir: string, options: ServerOptions = {}):
   if (options.logLevel) env.LOG_LEVEL = options.logLevel;
   const child = spawnTs('src/main.ts', [], env, options.nodeFlags);
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000); });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
   child.stdout!.resume();
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const rss = watchPeakRss(child.pid!);
@@ -82,14 +86,27 @@ export async function startServer(dataDir: string, options: ServerOptions = {}):
   });
   while (true) {
     if (exitCode !== undefined) throw new Error(`server exited with ${exitCode} before answering /health:\n${stderr}`);
-    if (Date.now() > deadline) { await stop(child, exited); throw new Error(`server not ready after ${options.timeoutMs ?? 120_000} ms:\n${stderr}`); }
-    const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    if (Date.now() > deadline) {
+      await stop(child, exited);
+      throw new Error(`server not ready after ${options.timeoutMs ?? 120_000} ms:\n${stderr}`);
+    }
+    const ok = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return {
-    base, pid: child.pid!, startupMs: Number(process.hrtime.bigint() - started) / 1e6, rss,
-    stop: () => { stopping = true; rss.stop(); return stop(child, exited); },
+    base,
+    pid: child.pid!,
+    startupMs: Number(process.hrtime.bigint() - started) / 1e6,
+    rss,
+    stop: () => {
+      stopping = true;
+      rss.stop();
+      return stop(child, exited);
+    },
   };
 }
 

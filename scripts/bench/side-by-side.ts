@@ -10,7 +10,10 @@ import { formatBytes, integer, markdownTable, ms, type ResultRow } from './repor
 
 export const ENGINE_TITLE: Record<Engine, string> = { sqlite: 'SQLite', elasticsearch: 'Elasticsearch' };
 
-export interface EngineRows { engine: Engine; rows: Pick<ResultRow, 'name' | 'title' | 'rps' | 'p50' | 'p99' | 'rawMs' | 'errors'>[] }
+export interface EngineRows {
+  engine: Engine;
+  rows: Pick<ResultRow, 'name' | 'title' | 'rps' | 'p50' | 'p99' | 'rawMs' | 'errors'>[];
+}
 
 /**
  * scenario | per engine: req/s, p50, p99, raw ms | with two engines, the second's req/s over the
@@ -19,7 +22,12 @@ export interface EngineRows { engine: Engine; rows: Pick<ResultRow, 'name' | 'ti
 export function sideBySideTable(runs: readonly EngineRows[]): string {
   const names: string[] = [];
   const titles = new Map<string, string>();
-  for (const run of runs) for (const row of run.rows) if (!titles.has(row.name)) { names.push(row.name); titles.set(row.name, row.title); }
+  for (const run of runs)
+    for (const row of run.rows)
+      if (!titles.has(row.name)) {
+        names.push(row.name);
+        titles.set(row.name, row.title);
+      }
   const header = ['scenario'];
   for (const run of runs) {
     const t = ENGINE_TITLE[run.engine];
@@ -31,7 +39,12 @@ export function sideBySideTable(runs: readonly EngineRows[]): string {
     const found = runs.map((run) => run.rows.find((r) => r.name === name));
     const cells = [`${name}: ${titles.get(name)}`];
     for (const row of found) {
-      cells.push(row ? integer(row.rps) + (row.errors ? ` (${row.errors} errors)` : '') : '-', row ? ms(row.p50) : '-', row ? ms(row.p99) : '-', row ? ms(row.rawMs) : '-');
+      cells.push(
+        row ? integer(row.rps) + (row.errors ? ` (${row.errors} errors)` : '') : '-',
+        row ? ms(row.p50) : '-',
+        row ? ms(row.p99) : '-',
+        row ? ms(row.rawMs) : '-',
+      );
     }
     if (two) cells.push(found[0] && found[1] && found[0].rps > 0 ? (found[1].rps / found[0].rps).toFixed(2) : '-');
     return cells;
@@ -64,24 +77,53 @@ export function sqliteIndexerRow(figures: LoadFigures, storeBytes = figures.stor
 export function esIndexerRow(load: EsLoad): IndexerRow {
   const { index } = load;
   return {
-    engine: 'elasticsearch', ...pick(load), storeBytes: index.storeBytes,
+    engine: 'elasticsearch',
+    ...pick(load),
+    storeBytes: index.storeBytes,
     layout: `${index.primaryShards} primary shards, ${index.replicas} replicas, ${index.nodes} node, heap ${formatBytes(index.heapMaxBytes)}`,
   };
 }
 
 function pick(f: LoadFigures): Omit<IndexerRow, 'engine' | 'storeBytes' | 'layout'> {
   return {
-    records: f.records, written: f.written, rejected: f.rejected, recordsPerSecond: f.recordsPerSecond,
-    endToEndPerSecond: f.endToEndPerSecond, wallSeconds: f.wallSeconds, peakRssMiB: f.peakRssMiB, loadedAt: f.builtAt,
+    records: f.records,
+    written: f.written,
+    rejected: f.rejected,
+    recordsPerSecond: f.recordsPerSecond,
+    endToEndPerSecond: f.endToEndPerSecond,
+    wallSeconds: f.wallSeconds,
+    peakRssMiB: f.peakRssMiB,
+    loadedAt: f.builtAt,
   };
 }
 
 export function indexerSideBySide(rows: readonly IndexerRow[]): string {
   return markdownTable(
-    ['engine', 'records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s', 'indexer peak RSS', 'store on disk', 'layout', 'loaded at'],
+    [
+      'engine',
+      'records',
+      'written',
+      'rejected',
+      'indexer records/s',
+      'end-to-end records/s',
+      'wall s',
+      'indexer peak RSS',
+      'store on disk',
+      'layout',
+      'loaded at',
+    ],
     rows.map((r) => [
-      ENGINE_TITLE[r.engine], integer(r.records), integer(r.written), integer(r.rejected), integer(r.recordsPerSecond), integer(r.endToEndPerSecond),
-      r.wallSeconds.toFixed(1), r.peakRssMiB === null ? '-' : `${r.peakRssMiB.toFixed(0)} MiB`, formatBytes(r.storeBytes), r.layout, r.loadedAt.slice(0, 16) + 'Z',
+      ENGINE_TITLE[r.engine],
+      integer(r.records),
+      integer(r.written),
+      integer(r.rejected),
+      integer(r.recordsPerSecond),
+      integer(r.endToEndPerSecond),
+      r.wallSeconds.toFixed(1),
+      r.peakRssMiB === null ? '-' : `${r.peakRssMiB.toFixed(0)} MiB`,
+      formatBytes(r.storeBytes),
+      r.layout,
+      `${r.loadedAt.slice(0, 16)}Z`,
     ]),
   );
 }

@@ -27,13 +27,26 @@ export interface PlanRow {
   explain: Record<TextPlan, string>;
 }
 
-export interface PlanCase { label: string; words: string; paths: string[] }
+export interface PlanCase {
+  label: string;
+  words: string;
+  paths: string[];
+}
 
-export async function measureTextPlans(file: string, enteredFrom: number, cursorSecret: string, cases: PlanCase[], docsOf: (word: string) => number, runs: number): Promise<PlanRow[]> {
+export async function measureTextPlans(
+  file: string,
+  enteredFrom: number,
+  cursorSecret: string,
+  cases: PlanCase[],
+  docsOf: (word: string) => number,
+  runs: number,
+): Promise<PlanRow[]> {
   const open = (options: SqliteListingStoreOptions) => RawStore.sqlite(file, enteredFrom, cursorSecret, options);
   const stores = {
-    'text-first': open({ textPlan: 'text-first' }), 'index-first': open({ textPlan: 'index-first' }),
-    'index-first-fts': open({ textPlan: 'index-first', textSets: false }), auto: open({}),
+    'text-first': open({ textPlan: 'text-first' }),
+    'index-first': open({ textPlan: 'index-first' }),
+    'index-first-fts': open({ textPlan: 'index-first', textSets: false }),
+    auto: open({}),
   };
   try {
     const rows: PlanRow[] = [];
@@ -49,7 +62,9 @@ export async function measureTextPlans(file: string, enteredFrom: number, cursor
         return median(samples);
       };
       rows.push({
-        label: c.label, words: c.words, docs: docsOf(c.words),
+        label: c.label,
+        words: c.words,
+        docs: docsOf(c.words),
         textFirstMs: await time(stores['text-first']),
         indexFirstMs: await time(stores['index-first']),
         indexFirstFtsMs: await time(stores['index-first-fts']),
@@ -86,11 +101,13 @@ function explain(raw: RawStore<SqliteListingStore>, path: string): string {
   const { sql, params } = captureSearch(raw, path);
   const rows = raw.store.database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { id: number; parent: number; detail: string }[];
   const depth = new Map<number, number>([[0, 0]]);
-  return rows.map((r) => {
-    const d = (depth.get(r.parent) ?? 0) + 1;
-    depth.set(r.id, d);
-    return `${'  '.repeat(d - 1)}${r.detail}`;
-  }).join('\n');
+  return rows
+    .map((r) => {
+      const d = (depth.get(r.parent) ?? 0) + 1;
+      depth.set(r.id, d);
+      return `${'  '.repeat(d - 1)}${r.detail}`;
+    })
+    .join('\n');
 }
 
 const CAUGHT = new Error('statement caught');
@@ -109,13 +126,18 @@ function captureSearch(raw: RawStore<SqliteListingStore>, path: string): { sql: 
   db.prepare = ((sql: string) => {
     const statement = original.call(db, sql);
     if (/^SELECT .* ORDER BY /s.test(sql)) {
-      (statement as { all: (...p: unknown[]) => unknown[] }).all = (...params: unknown[]) => { caught = { sql, params }; throw CAUGHT; };
+      (statement as { all: (...p: unknown[]) => unknown[] }).all = (...params: unknown[]) => {
+        caught = { sql, params };
+        throw CAUGHT;
+      };
     }
     return statement;
   }) as typeof db.prepare;
   try {
     // search() runs synchronously up to the statement, so `caught` is set when it returns.
-    raw.store.search(query).catch((error: unknown) => { if (error !== CAUGHT) throw error; });
+    raw.store.search(query).catch((error: unknown) => {
+      if (error !== CAUGHT) throw error;
+    });
   } finally {
     db.prepare = original;
   }

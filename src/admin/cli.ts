@@ -19,13 +19,30 @@ async function main(argv: string[]): Promise<number> {
   try {
     const [group, action, ...rest] = argv;
     const { values, positionals } = parseArgs({
-      args: rest, allowPositionals: true,
-      options: { account: { type: 'string' }, offer: { type: 'string' }, 'created-at': { type: 'string' }, 'history-days': { type: 'string' }, name: { type: 'string' } },
+      args: rest,
+      allowPositionals: true,
+      options: {
+        account: { type: 'string' },
+        offer: { type: 'string' },
+        'created-at': { type: 'string' },
+        'history-days': { type: 'string' },
+        name: { type: 'string' },
+      },
     });
     if (group === 'keys' && action === 'create') {
       if (!values.account || !values.offer) throw new AdminError('keys create needs --account and --offer');
       const historyDays = values['history-days'] !== undefined ? Number(values['history-days']) : undefined;
-      console.log(JSON.stringify(await createKey(backend.access, offers, { account: values.account, offer: values.offer, createdAt: values['created-at'], historyDays, name: values.name })));
+      console.log(
+        JSON.stringify(
+          await createKey(backend.access, offers, {
+            account: values.account,
+            offer: values.offer,
+            createdAt: values['created-at'],
+            historyDays,
+            name: values.name,
+          }),
+        ),
+      );
       return 0;
     }
     if (group === 'keys' && (action === 'revoke' || action === 'block')) {
@@ -40,11 +57,22 @@ async function main(argv: string[]): Promise<number> {
     }
     throw new AdminError('usage: admin keys create|revoke|block ... | admin accounts list');
   } catch (error) {
-    if (error instanceof AdminError) { console.error(error.message); return 2; }
+    if (error instanceof AdminError) {
+      console.error(error.message);
+      return 2;
+    }
     throw error;
   } finally {
     await backend.close();
   }
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => { console.error(error); process.exitCode = 1; });
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -13,7 +13,12 @@ export interface CreateKeyInput {
   name?: string;
 }
 
-export interface CreatedKey { account: string; key: string; offer: string; annonces_from: string }
+export interface CreatedKey {
+  account: string;
+  key: string;
+  offer: string;
+  annonces_from: string;
+}
 
 const ACCOUNT_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -23,17 +28,25 @@ export async function createKey(store: AccountStore, offers: OfferCatalog, input
   const historyDays = input.historyDays ?? 0;
   if (!Number.isInteger(historyDays) || historyDays < 0 || historyDays > 3650) throw new AdminError('--history-days must be an integer from 0 to 3650');
   const createdAt = input.createdAt ? new Date(`${input.createdAt}T00:00:00Z`) : now;
-  if (Number.isNaN(createdAt.getTime()) || (input.createdAt && !/^\d{4}-\d{2}-\d{2}$/.test(input.createdAt))) throw new AdminError('--created-at must be YYYY-MM-DD');
+  if (Number.isNaN(createdAt.getTime()) || (input.createdAt && !/^\d{4}-\d{2}-\d{2}$/.test(input.createdAt)))
+    throw new AdminError('--created-at must be YYYY-MM-DD');
   // An existing account keeps its creation date and access start date (docs/api.md: it belongs to the account).
   const account: Account = await store.ensureAccount({
-    id: input.account, offer: input.offer, created_at: createdAt.toISOString(), history_days: historyDays,
+    id: input.account,
+    offer: input.offer,
+    created_at: createdAt.toISOString(),
+    history_days: historyDays,
     annonces_from: accessStartDate(createdAt, historyDays),
   });
   const key = generateApiKey();
   const existingKeys = await store.listKeys(account.id);
   await store.addKey({
-    hash: hashApiKey(key), prefix: keyPrefix(key), name: input.name ?? `${account.id}-${existingKeys.length + 1}`,
-    account_id: account.id, status: 'active', created_at: now.toISOString(),
+    hash: hashApiKey(key),
+    prefix: keyPrefix(key),
+    name: input.name ?? `${account.id}-${existingKeys.length + 1}`,
+    account_id: account.id,
+    status: 'active',
+    created_at: now.toISOString(),
   });
   return { account: account.id, key, offer: account.offer, annonces_from: account.annonces_from };
 }
@@ -48,8 +61,10 @@ export async function setKeyStatus(store: AccountStore, keyOrPrefix: string, sta
 
 export async function listAccounts(store: AccountStore): Promise<(Account & { keys: { prefix: string; name: string; status: KeyStatus }[] })[]> {
   const accounts = await store.listAccounts();
-  return Promise.all(accounts.map(async (account) => ({
-    ...account,
-    keys: (await store.listKeys(account.id)).map((k) => ({ prefix: k.prefix, name: k.name, status: k.status })),
-  })));
+  return Promise.all(
+    accounts.map(async (account) => ({
+      ...account,
+      keys: (await store.listKeys(account.id)).map((k) => ({ prefix: k.prefix, name: k.name, status: k.status })),
+    })),
+  );
 }

@@ -66,7 +66,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     listingsFile: path.join(dataDir, 'listings.sqlite'),
     accessFile: path.join(dataDir, 'access.sqlite'),
     elasticsearch: parsed.ES_URL
-      ? { url: parsed.ES_URL, alias: parsed.ES_INDEX_ALIAS, apiKey: parsed.ES_API_KEY, username: parsed.ES_USERNAME, password: parsed.ES_PASSWORD, caFile: parsed.ES_CA_FILE }
+      ? {
+          url: parsed.ES_URL,
+          alias: parsed.ES_INDEX_ALIAS,
+          apiKey: parsed.ES_API_KEY,
+          username: parsed.ES_USERNAME,
+          password: parsed.ES_PASSWORD,
+          caFile: parsed.ES_CA_FILE,
+        }
       : null,
     redisUrl: parsed.REDIS_URL ?? null,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,

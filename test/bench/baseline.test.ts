@@ -15,14 +15,18 @@ describe('bench: bare node:http baseline', function () {
     api = createServer((req, res) => {
       seen.push(`${req.headers['x-api-key']} ${req.headers['accept-encoding']} ${req.url}`);
       if (req.url?.endsWith('/refused')) return void res.writeHead(402, { 'content-type': 'application/json' }).end('{"code":"ITEMS_QUOTA"}');
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-quota-items-used': '3' }).end(JSON.stringify({ path: req.url, pad: 'x'.repeat(2000) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-quota-items-used': '3' })
+        .end(JSON.stringify({ path: req.url, pad: 'x'.repeat(2000) }));
     });
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v1`;
   });
-  after(() => { api.close(); });
+  after(() => {
+    api.close();
+  });
 
-  it('records the API\'s plain answers with the key, then measures a bare server replaying them', async () => {
+  it("records the API's plain answers with the key, then measures a bare server replaying them", async () => {
     const figures = await measureBare({ base, key: 'k1', paths: ['/a?x=1', '/b'], connections: 2, singleSeconds: 0.5, seconds: 0.5 });
     expect(seen.slice(0, 2)).to.deep.equal(['k1 identity /api/v1/a?x=1', 'k1 identity /api/v1/b']);
     // Only the recording reached the API: the loads went to the bare server.
@@ -34,7 +38,9 @@ describe('bench: bare node:http baseline', function () {
 
   it('refuses to report a baseline of error answers', async () => {
     let failure: unknown = null;
-    await measureBare({ base, key: 'k1', paths: ['/refused'], connections: 1, singleSeconds: 0.3, seconds: 0.3 }).catch((error: unknown) => { failure = error; });
+    await measureBare({ base, key: 'k1', paths: ['/refused'], connections: 1, singleSeconds: 0.3, seconds: 0.3 }).catch((error: unknown) => {
+      failure = error;
+    });
     expect(String(failure)).to.match(/bare server answered 402/);
   });
 });

@@ -15,7 +15,9 @@ describe('bench: the reference work printed beside the figures (calibration.ts)'
     const calibration = calibrate({ loopSteps: 10_000, rows: 500, runs: 3 });
     expect(calibration.jsMs).to.be.a('number').greaterThan(0);
     expect(calibration.sqliteMs).to.be.a('number').greaterThan(0);
-    expect(machine({ jsMs: 1234.4, sqliteMs: 56.6 })).to.match(/^- machine: \d+ cores .*reference work \(calibration\.ts, lower is faster\): JS loop 1234 ms, SQLite 57 ms$/);
+    expect(machine({ jsMs: 1234.4, sqliteMs: 56.6 })).to.match(
+      /^- machine: \d+ cores .*reference work \(calibration\.ts, lower is faster\): JS loop 1234 ms, SQLite 57 ms$/,
+    );
   });
 
   it('reads how much of a file is in the page cache (fincore), or says it cannot', function () {
@@ -24,7 +26,9 @@ describe('bench: the reference work printed beside the figures (calibration.ts)'
     const resident = residentBytes(file);
     if (resident === null) this.skip(); // no fincore on this machine
     // Just written: its pages are in the cache, and it has no more than its own size.
-    expect(resident).to.be.greaterThan(0).and.at.most(1 << 20);
+    expect(resident)
+      .to.be.greaterThan(0)
+      .and.at.most(1 << 20);
     expect(residentBytes(path.join(file, 'missing'))).to.equal(null);
   });
 });

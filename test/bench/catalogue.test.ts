@@ -15,7 +15,9 @@ async function linesOf(file: string): Promise<string[]> {
 describe('bench: the raw records of the catalogue', function () {
   this.timeout(60_000);
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'bench-sample-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'bench-sample-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('are generated gzipped under sample.ndjson.gz, N records, with no partial file left', async () => {

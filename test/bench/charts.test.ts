@@ -5,7 +5,14 @@ import { apiLatencySpec, indexerSpec, renderSvg } from '../../scripts/bench/char
 describe('benchmark charts', () => {
   it('draws latency by scenario and engine', async () => {
     const spec = apiLatencySpec([
-      { engine: 'sqlite', label: 'run A', figures: [{ scenario: 'search', p50: 14, p99: 25, rps: 3000 }, { scenario: 'map-paris', p50: 109, p99: 252, rps: 435 }] },
+      {
+        engine: 'sqlite',
+        label: 'run A',
+        figures: [
+          { scenario: 'search', p50: 14, p99: 25, rps: 3000 },
+          { scenario: 'map-paris', p50: 109, p99: 252, rps: 435 },
+        ],
+      },
       { engine: 'elasticsearch', label: 'run B', figures: [{ scenario: 'search', p50: 20, p99: 40, rps: 2000 }] },
     ]);
     const svg = await renderSvg(spec!);

@@ -41,7 +41,9 @@ describe('bench: engines side by side', () => {
       { engine: 'elasticsearch', rows: [row('search', 500, 80)] },
     ]);
     const lines = table.split('\n');
-    expect(lines[0]).to.match(/\| scenario +\| SQLite req\/s \| SQLite p50 ms \| SQLite p99 ms \| SQLite raw ms \| Elasticsearch req\/s .*\| Elasticsearch \/ SQLite req\/s \|/);
+    expect(lines[0]).to.match(
+      /\| scenario +\| SQLite req\/s \| SQLite p50 ms \| SQLite p99 ms \| SQLite raw ms \| Elasticsearch req\/s .*\| Elasticsearch \/ SQLite req\/s \|/,
+    );
     expect(lines).to.have.length(4);
     expect(lines[2]).to.match(/^\| search: search title +\| 2 000 +\| 20\.0 +\| 60\.0 +\| 2\.00 +\| 500 +\| 80\.0 +\| 240 +\| 8\.00 +\| 0\.25 +\|$/);
     // A scenario one engine did not run: dashes there, no ratio.
@@ -50,15 +52,42 @@ describe('bench: engines side by side', () => {
 
   it('lays the indexer loads of both engines side by side, with the index layout', () => {
     const figures: LoadFigures = {
-      records: 200_000, written: 199_990, rejected: 10, indexerSeconds: 150, recordsPerSecond: 1333, wallSeconds: 160, endToEndPerSecond: 1250,
-      peakRssMiB: 284.4, storeBytes: 2 * 1024 ** 3, builtAt: '2026-11-26T00:39:05.000Z',
+      records: 200_000,
+      written: 199_990,
+      rejected: 10,
+      indexerSeconds: 150,
+      recordsPerSecond: 1333,
+      wallSeconds: 160,
+      endToEndPerSecond: 1250,
+      peakRssMiB: 284.4,
+      storeBytes: 2 * 1024 ** 3,
+      builtAt: '2026-11-26T00:39:05.000Z',
     };
     const es: EsLoad = {
-      ...figures, recordsPerSecond: 400, endToEndPerSecond: 380, peakRssMiB: 270, builtAt: '2026-11-26T01:02:00.000Z', url: 'http://es', alias: 'bench-a',
-      index: { indices: ['bench-a-v1'], documents: 199_990, storeBytes: 600 * 1024 ** 2, primaryStoreBytes: 600 * 1024 ** 2, primaryShards: 3, replicas: 0, nodes: 1, version: '8.19.20', heapMaxBytes: 2 * 1024 ** 3, heapUsedBytes: 0 },
+      ...figures,
+      recordsPerSecond: 400,
+      endToEndPerSecond: 380,
+      peakRssMiB: 270,
+      builtAt: '2026-11-26T01:02:00.000Z',
+      url: 'http://es',
+      alias: 'bench-a',
+      index: {
+        indices: ['bench-a-v1'],
+        documents: 199_990,
+        storeBytes: 600 * 1024 ** 2,
+        primaryStoreBytes: 600 * 1024 ** 2,
+        primaryShards: 3,
+        replicas: 0,
+        nodes: 1,
+        version: '8.19.20',
+        heapMaxBytes: 2 * 1024 ** 3,
+        heapUsedBytes: 0,
+      },
     };
     const lines = indexerSideBySide([sqliteIndexerRow(figures), esIndexerRow(es)]).split('\n');
     expect(lines[2]).to.match(/^\| SQLite +\| 200 000 \| 199 990 \| 10 +\| 1 333 +\| 1 250 +\| 160\.0 +\| 284 MiB +\| 2\.00 GiB +\| one file/);
-    expect(lines[3]).to.match(/^\| Elasticsearch \| 200 000 \| 199 990 \| 10 +\| 400 +\| 380 +\| 160\.0 +\| 270 MiB +\| 600\.0 MiB +\| 3 primary shards, 0 replicas, 1 node, heap 2\.00 GiB \| 2026-11-26T01:02Z \|$/);
+    expect(lines[3]).to.match(
+      /^\| Elasticsearch \| 200 000 \| 199 990 \| 10 +\| 400 +\| 380 +\| 160\.0 +\| 270 MiB +\| 600\.0 MiB +\| 3 primary shards, 0 replicas, 1 node, heap 2\.00 GiB \| 2026-11-26T01:02Z \|$/,
+    );
   });
 });

@@ -7,18 +7,36 @@ import { writeSample } from '../../indexer/sample/write.js';
 import { loadWithIndexer } from '../../scripts/bench/catalogue.js';
 import { memoryCurveTable, readListingCount, type MemorySample } from '../../scripts/bench/memory-curve.js';
 
-const sample = (seconds: number, listings: number | null, peakMiB: number | null, rssMiB: number | null = null): MemorySample => ({ seconds, listings, peakMiB, rssMiB });
+const sample = (seconds: number, listings: number | null, peakMiB: number | null, rssMiB: number | null = null): MemorySample => ({
+  seconds,
+  listings,
+  peakMiB,
+  rssMiB,
+});
 
 describe('bench: the indexer memory against its input', function () {
   this.timeout(120_000);
 
   it('prints the first sample at or past each fifth of the listings, and how much the peak grew', () => {
     const samples = [
-      sample(1, null, 50), sample(5, 0, 120), // before the store exists, before the first commit: left out
-      sample(10, 100_000, 300, 280), sample(15, 200_000, 310, 290), sample(20, 300_000, 312, 295),
-      sample(25, 400_000, 330, 300), sample(30, 450_000, 331, 301), sample(35, 500_000, 345, 320),
+      sample(1, null, 50),
+      sample(5, 0, 120), // before the store exists, before the first commit: left out
+      sample(10, 100_000, 300, 280),
+      sample(15, 200_000, 310, 290),
+      sample(20, 300_000, 312, 295),
+      sample(25, 400_000, 330, 300),
+      sample(30, 450_000, 331, 301),
+      sample(35, 500_000, 345, 320),
     ];
-    const rows = memoryCurveTable(samples).split('\n').filter((line) => /^\| \d/.test(line)).map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
+    const rows = memoryCurveTable(samples)
+      .split('\n')
+      .filter((line) => /^\| \d/.test(line))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     // Marks at 100k, 200k, 300k, 400k, 500k of the 500 000 written.
     expect(rows).to.deep.equal([
       ['100 000', '10', '300.0', '280.0'],
@@ -33,7 +51,9 @@ describe('bench: the indexer memory against its input', function () {
   it('shows a sample once when it is the first past several marks, and says when nothing was sampled', () => {
     // Marks at 250, 500, 750 and 1 000 listings: the second sample is the first past all four.
     const text = memoryCurveTable([sample(3, 10, 200), sample(9, 1_000, 210)], 4);
-    expect(text.split('\n').filter((line) => /^\| \d/.test(line))).to.deep.equal(['| 1 000            | 9    | 210.0                        | -              |']);
+    expect(text.split('\n').filter((line) => /^\| \d/.test(line))).to.deep.equal([
+      '| 1 000            | 9    | 210.0                        | -              |',
+    ]);
     expect(text).to.contain('1 000 to 1 000 listings written: 210.0 -> 210.0 MiB (+0.0 MiB).');
     expect(memoryCurveTable([sample(1, null, 50), sample(2, 0, 60)])).to.match(/^No sample with listings written/);
   });

@@ -11,7 +11,10 @@ describe('bench: full text + filters, both plans and the per-query choice', () =
   it('reports text first for a rare word with a department, whichever of its two forms the store ran', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'tp-')), 'listings.sqlite');
     const listings = makeListings({ count: 200, seed: 12 }).map((l, i) => ({
-      ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [],
+      ...l,
+      status: 'active' as const,
+      has_photos: true,
+      group_sites_ahead: [],
       content: { ...l.content, title: i % 10 === 0 ? `Pigeonnier ${i}` : l.content.title },
     }));
     const store = new SqliteListingStore(file);
@@ -23,6 +26,7 @@ describe('bench: full text + filters, both plans and the per-query choice', () =
     expect(withSets.chosen).to.equal('text-first');
     expect(withSets.explain['text-first']).to.match(/SCAN j VIRTUAL TABLE/);
     expect(withSets.explain['index-first']).to.match(/USING (COVERING )?INDEX ix_main_dept_recent/);
-    for (const ms of [withSets.textFirstMs, withSets.indexFirstMs, withSets.indexFirstFtsMs, withSets.chosenMs]) expect(ms).to.be.a('number').and.be.at.least(0);
+    for (const ms of [withSets.textFirstMs, withSets.indexFirstMs, withSets.indexFirstFtsMs, withSets.chosenMs])
+      expect(ms).to.be.a('number').and.be.at.least(0);
   });
 });

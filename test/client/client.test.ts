@@ -27,21 +27,35 @@ describeEngines('typed client', function (engine) {
   /** A client whose sleep moves the app's clock instead of waiting, and whose requests are counted. */
   function clientFor(apiKey: string, options: Partial<AnnoncesClientOptions> = {}): AnnoncesClient {
     return new AnnoncesClient({
-      baseUrl: app.base, apiKey, now: () => app.clock.now,
-      fetch: (input, init) => { requests += 1; return fetch(input, init); },
-      sleep: async (ms) => { sleeps.push(ms); app.clock.now += ms; },
+      baseUrl: app.base,
+      apiKey,
+      now: () => app.clock.now,
+      fetch: (input, init) => {
+        requests += 1;
+        return fetch(input, init);
+      },
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        app.clock.now += ms;
+      },
       ...options,
     });
   }
 
   before(async () => {
     app = await startTestApp({
-      listings, engine,
+      listings,
+      engine,
       deps: { offers: offersWith({ secteur: { requestsPerDay: 2 }, decouverte: { itemsPerMonth: 3, siteFilters: true } }, NO_RATE_WINDOWS) },
     });
   });
-  beforeEach(() => { sleeps = []; requests = 0; });
-  after(async () => { await app.close(); });
+  beforeEach(() => {
+    sleeps = [];
+    requests = 0;
+  });
+  after(async () => {
+    await app.close();
+  });
 
   it('is typed from the current OpenAPI document (npm run client:types)', async () => {
     const served = (await app.get('/openapi.json')).body;
@@ -75,7 +89,14 @@ describeEngines('typed client', function (engine) {
   it('follows the feed forever: every listing, the recommended pause when up to date, then what arrives', async () => {
     const key = await app.newKey('sur_mesure');
     const abort = new AbortController();
-    const arrived: StoredListing = { ...late, status: 'active', left_market_at: null, has_photos: true, changed_at: app.clock.now + 1_000, change_seq: 1_000_000 };
+    const arrived: StoredListing = {
+      ...late,
+      status: 'active',
+      left_market_at: null,
+      has_photos: true,
+      changed_at: app.clock.now + 1_000,
+      change_seq: 1_000_000,
+    };
     const seen: string[] = [];
     let pauses = 0;
     const follower = clientFor(key, {
@@ -101,11 +122,19 @@ describeEngines('typed client', function (engine) {
   it('follows the withdrawn flow and resumes from a saved cursor', async () => {
     const key = await app.newKey('sur_mesure');
     const client = clientFor(key);
-    const withdrawn = listings.filter((l) => l.status !== 'active').map((l) => keyOf(l.content)).sort();
+    const withdrawn = listings
+      .filter((l) => l.status !== 'active')
+      .map((l) => keyOf(l.content))
+      .sort();
     const first = await client.withdrawn({ page_size: 3 });
     const abort = new AbortController();
     const rest: string[] = [];
-    const follower = clientFor(key, { sleep: async (ms) => { sleeps.push(ms); abort.abort(); } });
+    const follower = clientFor(key, {
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        abort.abort();
+      },
+    });
     for await (const batch of follower.followWithdrawn({ page_size: 3 }, { cursor: first.data.next_cursor!, signal: abort.signal })) {
       expect(batch.items.every((a) => ['retiree', 'vendue', 'sous_compromis', 'archivee'].includes(a.reason))).to.equal(true);
       rest.push(...batch.items.map(keyOf));
@@ -143,7 +172,9 @@ describeEngines('typed client', function (engine) {
     app.service.deps.listings = flaky;
     try {
       const key = await app.newKey('sur_mesure');
-      const single = await clientFor(key).feed().catch((error: unknown) => error);
+      const single = await clientFor(key)
+        .feed()
+        .catch((error: unknown) => error);
       expect(single).to.be.instanceOf(RetryLaterError);
       expect((single as RetryLaterError).status).to.equal(503);
       expect(sleeps).to.deep.equal([5000, 5000, 5000, 5000, 5000]);

@@ -37,7 +37,14 @@ for (const target of accessTargets()) {
       it('finds keys by hash, lists them by account, and revokes by hash or by prefix', async function () {
         const account = newAccountId('keys');
         await store.ensureAccount({ id: account, offer: 'ville', created_at: CREATED_AT, history_days: 0, annonces_from: '2026-01-01' });
-        const key = (n: number) => ({ hash: `${account}-h${n}`, prefix: `ak_${account}-${n}`, name: `k${n}`, account_id: account, status: 'active' as const, created_at: `2026-01-0${n}T00:00:00.000Z` });
+        const key = (n: number) => ({
+          hash: `${account}-h${n}`,
+          prefix: `ak_${account}-${n}`,
+          name: `k${n}`,
+          account_id: account,
+          status: 'active' as const,
+          created_at: `2026-01-0${n}T00:00:00.000Z`,
+        });
         await store.addKey(key(2));
         await store.addKey(key(1));
         expect(await store.findKey(`${account}-h1`)).to.deep.equal(key(1));
@@ -214,8 +221,9 @@ for (const target of accessTargets()) {
       it('200 concurrent deliveries never count a listing twice and never lose one', async function () {
         const account = newAccountId('race');
         const shared = ['shared:1', 'shared:2'];
-        const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-          handles[i % handles.length].consumeListings(scopeAt(account, T0 + i), [...ids(`r${i}`, 5), ...shared], BIG)));
+        const results = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => handles[i % handles.length].consumeListings(scopeAt(account, T0 + i), [...ids(`r${i}`, 5), ...shared], BIG)),
+        );
         const usage = await store.readUsage(scopeAt(account, T0 + 1000));
         expect(usage.month).to.equal(200 * 5 + 2);
         expect(usage.day).to.equal(200 * 5 + 2);
@@ -226,19 +234,23 @@ for (const target of accessTargets()) {
         const account = newAccountId('overshoot');
         const limits = { day: 1_000_000, month: 100 };
         const page = 7;
-        const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-          handles[i % handles.length].consumeListings(scopeAt(account, T0 + i), ids(`o${i}`, page), limits)));
+        const results = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => handles[i % handles.length].consumeListings(scopeAt(account, T0 + i), ids(`o${i}`, page), limits)),
+        );
         const served = results.filter((r) => r.refused === null);
         const usage = await store.readUsage(scopeAt(account, T0 + 1000));
         expect(usage.month).to.equal(served.length * page);
-        expect(usage.month).to.be.at.least(100).and.below(100 + page);
+        expect(usage.month)
+          .to.be.at.least(100)
+          .and.below(100 + page);
         expect(results.filter((r) => r.refused === 'month').every((r) => r.added === 0)).to.equal(true);
       });
 
       it('200 concurrent admissions take exactly the daily request cap', async function () {
         const account = newAccountId('cap');
-        const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-          handles[i % handles.length].admit(scopeAt(account, T0), { requestLimit: 150, items: null, take: true })));
+        const results = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => handles[i % handles.length].admit(scopeAt(account, T0), { requestLimit: 150, items: null, take: true })),
+        );
         expect(results.filter((r) => r.refused === null)).to.have.length(150);
         expect((await store.readUsage(scopeAt(account, T0))).requests).to.equal(150);
       });
@@ -259,4 +271,3 @@ for (const target of accessTargets()) {
     });
   });
 }
-

@@ -33,7 +33,9 @@ function expectQuartiles(engine: Engine, got: Quartiles, values: number[], what:
     return;
   }
   const estimates = [got.q1, got.median, got.q3];
-  QUARTILES.forEach((q, i) => expect(withinRankBound(values, q, estimates[i]), `${what} q${q}: ${estimates[i]} of ${JSON.stringify(exactQuartiles(values))}`).to.equal(true));
+  QUARTILES.forEach((q, i) =>
+    expect(withinRankBound(values, q, estimates[i]), `${what} q${q}: ${estimates[i]} of ${JSON.stringify(exactQuartiles(values))}`).to.equal(true),
+  );
 }
 
 describeEngines('ListingStore aggregates conformance', function (engine) {
@@ -45,7 +47,9 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
     store = await openStore(engine);
     await store.upsertMany(listings);
   });
-  after(async () => { await store?.close(); });
+  after(async () => {
+    await store?.close();
+  });
 
   describe('clusters', () => {
     const cases: { bbox: BoundingBox; zoom: number; filter?: ListingFilter; scope?: Scope; grouped?: boolean }[] = [
@@ -55,7 +59,13 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
       { bbox: { south: 48.8, west: 2.2, north: 48.95, east: 2.45 }, zoom: 12 },
       { bbox: { south: 48.8, west: 2.2, north: 48.95, east: 2.45 }, zoom: 16, grouped: false },
       { bbox: { south: 44, west: 3, north: 47, east: 6 }, zoom: 9, scope: { enteredFrom: 0, eligibleSites: FIXTURE_SITES.slice(1, 4) } },
-      { bbox: { south: 44, west: 3, north: 47, east: 6 }, zoom: 8, filter: { words: ['lumineux'] }, grouped: false, scope: { enteredFrom: 0, eligibleSites: FIXTURE_SITES.slice(0, 2) } },
+      {
+        bbox: { south: 44, west: 3, north: 47, east: 6 },
+        zoom: 8,
+        filter: { words: ['lumineux'] },
+        grouped: false,
+        scope: { enteredFrom: 0, eligibleSites: FIXTURE_SITES.slice(0, 2) },
+      },
       { bbox: { south: -30, west: 179, north: -10, east: -179 }, zoom: 7 },
     ];
     for (const c of cases) {
@@ -65,13 +75,16 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
         const map = await store.map({ ...query, limit: 1 });
         const expected = expectedCells(listings, query.filter, query.scope, query.grouped, c.bbox, c.zoom);
         expect(result.total).to.equal(map.total);
-        expect(result.cells.reduce((sum, cell) => sum + cell.count, 0), 'sum of the counts').to.equal(map.total);
+        expect(
+          result.cells.reduce((sum, cell) => sum + cell.count, 0),
+          'sum of the counts',
+        ).to.equal(map.total);
         expect(result.cells.map((cell) => `${cell.x}/${cell.y}`).sort()).to.deep.equal([...expected.keys()].sort());
         expect(map.total).to.be.greaterThan(0);
         for (const cell of result.cells) {
           const want = expected.get(`${cell.x}/${cell.y}`)!;
           expect(cell.zoom).to.equal(c.zoom);
-          expect(cell.count, cell.x + '/' + cell.y).to.equal(want.count);
+          expect(cell.count, `${cell.x}/${cell.y}`).to.equal(want.count);
           expect(cell.lat).to.be.closeTo(want.lat, 1e-6);
           expect(cell.lon).to.be.closeTo(want.lon, 1e-6);
           expect(tileX(cell.lon, c.zoom)).to.equal(cell.x);
@@ -91,12 +104,23 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
       { area: { kind: 'department', department: '69' }, holds: (l) => l.content.department === '69' },
       { area: { kind: 'postalCode', postalCode: '75016' }, holds: (l) => l.content.postal_code === '75016' },
       // Paris's own postal codes, and a code it would share with a commune of another name.
-      { area: { kind: 'commune', insee: '75056', postalCodes: ['75008'], sharedPostalCodes: ['75016', '42000'], cityNames: ['paris'] },
-        holds: (l) => l.content.postal_code === '75008' || (l.content.postal_code === '75016' && l.content.city === 'Paris') },
-      { area: { kind: 'bbox', bbox: { south: 44, west: 3, north: 47, east: 6 } },
-        holds: (l) => l.content.latitude !== null && l.content.latitude >= 44 && l.content.latitude <= 47 && l.content.longitude! >= 3 && l.content.longitude! <= 6 },
-      { area: { kind: 'bbox', bbox: { south: -30, west: 179, north: -10, east: -179 } },
-        holds: (l) => l.content.latitude !== null && l.content.latitude >= -30 && l.content.latitude <= -10 && (l.content.longitude! >= 179 || l.content.longitude! <= -179) },
+      {
+        area: { kind: 'commune', insee: '75056', postalCodes: ['75008'], sharedPostalCodes: ['75016', '42000'], cityNames: ['paris'] },
+        holds: (l) => l.content.postal_code === '75008' || (l.content.postal_code === '75016' && l.content.city === 'Paris'),
+      },
+      {
+        area: { kind: 'bbox', bbox: { south: 44, west: 3, north: 47, east: 6 } },
+        holds: (l) =>
+          l.content.latitude !== null && l.content.latitude >= 44 && l.content.latitude <= 47 && l.content.longitude! >= 3 && l.content.longitude! <= 6,
+      },
+      {
+        area: { kind: 'bbox', bbox: { south: -30, west: 179, north: -10, east: -179 } },
+        holds: (l) =>
+          l.content.latitude !== null &&
+          l.content.latitude >= -30 &&
+          l.content.latitude <= -10 &&
+          (l.content.longitude! >= 179 || l.content.longitude! <= -179),
+      },
     ];
     const criteria: { types?: string[]; transaction?: 'vente' | 'location'; roomsMin?: number; roomsMax?: number; grouped: boolean; scope: Scope }[] = [
       { grouped: true, scope: ALL },
@@ -106,9 +130,20 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
     for (const { area, holds } of areas) {
       for (const c of criteria) {
         it(`${JSON.stringify(area)} ${JSON.stringify(c)}`, async () => {
-          const result = await store.stats({ area, types: c.types, transaction: c.transaction, roomsMin: c.roomsMin, roomsMax: c.roomsMax, scope: c.scope, grouped: c.grouped, withdrawnSince: since });
+          const result = await store.stats({
+            area,
+            types: c.types,
+            transaction: c.transaction,
+            roomsMin: c.roomsMin,
+            roomsMax: c.roomsMax,
+            scope: c.scope,
+            grouped: c.grouped,
+            withdrawnSince: since,
+          });
           const filter: ListingFilter = { types: c.types, transaction: c.transaction, roomsMin: c.roomsMin };
-          const inArea = listings.filter((l) => holds(l) && matchesFilter(l, filter) && (c.roomsMax === undefined || (l.content.rooms !== null && l.content.rooms <= c.roomsMax)));
+          const inArea = listings.filter(
+            (l) => holds(l) && matchesFilter(l, filter) && (c.roomsMax === undefined || (l.content.rooms !== null && l.content.rooms <= c.roomsMax)),
+          );
           const want = expectedStats(inArea, c.scope, c.grouped, since);
           expect(result.active.count, 'active').to.equal(want.active.count);
           expect(result.withdrawn.count, 'withdrawn').to.equal(want.withdrawn.count);
@@ -123,7 +158,12 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
     }
 
     it('has areas with enough listings for the quartiles to mean something', () => {
-      const lyon = expectedStats(listings.filter((l) => l.content.department === '69'), ALL, true, since);
+      const lyon = expectedStats(
+        listings.filter((l) => l.content.department === '69'),
+        ALL,
+        true,
+        since,
+      );
       expect(lyon.active.count).to.be.greaterThan(50);
       expect(lyon.withdrawn.count).to.be.greaterThan(3);
       expect(lyon.withdrawn.discount.some((d) => d > 0) && lyon.withdrawn.discount.some((d) => d < 0)).to.equal(true);

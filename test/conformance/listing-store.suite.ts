@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: the one conformance suite every engine runs, kept whole so no engine skips a part.
  * The conformance suite of the two listing ports: the same behaviour checks for every backend
  * (SQLite always, Elasticsearch when reachable), in one part per port (ListingReader, ListingIndex)
  * on one store holding both. Each check compares the store's answer with the brute-force oracle.
@@ -28,7 +29,9 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       store = opened;
       await store.upsertMany(listings);
     });
-    after(async () => { await store?.close(); });
+    after(async () => {
+      await store?.close();
+    });
 
     async function searchAll(base: Omit<SearchQuery, 'page' | 'after' | 'pageSize'>, pageSize = 37): Promise<string[]> {
       const ids: string[] = [];
@@ -135,15 +138,24 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
         const expected = listings.filter((l) => inBox(l, box) && l.status === 'active' && l.has_photos && l.group_sites_ahead.length === 0);
         expect(expected.length).to.be.greaterThan(0);
         const result = await store.map({ filter: { transaction: 'vente' }, scope: ALL, grouped: true, bbox: box, limit: 2000 });
-        const expectedIds = expected.filter((l) => matchesFilter(l, { transaction: 'vente' })).map((l) => l.id).sort();
-        expect(mapPointsOf(result).map((p) => `${p.source}:${p.reference}`).sort()).to.deep.equal(expectedIds);
+        const expectedIds = expected
+          .filter((l) => matchesFilter(l, { transaction: 'vente' }))
+          .map((l) => l.id)
+          .sort();
+        expect(
+          mapPointsOf(result)
+            .map((p) => `${p.source}:${p.reference}`)
+            .sort(),
+        ).to.deep.equal(expectedIds);
         expect(result.total).to.equal(expectedIds.length);
       });
 
       it('feed: active site listings by (changed_at, change_seq), up to changedUntil, resumable', async () => {
         const until = Date.parse('2026-09-01T00:05:00Z');
-        const expected = listings.filter((l) => l.status === 'active' && l.changed_at <= until)
-          .sort((a, b) => a.changed_at - b.changed_at || a.change_seq - b.change_seq).map((l) => l.id);
+        const expected = listings
+          .filter((l) => l.status === 'active' && l.changed_at <= until)
+          .sort((a, b) => a.changed_at - b.changed_at || a.change_seq - b.change_seq)
+          .map((l) => l.id);
         const seen: string[] = [];
         let after: (string | number)[] | null = null;
         for (;;) {
@@ -157,8 +169,10 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
 
       it('withdrawn: listings that left the market, in the order of the writes that moved them out', async () => {
         const until = Date.parse('2026-09-01T00:08:00Z');
-        const expected = listings.filter((l) => l.status !== 'active' && l.changed_at <= until)
-          .sort((a, b) => a.changed_at - b.changed_at || a.change_seq - b.change_seq).map((l) => l.id);
+        const expected = listings
+          .filter((l) => l.status !== 'active' && l.changed_at <= until)
+          .sort((a, b) => a.changed_at - b.changed_at || a.change_seq - b.change_seq)
+          .map((l) => l.id);
         const seen: string[] = [];
         let after: (string | number)[] | null = null;
         for (;;) {
@@ -187,7 +201,13 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
 
     describe('ListingIndex: what the indexer writes and looks up', () => {
       it('get and getMany return the stored state, including the price series', async () => {
-        const withPoints = { ...listings[3], price_points: [{ at: '2026-07-01T00:00:00.000Z', price: 100 }, { at: '2026-08-01T00:00:00.000Z', price: 90 }] };
+        const withPoints = {
+          ...listings[3],
+          price_points: [
+            { at: '2026-07-01T00:00:00.000Z', price: 100 },
+            { at: '2026-08-01T00:00:00.000Z', price: 90 },
+          ],
+        };
         await store.upsertMany([withPoints]);
         expect(await store.get(withPoints.id)).to.deep.equal(withPoints);
         expect(await store.get('nope:nothing')).to.equal(null);
@@ -209,17 +229,33 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       });
 
       it('block reads: findBlock, findBlocks and blockKeysAfter agree on the active listings of each block', async () => {
-        const keys = [...new Set(listings.filter((l) => l.status === 'active').map((l) => blockKeyOf(l)).filter((k): k is string => k !== null))].sort();
+        const keys = [
+          ...new Set(
+            listings
+              .filter((l) => l.status === 'active')
+              .map((l) => blockKeyOf(l))
+              .filter((k): k is string => k !== null),
+          ),
+        ].sort();
         const sample = keys.filter((_, i) => i % 7 === 0).slice(0, 12);
         for (const key of sample) {
-          const expected = listings.filter((l) => l.status === 'active' && blockKeyOf(l) === key).map((l) => l.id).sort();
+          const expected = listings
+            .filter((l) => l.status === 'active' && blockKeyOf(l) === key)
+            .map((l) => l.id)
+            .sort();
           expect((await store.findBlock(key)).map((l) => l.id).sort(), key).to.deep.equal(expected);
         }
         const many = await store.findBlocks([...sample, 'no|such|block|0']);
         expect([...many.keys()].sort()).to.deep.equal([...sample, 'no|such|block|0'].sort());
-        for (const key of sample) expect(many.get(key)!.map((l) => l.id).sort()).to.deep.equal((await store.findBlock(key)).map((l) => l.id).sort());
+        for (const key of sample)
+          expect(
+            many
+              .get(key)!
+              .map((l) => l.id)
+              .sort(),
+          ).to.deep.equal((await store.findBlock(key)).map((l) => l.id).sort());
         const paged: string[] = [];
-        for (let after: string | null = null; ;) {
+        for (let after: string | null = null; ; ) {
           const page = await store.blockKeysAfter(after, 17);
           paged.push(...page);
           if (page.length < 17) break;
@@ -236,7 +272,7 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       it('catalogue: every listing once, the active ones then the others, page by page', async () => {
         const read = async (which: 'active' | 'inactive') => {
           const ids: string[] = [];
-          for (let after: SortPosition | null = null; ;) {
+          for (let after: SortPosition | null = null; ; ) {
             const page = await store.catalogue(which, after, 97);
             ids.push(...page.items.map((l) => l.id));
             if (!page.hasMore || !page.last) return ids;
@@ -245,8 +281,18 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
         };
         const active = await read('active');
         const inactive = await read('inactive');
-        expect(active.slice().sort()).to.deep.equal(listings.filter((l) => l.status === 'active').map((l) => l.id).sort());
-        expect(inactive.slice().sort()).to.deep.equal(listings.filter((l) => l.status !== 'active').map((l) => l.id).sort());
+        expect(active.slice().sort()).to.deep.equal(
+          listings
+            .filter((l) => l.status === 'active')
+            .map((l) => l.id)
+            .sort(),
+        );
+        expect(inactive.slice().sort()).to.deep.equal(
+          listings
+            .filter((l) => l.status !== 'active')
+            .map((l) => l.id)
+            .sort(),
+        );
       });
 
       it('upsertGroupFields writes the group fields; the grouping-pending mark is kept until cleared', async () => {
@@ -264,7 +310,10 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
 
       it('one writer at a time: a second writer is refused, naming the first, until it releases', async () => {
         const first = await store.acquireWriterLock({ changesFrom: 1 });
-        const refused = await store.acquireWriterLock({ changesFrom: 2 }).then(() => null, (error: Error) => error);
+        const refused = await store.acquireWriterLock({ changesFrom: 2 }).then(
+          () => null,
+          (error: Error) => error,
+        );
         expect(refused).to.be.instanceOf(WriterBusyError);
         expect(refused?.message).to.include(`pid ${process.pid}`);
         await first.release();

@@ -35,7 +35,8 @@ function snapshot(store: SqliteListingStore) {
     rows: db.prepare('SELECT rowid AS r, * FROM listings ORDER BY rowid').all(),
     vocabulary: db.prepare('SELECT term, doc, cnt FROM listings_fts_vocab ORDER BY term').all(),
     matches: ['appartement', 'maison', 'lumineux', 'terrain'].map((word) =>
-      db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid').all(word)),
+      db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid').all(word),
+    ),
     boxes: db.prepare('SELECT * FROM listings_rtree ORDER BY id').all(),
     features: db.prepare('SELECT * FROM dedup_features ORDER BY rowid').all(),
     schema: db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%' ORDER BY name").all(),
@@ -50,7 +51,9 @@ function checkIntegrity(store: SqliteListingStore): void {
   const withCoordinates = (db.prepare('SELECT count(*) AS n FROM listings WHERE lat IS NOT NULL AND lon IS NOT NULL').get() as { n: number }).n;
   expect((db.prepare('SELECT count(*) AS n FROM listings_rtree').get() as { n: number }).n).to.equal(withCoordinates);
   // The count kept by triggers (not dropped by a bulk load) is the table's.
-  expect((db.prepare('SELECT n FROM listing_count').get() as { n: number }).n).to.equal((db.prepare('SELECT count(*) AS n FROM listings').get() as { n: number }).n);
+  expect((db.prepare('SELECT n FROM listing_count').get() as { n: number }).n).to.equal(
+    (db.prepare('SELECT count(*) AS n FROM listings').get() as { n: number }).n,
+  );
   expect(bulkLoadPending(db)).to.equal(false);
 }
 
@@ -83,11 +86,21 @@ describe('indexer first build (bulk mode) and parse worker', function () {
   const interruptedBuild = (name: string, file: string, read: number) => {
     const dying = open(name, { bulkCommitRows: 500 });
     return load(dying, file, {
-      onProgress: (report) => { if (report.read >= read) { dying.database.close(); throw new Error('killed'); } },
-    }).then(() => null, (error: Error) => error);
+      onProgress: (report) => {
+        if (report.read >= read) {
+          dying.database.close();
+          throw new Error('killed');
+        }
+      },
+    }).then(
+      () => null,
+      (error: Error) => error,
+    );
   };
 
-  beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'bulk-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'bulk-'));
+  });
 
   it('a bulk first build gives the store, report and rejects of the incremental path; later loads are incremental', async () => {
     const file = writeNdjson(withRejects, 'in.ndjson', dir);
@@ -103,7 +116,11 @@ describe('indexer first build (bulk mode) and parse worker', function () {
       checkIntegrity(bulk);
 
       // The store now holds listings: the next load writes through the triggers and live indexes.
-      const more = writeNdjson([...records.slice(1400, 2500), { ...records[0], title: 'Zorglubesque maison restaurée', collected_at: new Date(clock).toISOString() }], 'more.ndjson', dir);
+      const more = writeNdjson(
+        [...records.slice(1400, 2500), { ...records[0], title: 'Zorglubesque maison restaurée', collected_at: new Date(clock).toISOString() }],
+        'more.ndjson',
+        dir,
+      );
       await load(bulk, more);
       await load(incremental, more, { bulkLoad: false });
       expect(snapshot(bulk)).to.deep.equal(snapshot(incremental));
@@ -172,7 +189,14 @@ describe('indexer first build (bulk mode) and parse worker', function () {
       return failures;
     };
     try {
-      expect((await load(failing, file).then(() => null, (e: Error) => e))?.message).to.equal('disk says no');
+      expect(
+        (
+          await load(failing, file).then(
+            () => null,
+            (e: Error) => e,
+          )
+        )?.message,
+      ).to.equal('disk says no');
       expect(existsSync(unsyncedBuildMarker(failingFile))).to.equal(false);
       expect(failing.database.pragma('synchronous', { simple: true })).to.equal(1);
     } finally {
@@ -184,7 +208,14 @@ describe('indexer first build (bulk mode) and parse worker', function () {
     const storeFile = path.join(dir, 'shared.sqlite');
     // A first build interrupted (its connection gone) leaves its flag: what a live build's store shows.
     await interruptedBuild('shared.sqlite', writeNdjson(records.slice(0, 1500), 'in.ndjson', dir), 1000);
-    const flagged = () => { const db = new Database(storeFile, { readonly: true }); try { return bulkLoadPending(db); } finally { db.close(); } };
+    const flagged = () => {
+      const db = new Database(storeFile, { readonly: true });
+      try {
+        return bulkLoadPending(db);
+      } finally {
+        db.close();
+      }
+    };
     expect(flagged()).to.equal(true);
     // Its marker names a live process of this boot: another open neither builds the indexes nor unmarks it.
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
@@ -223,11 +254,18 @@ describe('indexer first build (bulk mode) and parse worker', function () {
         return upsertMany(listings);
       }
       // The third batch: its first 300 rows are written, then the 301st cannot be read.
-      const poisoned = Object.defineProperty({ ...listings[300] }, 'content', { get() { throw new Error('unreadable listing'); } });
+      const poisoned = Object.defineProperty({ ...listings[300] }, 'content', {
+        get() {
+          throw new Error('unreadable listing');
+        },
+      });
       return upsertMany([...listings.slice(0, 300), poisoned, ...listings.slice(301)]);
     };
     try {
-      const error = await load(store, file).then(() => null, (e: Error) => e);
+      const error = await load(store, file).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(error?.message).to.equal('unreadable listing');
       // The first two batches were committed together (2 000 rows >= 1 500); of the third, nothing.
       const stored = new Set((store.database.prepare('SELECT id FROM listings').all() as { id: string }[]).map((r) => r.id));
@@ -248,7 +286,12 @@ describe('indexer first build (bulk mode) and parse worker', function () {
       expect(countsOf(a)).to.deep.equal(countsOf(b));
       const rejects = readFileSync(path.join(dir, 'worker-rejects.ndjson'), 'utf8');
       expect(rejects).to.equal(readFileSync(path.join(dir, 'inline-rejects.ndjson'), 'utf8'));
-      expect(rejects.trim().split('\n').map((l) => JSON.parse(l).line)).to.deep.equal([601, 602, 603, 604, 605]);
+      expect(
+        rejects
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).line),
+      ).to.deep.equal([601, 602, 603, 604, 605]);
       expect(snapshot(inWorker)).to.deep.equal(snapshot(inline));
     } finally {
       await inWorker.close();
@@ -259,7 +302,10 @@ describe('indexer first build (bulk mode) and parse worker', function () {
   it('a parse worker that cannot read its input fails the load with the reason', async () => {
     const store = open('missing.sqlite');
     try {
-      const error = await load(store, path.join(dir, 'does-not-exist.ndjson'), { parseInWorker: true }).then(() => null, (e: Error) => e);
+      const error = await load(store, path.join(dir, 'does-not-exist.ndjson'), { parseInWorker: true }).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(error?.message).to.match(/ENOENT/);
     } finally {
       await store.close();
@@ -272,14 +318,15 @@ describe('indexer first build (bulk mode) and parse worker', function () {
     // The store's real bulk mode, with a final build that takes 300 ms more and holds 64 MiB more
     // than the process ever held, so that both must show in the final figures only.
     const bulkMode = store.duringBulkLoad.bind(store);
-    store.duringBulkLoad = async <T>(load: () => Promise<T>) => bulkMode(async () => {
-      const result = await load();
-      const extra = Math.max(0, process.resourceUsage().maxRSS * 1024 - process.memoryUsage().rss) + 64 * 1024 * 1024;
-      const held = Buffer.alloc(extra, 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(held[extra - 1]).to.equal(1);
-      return result;
-    });
+    store.duringBulkLoad = async <T>(load: () => Promise<T>) =>
+      bulkMode(async () => {
+        const result = await load();
+        const extra = Math.max(0, process.resourceUsage().maxRSS * 1024 - process.memoryUsage().rss) + 64 * 1024 * 1024;
+        const held = Buffer.alloc(extra, 1);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(held[extra - 1]).to.equal(1);
+        return result;
+      });
     try {
       const report = await load(store, file);
       expect(report).to.include({ read: 300, written: 300 });
@@ -305,7 +352,13 @@ describe('indexer first build (bulk mode) and parse worker', function () {
     const api = new SqliteListingStore(file);
     const loader = new SqliteListingStore(file);
     const listings = makeListings({ count: 60, seed: 3 });
-    const query = { filter: {}, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, bbox: { south: -90, west: -180, north: 90, east: 180 }, limit: 2000 };
+    const query = {
+      filter: {},
+      scope: { enteredFrom: 0, eligibleSites: null },
+      grouped: true,
+      bbox: { south: -90, west: -180, north: 90, east: 180 },
+      limit: 2000,
+    };
     expect((await api.map(query)).total).to.equal(0); // the API has seen ix_map before the load drops it
     let during = -1;
     await loader.duringBulkLoad(async () => {

@@ -74,10 +74,17 @@ describe('command lines', function () {
 
   it('indexer load killed during a first build: the next load finishes it; after a restart of the machine, refused', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'killed-'));
-    const file = writeNdjson([...generateSample({ count: 4000, seed: 5 })].map((s) => s.record as Record<string, unknown>), 'in.ndjson', dir);
+    const file = writeNdjson(
+      [...generateSample({ count: 4000, seed: 5 })].map((s) => s.record as Record<string, unknown>),
+      'in.ndjson',
+      dir,
+    );
     const marker = unsyncedBuildMarker(path.join(dir, 'listings.sqlite'));
     // One process (node itself, not the tsx wrapper), killed once its build has marked the store.
-    const loader = spawn(process.execPath, ['--import', 'tsx', 'indexer/cli.ts', 'load', file], { env: { ...process.env, DATA_DIR: dir, REDIS_URL: '', ES_URL: '' }, stdio: 'ignore' });
+    const loader = spawn(process.execPath, ['--import', 'tsx', 'indexer/cli.ts', 'load', file], {
+      env: { ...process.env, DATA_DIR: dir, REDIS_URL: '', ES_URL: '' },
+      stdio: 'ignore',
+    });
     const exited = once(loader, 'exit');
     while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -108,8 +115,12 @@ describe('command lines', function () {
       expect(report.grouped_in_worker).to.equal(flags.length > 0);
       const db = new Database(path.join(dir, 'listings.sqlite'), { readonly: true });
       // The wall clock differs between the two loads: only the time columns may.
-      stores.push(db.prepare(`SELECT l.id, l.change_seq, l.dedup_key, l.sites_ahead, l.vis, l.map_json, t.doc, a.public_json
-        FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid ORDER BY l.rowid`).all());
+      stores.push(
+        db
+          .prepare(`SELECT l.id, l.change_seq, l.dedup_key, l.sites_ahead, l.vis, l.map_json, t.doc, a.public_json
+        FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid ORDER BY l.rowid`)
+          .all(),
+      );
       db.close();
     }
     expect(stores[0]).to.have.length(3000);
@@ -119,15 +130,32 @@ describe('command lines', function () {
   it('indexer load stores sparse real-shaped records, counts misfit values, groups them; dedup explain says why', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sparse-'));
     const seloger = {
-      source: 'seloger', reference: '262973311', url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
-      collected_at: '2026-11-10T16:37:09Z', transaction: 'vente', price: '210000.0', surface: '65.0', rooms: '4.0', city: '83100',
+      source: 'seloger',
+      reference: '262973311',
+      url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
+      collected_at: '2026-11-10T16:37:09Z',
+      transaction: 'vente',
+      price: '210000.0',
+      surface: '65.0',
+      rooms: '4.0',
+      city: '83100',
       images: ['https://img.example/1.jpg'],
     };
     // Leboncoin-like: the city name only (Toulon has three postal codes), blurred coordinates, no description.
     const leboncoin = {
-      source: 'leboncoin', reference: '3100000001', url: 'https://www.leboncoin.fr/ad/ventes_immobilieres/3100000001', collected_at: '2026-11-11T08:00:00Z',
-      title: 'Appartement 4 pièces 65 m²', price: 210000, surface: 65, rooms: 4, city: 'Toulon', latitude: 43.1221, longitude: 5.9312,
-      bedrooms: '55,8 m²', images: ['https://img.example/2.jpg'],
+      source: 'leboncoin',
+      reference: '3100000001',
+      url: 'https://www.leboncoin.fr/ad/ventes_immobilieres/3100000001',
+      collected_at: '2026-11-11T08:00:00Z',
+      title: 'Appartement 4 pièces 65 m²',
+      price: 210000,
+      surface: 65,
+      rooms: 4,
+      city: 'Toulon',
+      latitude: 43.1221,
+      longitude: 5.9312,
+      bedrooms: '55,8 m²',
+      images: ['https://img.example/2.jpg'],
     };
     // The same agency's other flat in the building, at the same price, 6 m² larger.
     const other = { ...seloger, reference: '262973312', url: seloger.url.replace('262973311', '262973312'), surface: '71.0' };
@@ -135,7 +163,11 @@ describe('command lines', function () {
     const oddShapes = { ...seloger, source: 'pap', reference: 'P-1', price: { amount: 210000 }, title: ['Appartement'] };
     const noUrl = { ...seloger, reference: '262973313', url: undefined };
     const rejects = path.join(dir, 'rejects.ndjson');
-    const result = await cli('indexer/cli.ts', ['load', writeNdjson([seloger, leboncoin, other, oddShapes, noUrl], 'in.ndjson', dir), '--rejects', rejects], dir);
+    const result = await cli(
+      'indexer/cli.ts',
+      ['load', writeNdjson([seloger, leboncoin, other, oddShapes, noUrl], 'in.ndjson', dir), '--rejects', rejects],
+      dir,
+    );
     expect(result.code, result.stderr).to.equal(0);
     const report = JSON.parse(result.stdout);
     expect(report).to.include({ read: 5, written: 4, rejected: 1, groups_formed: 1 });
@@ -145,10 +177,16 @@ describe('command lines', function () {
     const match = await cli('indexer/cli.ts', ['dedup', 'explain', 'seloger/262973311', 'leboncoin/3100000001'], dir);
     expect(match.code, match.stderr).to.equal(0);
     expect(match.stdout).to.contain('block: vente|appartement|c83137 / vente|appartement|c83137: the same');
-    expect(match.stdout).to.match(/evidence surface: 65 \/ 65: \+1\n/).and.to.match(/evidence distance: .*: no evidence/);
-    expect(match.stdout).to.match(/score 2\.5 against 2\.5: a match/).and.to.match(/: one group$/m);
+    expect(match.stdout)
+      .to.match(/evidence surface: 65 \/ 65: \+1\n/)
+      .and.to.match(/evidence distance: .*: no evidence/);
+    expect(match.stdout)
+      .to.match(/score 2\.5 against 2\.5: a match/)
+      .and.to.match(/: one group$/m);
     const distinct = await cli('indexer/cli.ts', ['dedup', 'explain', 'seloger/262973311', 'seloger/262973312'], dir);
-    expect(distinct.stdout).to.contain('limit site: seloger / seloger: OUTSIDE').and.to.match(/not one group$/m);
+    expect(distinct.stdout)
+      .to.contain('limit site: seloger / seloger: OUTSIDE')
+      .and.to.match(/not one group$/m);
     const unknown = await cli('indexer/cli.ts', ['dedup', 'explain', 'seloger/262973311', 'pap/1'], dir);
     expect(unknown.code).to.equal(1);
     expect(unknown.stderr).to.contain('no listing pap:1');
@@ -163,12 +201,18 @@ describe('command lines', function () {
   it('indexer load with an unknown option exits 2 naming it, with the usage', async () => {
     const result = await cli('indexer/cli.ts', ['load', 'in.ndjson', '--group-in-workers'], dataDir);
     expect(result.code).to.equal(2);
-    expect(result.stderr).to.match(/Unknown option '--group-in-workers'/).and.to.match(/usage: .*--group-in-worker\]/);
+    expect(result.stderr)
+      .to.match(/Unknown option '--group-in-workers'/)
+      .and.to.match(/usage: .*--group-in-worker\]/);
     expect(result.stderr).not.to.match(/\n\s+at /);
   });
 
   it('admin keys create / revoke and accounts list; the access date stays with the account', async () => {
-    const created = await cli('src/admin/cli.ts', ['keys', 'create', '--account', 'acme', '--offer', 'departement', '--created-at', '2026-01-15', '--history-days', '10'], dataDir);
+    const created = await cli(
+      'src/admin/cli.ts',
+      ['keys', 'create', '--account', 'acme', '--offer', 'departement', '--created-at', '2026-01-15', '--history-days', '10'],
+      dataDir,
+    );
     expect(created.code, created.stderr).to.equal(0);
     const first = JSON.parse(created.stdout);
     expect(first).to.include({ account: 'acme', offer: 'departement', annonces_from: '2026-01-05' });

@@ -28,22 +28,31 @@ describe('indexer load', function () {
     store = new SqliteListingStore(path.join(dir, 'l.sqlite'));
     wallClock = Date.parse('2026-11-15T00:00:00Z');
   });
-  afterEach(async () => { await store.close(); });
+  afterEach(async () => {
+    await store.close();
+  });
 
   it('rejects bad records with their line number and reason, and goes on', async () => {
-    const file = writeNdjson([
-      rawRecord(1),
-      '{not json',
-      { ...rawRecord(2), source: 'unknown-site' },
-      { ...rawRecord(3), reference: undefined },
-      { ...rawRecord(4), collected_at: '2030-01-01T00:00:00Z' },
-      { ...rawRecord(5), collected_at: 'hier' },
-      rawRecord(6),
-    ], 'in.ndjson', dir);
+    const file = writeNdjson(
+      [
+        rawRecord(1),
+        '{not json',
+        { ...rawRecord(2), source: 'unknown-site' },
+        { ...rawRecord(3), reference: undefined },
+        { ...rawRecord(4), collected_at: '2030-01-01T00:00:00Z' },
+        { ...rawRecord(5), collected_at: 'hier' },
+        rawRecord(6),
+      ],
+      'in.ndjson',
+      dir,
+    );
     const rejectsFile = path.join(dir, 'rejects.ndjson');
     const report = await load([file], rejectsFile);
     expect(report).to.include({ read: 7, written: 2, rejected: 5, unchanged: 0 });
-    const rejects = readFileSync(rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rejects = readFileSync(rejectsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rejects.map((r) => r.line)).to.deep.equal([2, 3, 4, 5, 6]);
     expect(rejects[0].reason).to.match(/JSON/);
     expect(rejects[1].reason).to.match(/unknown site "unknown-site"/);
@@ -54,7 +63,11 @@ describe('indexer load', function () {
   });
 
   it('loading the same file twice changes nothing and reports unchanged', async () => {
-    const file = writeNdjson(Array.from({ length: 30 }, (_, i) => rawRecord(i)), 'in.ndjson', dir);
+    const file = writeNdjson(
+      Array.from({ length: 30 }, (_, i) => rawRecord(i)),
+      'in.ndjson',
+      dir,
+    );
     const first = await load([file]);
     const before = await store.getMany(Array.from({ length: 30 }, (_, i) => `${rawRecord(i).source}:R${i}`));
     const second = await load([file]);
@@ -104,11 +117,23 @@ describe('indexer load', function () {
   });
 
   it('stores no contact data: phones and e-mails redacted, contact fields dropped, private seller without name', async () => {
-    await load([writeNdjson([rawRecord(1, {
-      description: 'Appelez le 06 12 34 56 78 ou écrivez à jean.dupont@gmail.com',
-      seller_phone: '0612345678', seller_email: 'jean.dupont@gmail.com', seller_type: 'particulier', seller_name: 'Jean Dupont',
-      latitude: 48.8566123, longitude: 2.3522219,
-    })], 'a.ndjson', dir)]);
+    await load([
+      writeNdjson(
+        [
+          rawRecord(1, {
+            description: 'Appelez le 06 12 34 56 78 ou écrivez à jean.dupont@gmail.com',
+            seller_phone: '0612345678',
+            seller_email: 'jean.dupont@gmail.com',
+            seller_type: 'particulier',
+            seller_name: 'Jean Dupont',
+            latitude: 48.8566123,
+            longitude: 2.3522219,
+          }),
+        ],
+        'a.ndjson',
+        dir,
+      ),
+    ]);
     const row = store.database.prepare('SELECT * FROM listings').get() as Record<string, string>;
     const everything = JSON.stringify(row);
     expect(everything).not.to.match(/06 12 34 56 78|0612345678|jean\.dupont|Jean Dupont/);
@@ -125,9 +150,19 @@ describe('indexer load', function () {
     };
     const rejectsFile = path.join(dir, 'rejects.ndjson');
     wallClock += 60_000;
-    const report = await runLoad({ files: [writeNdjson([rawRecord(1), rawRecord(2), rawRecord(3)], 'in.ndjson', dir)], store: refusing, sites, communes, rejectsFile, now: () => wallClock });
+    const report = await runLoad({
+      files: [writeNdjson([rawRecord(1), rawRecord(2), rawRecord(3)], 'in.ndjson', dir)],
+      store: refusing,
+      sites,
+      communes,
+      rejectsFile,
+      now: () => wallClock,
+    });
     expect(report).to.include({ written: 2, rejected: 1 });
-    const rejects = readFileSync(rejectsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rejects = readFileSync(rejectsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rejects.map((r) => [r.line, r.reason])).to.deep.equal([[2, 'mapper_parsing_exception: bad value']]);
   });
 });

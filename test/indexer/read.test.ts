@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { readLines, type InputLine } from '../../indexer/read.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'read-'));
-const text = Array.from({ length: 300 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(i % 40) })).join('\n') + '\n';
+const text = `${Array.from({ length: 300 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(i % 40) })).join('\n')}\n`;
 
 async function read(bytes: Buffer): Promise<InputLine[]> {
   const file = path.join(dir, `f${Math.random().toString(36).slice(2)}`);
@@ -21,13 +21,16 @@ describe('readLines', () => {
   it('reads concatenated gzip members and ignores zero padding after them, as gzip -d does', async () => {
     const half = text.indexOf('\n', text.length / 2) + 1;
     const lines = await read(Buffer.concat([gzipSync(text.slice(0, half)), gzipSync(text.slice(half)), Buffer.alloc(512)]));
-    expect(lines.map((l) => l.text).join('\n') + '\n').to.equal(text);
+    expect(`${lines.map((l) => l.text).join('\n')}\n`).to.equal(text);
     expect(lines.every((l) => l.damage === undefined && !l.unterminated)).to.equal(true);
   });
 
   it('numbers lines as the file does (blank lines count), drops CR of CRLF and a leading byte order mark', async () => {
     const lines = await read(Buffer.from('\uFEFF{"a":1}\r\n\n{"b":2}\r\n'));
-    expect(lines).to.deep.equal([{ file: lines[0].file, line: 1, text: '{"a":1}' }, { file: lines[0].file, line: 3, text: '{"b":2}' }]);
+    expect(lines).to.deep.equal([
+      { file: lines[0].file, line: 1, text: '{"a":1}' },
+      { file: lines[0].file, line: 3, text: '{"b":2}' },
+    ]);
   });
 
   it('a gzip stream cut anywhere: the lines before the cut, the cut line marked, then the damage', async () => {

@@ -18,11 +18,18 @@ describe('real collector data', function () {
 
   it('reads CSV as collectors export it: quoted commas, doubled quotes, line breaks in a field, CRLF, a BOM', () => {
     const text = '\ufeffID,DESCRIPTION,PRICE\r\n1,"Beau 2 pièces, ""rare""\r\nau 3e étage",450000.00\r\n2,,\r\n';
-    expect(parseCsv(text)).to.deep.equal([['ID', 'DESCRIPTION', 'PRICE'], ['1', 'Beau 2 pièces, "rare"\r\nau 3e étage', '450000.00'], ['2', '', '']]);
+    expect(parseCsv(text)).to.deep.equal([
+      ['ID', 'DESCRIPTION', 'PRICE'],
+      ['1', 'Beau 2 pièces, "rare"\r\nau 3e étage', '450000.00'],
+      ['2', '', ''],
+    ]);
   });
 
   it('labels Levallois pairs with ids, a label and a one-line reason, and no copied text', () => {
-    const pairs = readFileSync(LEVALLOIS_PAIRS_FILE, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+    const pairs = readFileSync(LEVALLOIS_PAIRS_FILE, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
     expect(pairs.length).to.be.at.least(100);
     for (const pair of pairs) {
       expect(Object.keys(pair)).to.deep.equal(['a', 'b', 'label', 'drawn_from', 'reason']);
@@ -49,7 +56,10 @@ describe('real collector data', function () {
 
     before(async function () {
       if (!existsSync(path.join(dir, 'levallois-2019-multiportal'))) this.skip();
-      ({ stdout } = await run(TSX, ['indexer/dedup/eval-cli.ts', '--realdata', dir], { env: { ...process.env, REDIS_URL: '', ES_URL: '' }, maxBuffer: 1 << 26 }));
+      ({ stdout } = await run(TSX, ['indexer/dedup/eval-cli.ts', '--realdata', dir], {
+        env: { ...process.env, REDIS_URL: '', ES_URL: '' },
+        maxBuffer: 1 << 26,
+      }));
       report = JSON.parse(stdout.slice(0, stdout.lastIndexOf('\n}') + 2));
     });
 

@@ -15,7 +15,7 @@ const MUST_REDACT: [string, string][] = [
   ['Appelez le 06-12-34-56-78 !', `Appelez le ${M} !`],
   ['Contactez nous au 0613043550.', `Contactez nous au ${M}.`],
   ['Mobile : +33 6 12 34 56 78', `Mobile : ${M}`],
-  ['Depuis l\'étranger : +33 (0)6 12 34 56 78', `Depuis l'étranger : ${M}`],
+  ["Depuis l'étranger : +33 (0)6 12 34 56 78", `Depuis l'étranger : ${M}`],
   ['WhatsApp +33612345678', `WhatsApp ${M}`],
   ['Tel: 0033 6 12 34 56 78', `Tel: ${M}`],
   ['Agence : 01 23 45 67 89', `Agence : ${M}`],
@@ -23,7 +23,7 @@ const MUST_REDACT: [string, string][] = [
   ['Joignable au 06 12 345 678 le soir', `Joignable au ${M} le soir`],
   ['Portable 06 1234 5678', `Portable ${M}`],
   ['Mr MARIO Alexis 06 30 51 46 49.', `Mr MARIO Alexis ${M}.`],
-  ['Plus de précisions à l\'office au 03-24-35-40-33.', `Plus de précisions à l'office au ${M}.`],
+  ["Plus de précisions à l'office au 03-24-35-40-33.", `Plus de précisions à l'office au ${M}.`],
   ['NEUVILLE SUR SAÔNE (69250)  06/24/40/21/14 ou 04.78.91.30.16', `NEUVILLE SUR SAÔNE (69250)  ${M} ou ${M}`],
   ['Service Immobilier  02.35.59.25.40/06.32.71.22.81', `Service Immobilier  ${M}/${M}`],
   ['Contact 06 70 93 9146', `Contact ${M}`],
@@ -44,8 +44,7 @@ const MUST_REDACT: [string, string][] = [
   ['ecrire a vendeur[arobase]free.fr svp', `ecrire a ${M} svp`],
   ['<a href="mailto:contact@agence.fr">nous écrire</a>', `<a href="${M}">nous écrire</a>`],
   ['Mail : Service.Negociation@BCDA.notaires.fr', `Mail : ${M}`],
-  ['Contact : Vivien LESCAT au 06.75.17.46.36 ou negociation@chwartz.notaires.fr',
-    `Contact : Vivien LESCAT au ${M} ou ${M}`],
+  ['Contact : Vivien LESCAT au 06.75.17.46.36 ou negociation@chwartz.notaires.fr', `Contact : Vivien LESCAT au ${M} ou ${M}`],
   // Doubled or mixed separators, as typed in a hurry
   ['Tél : 04.94..62.44.24', `Tél : ${M}`],
   ['appelez le 06 -- 12 34 56 78', `appelez le ${M}`],
@@ -78,7 +77,7 @@ const MUST_KEEP: string[] = [
   '+ 20 000 € de travaux à prévoir',
   'Taxe foncière : 1 850 €. Copropriété de 54 lots.',
   'Les informations sur les risques : www.georisques.gouv.fr',
-  'Au 3e étage sur 5, 2 chambres, 1 salle d\'eau',
+  "Au 3e étage sur 5, 2 chambres, 1 salle d'eau",
   'Montant estimé des dépenses annuelles entre 1 852 € et 2 506 € (prix 2021)',
   'Rendez-vous at the agency at 10:30',
   'Suivez-nous sur Instagram @agence.immo',
@@ -116,12 +115,14 @@ describe('redactContacts', () => {
       'Visites : Jean 06 12 34 56 78 ou jean.martin@agence.fr',
       'Agence du Centre, 01 23 45 67 89.',
     ].join('\n');
-    expect(redactContacts(description)).to.equal([
-      'Maison de 120 m² sur 800 m² de terrain, construite en 1975.',
-      'Prix : 350 000 € FAI. DPE : D (245 kWh/m².an).',
-      `Visites : Jean ${M} ou ${M}`,
-      `Agence du Centre, ${M}.`,
-    ].join('\n'));
+    expect(redactContacts(description)).to.equal(
+      [
+        'Maison de 120 m² sur 800 m² de terrain, construite en 1975.',
+        'Prix : 350 000 € FAI. DPE : D (245 kWh/m².an).',
+        `Visites : Jean ${M} ou ${M}`,
+        `Agence du Centre, ${M}.`,
+      ].join('\n'),
+    );
   });
 
   it('returns a text without contacts unchanged, and an empty text as empty', () => {
@@ -134,27 +135,39 @@ describe('redactContacts', () => {
     const digit = fc.integer({ min: 0, max: 9 });
     const separator = fc.constantFrom('', ' ', '.', '-', ' ', '  ', ' - ', '/');
     const prefix = fc.constantFrom('0', '+33 ', '+33', '+33 (0)', '0033 ');
-    fc.assert(fc.property(
-      prefix, fc.integer({ min: 1, max: 9 }), fc.array(digit, { minLength: 8, maxLength: 8 }), separator,
-      fc.constantFrom('Tél : ', 'Contact ', 'au ', ''), fc.constantFrom('.', ' pour visiter', '', ')'),
-      (start, second, rest, sep, before, after) => {
-        const pairs = [String(second), `${rest[0]}${rest[1]}`, `${rest[2]}${rest[3]}`, `${rest[4]}${rest[5]}`, `${rest[6]}${rest[7]}`];
-        const phone = `${start}${pairs[0]}${sep}${pairs.slice(1).join(sep)}`;
-        const out = redactContacts(`${before}${phone}${after}`);
-        expect(out).to.equal(`${before}${M}${after}`);
-      },
-    ), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        prefix,
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(digit, { minLength: 8, maxLength: 8 }),
+        separator,
+        fc.constantFrom('Tél : ', 'Contact ', 'au ', ''),
+        fc.constantFrom('.', ' pour visiter', '', ')'),
+        (start, second, rest, sep, before, after) => {
+          const pairs = [String(second), `${rest[0]}${rest[1]}`, `${rest[2]}${rest[3]}`, `${rest[4]}${rest[5]}`, `${rest[6]}${rest[7]}`];
+          const phone = `${start}${pairs[0]}${sep}${pairs.slice(1).join(sep)}`;
+          const out = redactContacts(`${before}${phone}${after}`);
+          expect(out).to.equal(`${before}${M}${after}`);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('never changes prices, surfaces, postal codes or years', () => {
     const grouped = (n: number): string => n.toLocaleString('fr-FR').replace(/\u202f/g, ' ');
-    fc.assert(fc.property(
-      fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1000, max: 98999 }),
-      fc.integer({ min: 1700, max: 2100 }),
-      (price, surface, postal, year) => {
-        const text = `Prix ${grouped(price)} € soit ${price}€, ${surface / 10} m², ${String(postal).padStart(5, '0')} Ville, construit en ${year}`;
-        expect(redactContacts(text)).to.equal(text);
-      },
-    ), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 99_999_999 }),
+        fc.integer({ min: 1, max: 9999 }),
+        fc.integer({ min: 1000, max: 98999 }),
+        fc.integer({ min: 1700, max: 2100 }),
+        (price, surface, postal, year) => {
+          const text = `Prix ${grouped(price)} € soit ${price}€, ${surface / 10} m², ${String(postal).padStart(5, '0')} Ville, construit en ${year}`;
+          expect(redactContacts(text)).to.equal(text);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

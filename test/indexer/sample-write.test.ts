@@ -48,21 +48,35 @@ describe('indexer/sample: writing files', function () {
     expect(summary).to.include({ records: 250, seed: 42 });
     expect(summary.properties).to.be.within(100, 250);
     expect(summary.seconds).to.be.a('number');
-    const lines = gunzipSync(await readFile(out)).toString('utf8').trimEnd().split('\n');
+    const lines = gunzipSync(await readFile(out))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
     expect(lines).to.have.length(250);
     lines.forEach((line, i) => {
       const record = JSON.parse(line);
       expect(RawRecord.safeParse(record).success).to.equal(true);
       expect(record).to.deep.equal(asJson(sample[i].record));
     });
-    const labelLines = gunzipSync(await readFile(labels)).toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+    const labelLines = gunzipSync(await readFile(labels))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(labelLines).to.have.length(250);
-    expect(labelLines[0]).to.deep.equal({ source: sample[0].record.source, reference: String(sample[0].record.reference), property: sample[0].propertyId, shape: sample[0].shape });
+    expect(labelLines[0]).to.deep.equal({
+      source: sample[0].record.source,
+      reference: String(sample[0].record.reference),
+      property: sample[0].propertyId,
+      shape: sample[0].shape,
+    });
   });
 
   it('the CLI rejects a missing or bad --count with a usage message', async () => {
-    const failure = await run('npx', ['tsx', 'indexer/sample/cli.ts', '--count', 'many', '--out', path.join(dir, 'x.ndjson')], { cwd: ROOT })
-      .then(() => null, (error: { code: number; stderr: string }) => error);
+    const failure = await run('npx', ['tsx', 'indexer/sample/cli.ts', '--count', 'many', '--out', path.join(dir, 'x.ndjson')], { cwd: ROOT }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure?.code).to.equal(2);
     expect(failure?.stderr).to.match(/--count must be a non-negative integer[\s\S]*usage: npm run sample/);
   });

@@ -80,7 +80,7 @@ describe('indexer/sample: the sample catalogue generator', function () {
       for (const { record } of sample) expect(record.is_internal === true).to.equal(record.source === 'interne');
     });
 
-    it('write prices, surfaces, types, DPE and dates in each site\'s own way', () => {
+    it("write prices, surfaces, types, DPE and dates in each site's own way", () => {
       const prices = sample.map(({ record }) => record.price);
       expect(prices.some((p) => typeof p === 'number')).to.equal(true);
       expect(prices.some((p) => /^\d{1,3}( \d{3})+ €$/.test(String(p)))).to.equal(true);
@@ -223,8 +223,18 @@ describe('indexer/sample: the sample catalogue generator', function () {
     const count = (test: (record: Record<string, unknown>) => boolean) => classic.filter(({ record }) => test(record)).length;
 
     it('about 8 % without photos and 25 % rentals', () => {
-      expect(share(count((r) => !hasPhotos(r.images)), classic.length)).to.be.within(0.05, 0.11);
-      expect(share(count((r) => isRental(r.transaction)), classic.length)).to.be.within(0.21, 0.29);
+      expect(
+        share(
+          count((r) => !hasPhotos(r.images)),
+          classic.length,
+        ),
+      ).to.be.within(0.05, 0.11);
+      expect(
+        share(
+          count((r) => isRental(r.transaction)),
+          classic.length,
+        ),
+      ).to.be.within(0.21, 0.29);
     });
 
     it('"lumineux" in about a quarter of descriptions, rare words rare', () => {
@@ -257,9 +267,24 @@ describe('indexer/sample: the sample catalogue generator', function () {
     });
 
     it('year built on about 35 %, DPE on about 80 %, GES on about 70 %, about 3 % no longer active', () => {
-      expect(share(count((r) => filled(r.year_built)), classic.length)).to.be.within(0.29, 0.41);
-      expect(share(count((r) => filled(r.dpe)), classic.length)).to.be.within(0.74, 0.86);
-      expect(share(count((r) => filled(r.ges)), classic.length)).to.be.within(0.62, 0.76);
+      expect(
+        share(
+          count((r) => filled(r.year_built)),
+          classic.length,
+        ),
+      ).to.be.within(0.29, 0.41);
+      expect(
+        share(
+          count((r) => filled(r.dpe)),
+          classic.length,
+        ),
+      ).to.be.within(0.74, 0.86);
+      expect(
+        share(
+          count((r) => filled(r.ges)),
+          classic.length,
+        ),
+      ).to.be.within(0.62, 0.76);
       const inactive = classic.filter(({ record }) => filled(record.status) && record.status !== 'active');
       expect(share(inactive.length, classic.length)).to.be.within(0.015, 0.05);
       for (const { record } of inactive) expect(['vendue', 'sous compromis', 'archivée', 'retirée']).to.include(record.status);

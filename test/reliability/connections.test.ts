@@ -18,29 +18,45 @@ const RATE_LIMIT_CODES = ['RATE_LIMIT_PER_SEC', 'RATE_LIMIT_PER_MIN', 'RATE_LIMI
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-const heapAfterGc = (): number => { gc(); gc(); return process.memoryUsage().heapUsed; };
+const heapAfterGc = (): number => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
 
 describe(`${CONNECTIONS} concurrent connections`, function () {
   this.timeout(120_000);
   let app: TestApp;
-  before(async () => { app = await startTestApp({ listings: makeListings({ count: 500, seed: 9 }) }); });
-  after(async () => { await app?.close(); });
+  before(async () => {
+    app = await startTestApp({ listings: makeListings({ count: 500, seed: 9 }) });
+  });
+  after(async () => {
+    await app?.close();
+  });
 
   it('answer 200 or a documented 429, no connection error, and the heap comes back', async () => {
     const paid = await app.newKey('sur_mesure');
     const free = await app.newKey('decouverte');
     const url = new URL(app.base);
-    const paths = ['/annonces?page_size=25', '/annonces?q=appartement&sort=price_asc', '/annonces/feed?page_size=50', '/annonces/map?bbox=41,-5,51,10', '/annonces/retirees', '/ptz/zone?cp=69003'];
+    const paths = [
+      '/annonces?page_size=25',
+      '/annonces?q=appartement&sort=price_asc',
+      '/annonces/feed?page_size=50',
+      '/annonces/map?bbox=41,-5,51,10',
+      '/annonces/retirees',
+      '/ptz/zone?cp=69003',
+    ];
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-    const get = (path: string, key: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = http.get({ host: url.hostname, port: url.port, path: url.pathname + path, agent, headers: { 'X-Api-Key': key } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        response.on('error', reject);
+    const get = (path: string, key: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.get({ host: url.hostname, port: url.port, path: url.pathname + path, agent, headers: { 'X-Api-Key': key } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (c: Buffer) => chunks.push(c));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          response.on('error', reject);
+        });
+        request.on('error', reject);
       });
-      request.on('error', reject);
-    });
     // Warm up (first statements, caches), then the heap before.
     for (const path of paths) expect((await get(path, paid)).status).to.equal(200);
     const heapBefore = heapAfterGc();
@@ -49,22 +65,24 @@ describe(`${CONNECTIONS} concurrent connections`, function () {
     const unexpected: string[] = [];
     let errors = 0;
     const stopAt = Date.now() + SECONDS * 1000;
-    await Promise.all(Array.from({ length: CONNECTIONS }, async (_, connection) => {
-      for (let i = 0; Date.now() < stopAt; i++) {
-        // One connection in ten uses the free key, whose rate windows refuse most of its requests
-        // (on PTZ lookups, which count no listing: its monthly 50 would otherwise end in 402s).
-        const free10 = connection % 10 === 0;
-        try {
-          const { status, body } = await get(free10 ? '/ptz/zone?cp=69003' : paths[(connection + i) % paths.length], free10 ? free : paid);
-          const code = status === 200 ? '' : (JSON.parse(body) as { code?: string }).code ?? '';
-          statuses.set(`${status}${code ? ` ${code}` : ''}`, (statuses.get(`${status}${code ? ` ${code}` : ''}`) ?? 0) + 1);
-          if (status !== 200 && !(status === 429 && RATE_LIMIT_CODES.includes(code))) unexpected.push(`${status} ${body.slice(0, 200)}`);
-        } catch (error) {
-          errors++;
-          unexpected.push(String(error));
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async (_, connection) => {
+        for (let i = 0; Date.now() < stopAt; i++) {
+          // One connection in ten uses the free key, whose rate windows refuse most of its requests
+          // (on PTZ lookups, which count no listing: its monthly 50 would otherwise end in 402s).
+          const free10 = connection % 10 === 0;
+          try {
+            const { status, body } = await get(free10 ? '/ptz/zone?cp=69003' : paths[(connection + i) % paths.length], free10 ? free : paid);
+            const code = status === 200 ? '' : ((JSON.parse(body) as { code?: string }).code ?? '');
+            statuses.set(`${status}${code ? ` ${code}` : ''}`, (statuses.get(`${status}${code ? ` ${code}` : ''}`) ?? 0) + 1);
+            if (status !== 200 && !(status === 429 && RATE_LIMIT_CODES.includes(code))) unexpected.push(`${status} ${body.slice(0, 200)}`);
+          } catch (error) {
+            errors++;
+            unexpected.push(String(error));
+          }
         }
-      }
-    }));
+      }),
+    );
     agent.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
     const heapAfter = heapAfterGc();
@@ -73,7 +91,8 @@ describe(`${CONNECTIONS} concurrent connections`, function () {
     recordReliability('connections', {
       title: `${CONNECTIONS} concurrent keep-alive connections for ${SECONDS} s (search, full text, feed, map, withdrawn, PTZ; one connection in ten on the free offer, on PTZ)`,
       test: 'test/reliability/connections.test.ts',
-      cases: total, unit: 'requests',
+      cases: total,
+      unit: 'requests',
       result: `${unexpected.length} answers other than 200 or a documented 429, ${errors} connection errors; heap after GC ${mib(heapBefore)} MiB before, ${mib(heapAfter)} MiB after`,
       details: { by_status: Object.fromEntries(statuses), heap_mib_before: mib(heapBefore), heap_mib_after: mib(heapAfter) },
     });

@@ -29,11 +29,12 @@ const wrapped = new Proxy(store, {
     const value = Reflect.get(target, name, receiver) as unknown;
     if (typeof value !== 'function') return value;
     if (name === 'duringBulkLoad') {
-      return <T>(load: () => Promise<T>) => target.duringBulkLoad(async () => {
-        const result = await load();
-        process.stderr.write('phase build\n');
-        return result;
-      });
+      return <T>(load: () => Promise<T>) =>
+        target.duringBulkLoad(async () => {
+          const result = await load();
+          process.stderr.write('phase build\n');
+          return result;
+        });
     }
     if (name !== 'upsertMany' && name !== 'upsertGroupFields') return value.bind(target);
     return async (...args: unknown[]) => {

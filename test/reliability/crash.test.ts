@@ -44,9 +44,7 @@ function prng(seed: number): () => number {
 }
 
 /** Where a load is killed: at the n-th write of a kind (crash-child.ts), or a random delay after it starts writing or building. */
-type Kill =
-  | { kind: 'point'; crashAt: string }
-  | { kind: 'after'; phase: 'write' | 'build'; delayMs: number };
+type Kill = { kind: 'point'; crashAt: string } | { kind: 'after'; phase: 'write' | 'build'; delayMs: number };
 
 const describeKill = (kill: Kill): string => (kill.kind === 'point' ? kill.crashAt : `${kill.phase} +${kill.delayMs} ms`);
 
@@ -60,7 +58,13 @@ describeEngines('indexer crash safety: SIGKILL at any point, rerun, same store a
   const random = prng(seed);
   let targets = 0;
   const envOf = (dataDir: string, alias: string) => ({
-    ...process.env, ...INDEXER_ENV, DATA_DIR: dataDir, REDIS_URL: '', ES_URL: ES ? process.env.ES_URL : '', ES_INDEX_ALIAS: alias, LOG_LEVEL: 'silent',
+    ...process.env,
+    ...INDEXER_ENV,
+    DATA_DIR: dataDir,
+    REDIS_URL: '',
+    ES_URL: ES ? process.env.ES_URL : '',
+    ES_INDEX_ALIAS: alias,
+    LOG_LEVEL: 'silent',
   });
   const configOf = (dataDir: string, alias: string) => loadConfig(envOf(dataDir, alias));
   const aliases: string[] = [];
@@ -126,18 +130,23 @@ describeEngines('indexer crash safety: SIGKILL at any point, rerun, same store a
 
   before(async () => {
     const records = [...generateSample({ count: FIRST_RECORDS, seed: 11 })].map((r) => r.record);
-    writeFileSync(first, gzipSync(records.map((r) => JSON.stringify(r)).join('\n') + '\n'));
+    writeFileSync(first, gzipSync(`${records.map((r) => JSON.stringify(r)).join('\n')}\n`));
     // The later load: new listings, price changes and withdrawals of listings of the first.
     const fresh = [...generateSample({ count: 600, seed: 12 })].map((r) => ({ ...r.record, reference: `L${String(r.record.reference)}` }));
-    const changed = records.filter((_, i) => i % 3 === 0).map((r, i) => ({
-      ...r, collected_at: '2026-11-21T10:00:00Z', ...(i % 4 === 0 ? { status: 'vendue' } : { price: Math.round(Number(String(r.price ?? '100000').replace(/\D/g, '') || 100000) * 0.93) }),
-    }));
-    writeFileSync(later, [...changed, ...fresh].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const changed = records
+      .filter((_, i) => i % 3 === 0)
+      .map((r, i) => ({
+        ...r,
+        collected_at: '2026-11-21T10:00:00Z',
+        ...(i % 4 === 0 ? { status: 'vendue' } : { price: Math.round(Number(String(r.price ?? '100000').replace(/\D/g, '') || 100000) * 0.93) }),
+      }));
+    writeFileSync(later, `${[...changed, ...fresh].map((r) => JSON.stringify(r)).join('\n')}\n`);
     firstBase = newTarget();
     await loadHere(firstBase, [first]);
     cleanFirst = await digestOf(firstBase);
     const both = newTarget();
-    if (ES) await loadHere(both, [first]); else cpSync(firstBase.dataDir, both.dataDir, { recursive: true });
+    if (ES) await loadHere(both, [first]);
+    else cpSync(firstBase.dataDir, both.dataDir, { recursive: true });
     await loadHere(both, [later]);
     cleanBoth = await digestOf(both);
   });
@@ -218,35 +227,39 @@ describeEngines('indexer crash safety: SIGKILL at any point, rerun, same store a
     ];
     for (const kills of chains) {
       const target = newTarget();
-      if (ES) await loadHere(target, [first]); else cpSync(firstBase.dataDir, target.dataDir, { recursive: true });
+      if (ES) await loadHere(target, [first]);
+      else cpSync(firstBase.dataDir, target.dataDir, { recursive: true });
       await trial('later load', target, [later], kills, cleanBoth);
     }
   });
 
   // SQLite's first build writes without syncing under a marker naming its process; Elasticsearch has none.
-  if (!ES) it('a killed build whose marker names a pid another process has since: the rerun finishes the build', async function () {
-    const target = newTarget();
-    const run = await loadInChild(target, [first], { kind: 'point', crashAt: 'upsertMany:2:after' });
-    expect(run.signal).to.equal('SIGKILL');
-    const marker = unsyncedBuildMarker(path.join(target.dataDir, 'listings.sqlite'));
-    const written = JSON.parse(readFileSync(marker, 'utf8')) as { pid: number; pid_start?: number };
-    expect(written.pid_start, 'the marker says when its process started').to.be.a('number');
-    // Another live process given that pid since: the marker names it, with the killed process's start time.
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
-    try {
-      writeFileSync(marker, JSON.stringify({ ...written, pid: other.pid }));
-      await loadHere(target, [first]);
-    } finally {
-      other.kill('SIGKILL');
-    }
-    expect(existsSync(marker)).to.equal(false);
-    expect(await digestOf(target)).to.deep.equal({ ...cleanFirst, groupingPending: false });
-    recordReliability('pid-reuse', {
-      title: "A killed build's marker naming a pid a live process was given since",
-      test: "test/reliability/crash.test.ts 'a killed build whose marker names a pid another process has since'",
-      cases: 1, unit: 'kill', result: "the rerun finishes the build: the store equals a clean load's, full-text and map indexes included",
+  if (!ES)
+    it('a killed build whose marker names a pid another process has since: the rerun finishes the build', async function () {
+      const target = newTarget();
+      const run = await loadInChild(target, [first], { kind: 'point', crashAt: 'upsertMany:2:after' });
+      expect(run.signal).to.equal('SIGKILL');
+      const marker = unsyncedBuildMarker(path.join(target.dataDir, 'listings.sqlite'));
+      const written = JSON.parse(readFileSync(marker, 'utf8')) as { pid: number; pid_start?: number };
+      expect(written.pid_start, 'the marker says when its process started').to.be.a('number');
+      // Another live process given that pid since: the marker names it, with the killed process's start time.
+      const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+      try {
+        writeFileSync(marker, JSON.stringify({ ...written, pid: other.pid }));
+        await loadHere(target, [first]);
+      } finally {
+        other.kill('SIGKILL');
+      }
+      expect(existsSync(marker)).to.equal(false);
+      expect(await digestOf(target)).to.deep.equal({ ...cleanFirst, groupingPending: false });
+      recordReliability('pid-reuse', {
+        title: "A killed build's marker naming a pid a live process was given since",
+        test: "test/reliability/crash.test.ts 'a killed build whose marker names a pid another process has since'",
+        cases: 1,
+        unit: 'kill',
+        result: "the rerun finishes the build: the store equals a clean load's, full-text and map indexes included",
+      });
     });
-  });
 
   it('killed at least 20 times, every rerun equal to the clean load', () => {
     const killed = results.reduce((sum, r) => sum + r.killed, 0);

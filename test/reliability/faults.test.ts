@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: one suite of faults, each case short and built on the same app and files.
  * The faults of issue #30 found by trying the service as a hostile or unlucky user would, each
  * driven through the command line or HTTP as a user meets it: damaged input files, contact data in
  * the rejects file, oversized texts, a byte order mark, impossible dates, repeated parameters,
@@ -31,7 +32,9 @@ const run = promisify(execFile);
 
 async function indexer(args: string[], dataDir: string): Promise<{ code: number; report: any; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'indexer/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ES_URL: '' } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'indexer/cli.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ES_URL: '' },
+    });
     return { code: 0, report: JSON.parse(stdout), stderr };
   } catch (error) {
     const e = error as { stdout: string; stderr: string; code: number };
@@ -42,7 +45,11 @@ async function indexer(args: string[], dataDir: string): Promise<{ code: number;
 /** Whole lines in what zlib can inflate of a (cut) gzip stream. */
 const readableLines = (bytes: Buffer) => gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }).toString().split('\n').length - 1;
 
-const rejectsOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+const rejectsOf = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('faults of issue #30', function () {
   this.timeout(120_000);
@@ -55,16 +62,33 @@ describe('faults of issue #30', function () {
     const grouped = (dataDir: string) => {
       const store = new SqliteListingStore(path.join(dataDir, 'listings.sqlite'));
       try {
-        return (store as unknown as { db: { prepare(sql: string): { get(): { n: number } } } }).db.prepare('SELECT count(*) AS n FROM listings WHERE dedup_key IS NOT NULL').get().n;
+        return (store as unknown as { db: { prepare(sql: string): { get(): { n: number } } } }).db
+          .prepare('SELECT count(*) AS n FROM listings WHERE dedup_key IS NOT NULL')
+          .get().n;
       } finally {
         void store.close();
       }
     };
     const cases: { name: string; bytes: Buffer; damage: RegExp; complete: (written: number) => boolean }[] = [
       // Every whole line zlib can get out of the cut stream is loaded.
-      { name: 'a truncated gzip file', bytes: whole.subarray(0, Math.floor(whole.length * 0.6)), damage: /truncated/, complete: (n) => n === readableLines(whole.subarray(0, Math.floor(whole.length * 0.6))) },
-      { name: 'garbage after the gzip stream', bytes: Buffer.concat([whole, Buffer.from('this is not gzip\n')]), damage: /byte\(s\) after the end of the gzip stream/, complete: (n) => n === 1500 },
-      { name: 'a plain file whose last line is cut', bytes: Buffer.from(text.slice(0, text.length - 40)), damage: /last line is cut/, complete: (n) => n === 1499 },
+      {
+        name: 'a truncated gzip file',
+        bytes: whole.subarray(0, Math.floor(whole.length * 0.6)),
+        damage: /truncated/,
+        complete: (n) => n === readableLines(whole.subarray(0, Math.floor(whole.length * 0.6))),
+      },
+      {
+        name: 'garbage after the gzip stream',
+        bytes: Buffer.concat([whole, Buffer.from('this is not gzip\n')]),
+        damage: /byte\(s\) after the end of the gzip stream/,
+        complete: (n) => n === 1500,
+      },
+      {
+        name: 'a plain file whose last line is cut',
+        bytes: Buffer.from(text.slice(0, text.length - 40)),
+        damage: /last line is cut/,
+        complete: (n) => n === 1499,
+      },
     ];
     for (const testCase of cases) {
       it(`${testCase.name}`, async () => {
@@ -74,7 +98,10 @@ describe('faults of issue #30', function () {
         const rejects = path.join(dir, 'rejects.ndjson');
         const result = await indexer(['load', file, '--rejects', rejects], dir);
         expect(result.code, result.stderr).to.equal(EXIT_DAMAGED_INPUT);
-        expect(result.report.damaged_inputs.some((d: { reason: string }) => testCase.damage.test(d.reason)), JSON.stringify(result.report.damaged_inputs)).to.equal(true);
+        expect(
+          result.report.damaged_inputs.some((d: { reason: string }) => testCase.damage.test(d.reason)),
+          JSON.stringify(result.report.damaged_inputs),
+        ).to.equal(true);
         expect(result.report.rejected).to.equal(0);
         expect(testCase.complete(result.report.written), `written ${result.report.written}`).to.equal(true);
         // Grouped, as a load of the same records that ended well.
@@ -89,7 +116,8 @@ describe('faults of issue #30', function () {
       recordReliability('damaged-input', {
         title: 'Input that ends badly (truncated gzip, garbage after the gzip stream, a cut last line)',
         test: "test/reliability/faults.test.ts 'input that ends badly'",
-        cases: summary.length, unit: 'damaged files',
+        cases: summary.length,
+        unit: 'damaged files',
         result: `every readable record loaded and grouped, the damage in the report and the rejects file, exit ${EXIT_DAMAGED_INPUT}: ${summary.map((s) => `${s.input}: ${s.written} of ${s.lines} written`).join('; ')}`,
         details: { files: summary },
       });
@@ -98,18 +126,28 @@ describe('faults of issue #30', function () {
 
   it('the rejects file keeps what the operator needs, never a phone number or an e-mail address', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rejects-'));
-    const file = writeNdjson([
-      '\uFEFF' + JSON.stringify(rawRecord(1)),
-      rawRecord(2, { source: 'nowhere', seller_phone: '06 12 34 56 78', seller_email: 'jean@exemple.fr', description: 'Appelez le 06 98 76 54 32 ou ecrire a marie.dupont@exemple.fr' }),
-      '{"source":"seloger","description":"appeler le 07 11 22 33 44 ou paul@exemple.fr", broken',
-    ], 'in.ndjson', dir);
+    const file = writeNdjson(
+      [
+        `\uFEFF${JSON.stringify(rawRecord(1))}`,
+        rawRecord(2, {
+          source: 'nowhere',
+          seller_phone: '06 12 34 56 78',
+          seller_email: 'jean@exemple.fr',
+          description: 'Appelez le 06 98 76 54 32 ou ecrire a marie.dupont@exemple.fr',
+        }),
+        '{"source":"seloger","description":"appeler le 07 11 22 33 44 ou paul@exemple.fr", broken',
+      ],
+      'in.ndjson',
+      dir,
+    );
     const rejects = path.join(dir, 'rejects.ndjson');
     const result = await indexer(['load', file, '--rejects', rejects], dir);
     expect(result.code, result.stderr).to.equal(0);
     // The byte order mark before the first record does not reject it.
     expect(result.report).to.include({ read: 3, written: 1, rejected: 2 });
     const text = readFileSync(rejects, 'utf8');
-    for (const contact of ['06 12 34 56 78', 'jean@exemple.fr', '06 98 76 54 32', 'marie.dupont@exemple.fr', '07 11 22 33 44', 'paul@exemple.fr']) expect(text).to.not.include(contact);
+    for (const contact of ['06 12 34 56 78', 'jean@exemple.fr', '06 98 76 54 32', 'marie.dupont@exemple.fr', '07 11 22 33 44', 'paul@exemple.fr'])
+      expect(text).to.not.include(contact);
     const [unknownSite, broken] = rejectsOf(rejects);
     expect(unknownSite).to.include({ line: 2, field: 'source' });
     expect(JSON.parse(unknownSite.record)).to.include({ source: 'nowhere', reference: 'R2', seller_phone: REDACTION_MARKER, seller_email: REDACTION_MARKER });
@@ -119,7 +157,8 @@ describe('faults of issue #30', function () {
     recordReliability('rejects', {
       title: 'Contact data in refused records (contact fields, phones and e-mails in texts, a line that is not JSON)',
       test: "test/reliability/faults.test.ts 'the rejects file keeps what the operator needs'",
-      cases: 2, unit: 'refused records holding 6 phone numbers and e-mail addresses',
+      cases: 2,
+      unit: 'refused records holding 6 phone numbers and e-mail addresses',
       result: 'none of the 6 in the rejects file; fields, values and reasons kept; a first record behind a UTF-8 byte order mark loaded',
     });
   });
@@ -132,13 +171,18 @@ describe('faults of issue #30', function () {
       app.clock.now = Date.parse('2026-11-20T00:00:00Z');
       key = await app.newKey('sur_mesure');
     });
-    after(async () => { await app?.close(); });
+    after(async () => {
+      await app?.close();
+    });
 
     it('a 5 MB description is cut to its cap when loaded; search pages serve the cut text', async () => {
       const huge = 'Très grand appartement. '.repeat(220_000);
       const report = await runLoad({
-        files: [writeNdjson([rawRecord(1, { description: huge, title: 'T'.repeat(5000) }), rawRecord(2)])], store: app.service.listingStore,
-        sites: loadSites(), communes: loadCommunes(), now: () => Date.parse('2026-11-10T00:00:00Z'),
+        files: [writeNdjson([rawRecord(1, { description: huge, title: 'T'.repeat(5000) }), rawRecord(2)])],
+        store: app.service.listingStore,
+        sites: loadSites(),
+        communes: loadCommunes(),
+        now: () => Date.parse('2026-11-10T00:00:00Z'),
       });
       expect(report).to.include({ written: 2, texts_truncated: 1 });
       const { status, body } = await app.get('/annonces?page_size=10&dedup=0', key);
@@ -151,7 +195,8 @@ describe('faults of issue #30', function () {
       recordReliability('text-cap', {
         title: 'A 5 MB description and a 5 000-character title',
         test: "test/reliability/faults.test.ts 'a 5 MB description is cut to its cap'",
-        cases: 1, unit: 'record',
+        cases: 1,
+        unit: 'record',
         result: `cut to ${TEXT_CAPS.description} and ${TEXT_CAPS.title} characters when loaded, counted in texts_truncated, served cut`,
       });
     });
@@ -164,13 +209,21 @@ describe('faults of issue #30', function () {
       }
       expect((await app.get('/annonces?updated_since=2028-02-29', key)).status).to.equal(200);
       recordReliability('dates', {
-        title: 'Days a month lacks (updated_since=2026-02-30 and others)', test: "test/reliability/faults.test.ts 'a day the month lacks'",
-        cases: 4, unit: 'dates', result: "each a 400 naming updated_since ('is not a valid date'); 2028-02-29 accepted",
+        title: 'Days a month lacks (updated_since=2026-02-30 and others)',
+        test: "test/reliability/faults.test.ts 'a day the month lacks'",
+        cases: 4,
+        unit: 'dates',
+        result: "each a 400 naming updated_since ('is not a valid date'); 2028-02-29 accepted",
       });
     });
 
     it('a repeated single-valued parameter is "given more than once", enums included', async () => {
-      for (const [query, field] of [['sort=recent&sort=price_asc', 'sort'], ['dedup=0&dedup=1', 'dedup'], ['transaction=vente&transaction=vente', 'transaction'], ['page=1&page=2', 'page']]) {
+      for (const [query, field] of [
+        ['sort=recent&sort=price_asc', 'sort'],
+        ['dedup=0&dedup=1', 'dedup'],
+        ['transaction=vente&transaction=vente', 'transaction'],
+        ['page=1&page=2', 'page'],
+      ]) {
         const { status, body } = await app.get(`/annonces?${query}`, key);
         expect(status, query).to.equal(400);
         const detail = body.details.find((d: any) => d.field === field);
@@ -179,8 +232,11 @@ describe('faults of issue #30', function () {
       const { body } = await app.get('/annonces/map?bbox=1,2,3,4&bbox=1,2,3,4', key);
       expect(body.details).to.deep.include({ field: 'bbox', message: 'given more than once; must be given once, as a string' });
       recordReliability('repeated', {
-        title: 'Repeated single-valued parameters (sort, dedup, transaction, page, bbox)', test: "test/reliability/faults.test.ts 'a repeated single-valued parameter'",
-        cases: 5, unit: 'parameters', result: "each a 400 on the parameter: 'given more than once'",
+        title: 'Repeated single-valued parameters (sort, dedup, transaction, page, bbox)',
+        test: "test/reliability/faults.test.ts 'a repeated single-valued parameter'",
+        cases: 5,
+        unit: 'parameters',
+        result: "each a 400 on the parameter: 'given more than once'",
       });
     });
 
@@ -191,10 +247,24 @@ describe('faults of issue #30', function () {
         return `${payload}.${createHmac('sha256', 'test-secret').update(payload).digest('base64url').slice(0, 22)}`;
       };
       const tried: [string, string, unknown][] = [];
-      for (const [path, kind] of [['/annonces/feed', 'feed'], ['/annonces/retirees', 'retirees']]) {
+      for (const [path, kind] of [
+        ['/annonces/feed', 'feed'],
+        ['/annonces/retirees', 'retirees'],
+      ]) {
         for (const position of [[], [1], [1, 2, 3], ['a', 'b'], [1.5, 2], [-1, 2], [1e300, 1]]) tried.push([path, kind, position]);
       }
-      for (const position of [[], [1], [1, 2], ['x', 'seloger:R1', 2], [1, 'seloger:R1', 0], [1, 'seloger:R1', -3], [1, 'seloger:R1', 1.5], [1, 'seloger:R1', 1e12], [1, '', 2], [1, 'seloger:R1', 2, 4]]) {
+      for (const position of [
+        [],
+        [1],
+        [1, 2],
+        ['x', 'seloger:R1', 2],
+        [1, 'seloger:R1', 0],
+        [1, 'seloger:R1', -3],
+        [1, 'seloger:R1', 1.5],
+        [1, 'seloger:R1', 1e12],
+        [1, '', 2],
+        [1, 'seloger:R1', 2, 4],
+      ]) {
         tried.push(['/annonces', 'search:recent', position]);
       }
       for (const [path, kind, position] of tried) {
@@ -209,13 +279,17 @@ describe('faults of issue #30', function () {
       recordReliability('cursors', {
         title: 'Cursors signed with the service secret but of the wrong shape (feed, withdrawn flow, search; pages out of range)',
         test: "test/reliability/faults.test.ts 'a correctly signed cursor of the wrong shape'",
-        cases: tried.length, unit: 'cursors', result: 'each a 400 on cursor, none a 500; a well-shaped one answers with its page',
+        cases: tried.length,
+        unit: 'cursors',
+        result: 'each a 400 on cursor, none a 500; a well-shaped one answers with its page',
       });
     });
   });
 
   describe('Redis quota counters deleted under an account refused for its monthly quota', function () {
-    before(function () { if (!process.env.REDIS_URL) this.skip(); });
+    before(function () {
+      if (!process.env.REDIS_URL) this.skip();
+    });
 
     it('the account stays refused (402 ITEMS_QUOTA, its counts) until its period ends', async () => {
       const app = await startQuotaApp('redis', offersWith({ secteur: { itemsPerMonth: 20 } }, NO_RATE_WINDOWS));
@@ -236,8 +310,10 @@ describe('faults of issue #30', function () {
         expect(after.status).to.equal(402);
         expect(after.body).to.deep.include({ code: 'ITEMS_QUOTA', consomme: 25, repart_le: refused.body.repart_le });
         recordReliability('usage-loss', {
-          title: "Redis usage counters deleted under an account refused for its monthly quota (its account hash kept)",
-          test: "test/reliability/faults.test.ts 'Redis quota counters deleted'", cases: 1, unit: 'deletion',
+          title: 'Redis usage counters deleted under an account refused for its monthly quota (its account hash kept)',
+          test: "test/reliability/faults.test.ts 'Redis quota counters deleted'",
+          cases: 1,
+          unit: 'deletion',
           result: 'still 402 ITEMS_QUOTA with the counts and resumption date it had (it got a fresh quota)',
         });
       } finally {
@@ -248,7 +324,9 @@ describe('faults of issue #30', function () {
   });
 
   describe('a Redis that lost its data (a private redis-server without persistence, restarted)', function () {
-    before(function () { if (!hasRedisServer()) this.skip(); });
+    before(function () {
+      if (!hasRedisServer()) this.skip();
+    });
 
     it('/health says degraded when Redis refuses writes, and when it lost its accounts (every key a 401)', async () => {
       const redis = await privateRedis({ persistent: false });
@@ -286,8 +364,11 @@ describe('faults of issue #30', function () {
         expect(health.body.checks.access.ok).to.equal(false);
         expect(health.body.checks.access.detail).to.match(/holds no account although it held some/);
         recordReliability('redis-loss', {
-          title: 'Redis refusing writes, then restarted without persistence (accounts, keys and counters lost)', test: "test/reliability/faults.test.ts 'a Redis that lost its data'",
-          cases: 2, unit: 'faults (writes refused; a restart without persistence)', result: '/health 503 degraded, naming the refused writes, then the lost accounts (it said ok while every key was a 401)',
+          title: 'Redis refusing writes, then restarted without persistence (accounts, keys and counters lost)',
+          test: "test/reliability/faults.test.ts 'a Redis that lost its data'",
+          cases: 2,
+          unit: 'faults (writes refused; a restart without persistence)',
+          result: '/health 503 degraded, naming the refused writes, then the lost accounts (it said ok while every key was a 401)',
         });
       } finally {
         await app.close();

@@ -51,7 +51,9 @@ for (const row of ROWS) {
     lines.push(`| ${cell(row.fault)} | (no output: the test did not run) | | | | |`);
     continue;
   }
-  lines.push(`| ${cell(row.fault)} | ${cell(entry.title)} | ${entry.cases} ${cell(entry.unit)} | ${cell(entry.result)} | \`${cell(entry.test)}\` | ${entry.backend}, ${entry.at.slice(0, 16).replace('T', ' ')} UTC |`);
+  lines.push(
+    `| ${cell(row.fault)} | ${cell(entry.title)} | ${entry.cases} ${cell(entry.unit)} | ${cell(entry.result)} | \`${cell(entry.test)}\` | ${entry.backend}, ${entry.at.slice(0, 16).replace('T', ' ')} UTC |`,
+  );
   if (entry.details) details.push(`### ${row.fault}`, '', '```json', JSON.stringify(entry.details, null, 2), '```', '');
 }
 lines.push('', '## Details', '', ...details);

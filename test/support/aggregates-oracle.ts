@@ -12,7 +12,6 @@ import { makeListings, prng } from './fixtures.js';
 /** The clock of the aggregate tests: the fixtures' withdrawals spread over the 120 days before it. */
 export const NOW = Date.parse('2026-10-15T00:00:00Z');
 
-
 /** The fixtures, with price series (a first price above or below the last one) and spread positions. */
 export function aggregateListings(count: number, seed: number): StoredListing[] {
   const random = prng(seed);
@@ -21,18 +20,40 @@ export function aggregateListings(count: number, seed: number): StoredListing[] 
     const first = price === null ? null : Math.round(price * (0.9 + random() * 0.3));
     return {
       ...l,
-      content: i % 4 === 0 && l.content.latitude !== null
-        ? { ...l.content, latitude: Math.round((42 + random() * 8) * 1000) / 1000, longitude: Math.round((-4 + random() * 11) * 1000) / 1000 }
-        : l.content,
-      price_points: first === null || i % 5 === 0 ? [] : [{ at: '2026-06-01T00:00:00.000Z', price: first }, { at: '2026-08-01T00:00:00.000Z', price: price! }],
+      content:
+        i % 4 === 0 && l.content.latitude !== null
+          ? { ...l.content, latitude: Math.round((42 + random() * 8) * 1000) / 1000, longitude: Math.round((-4 + random() * 11) * 1000) / 1000 }
+          : l.content,
+      price_points:
+        first === null || i % 5 === 0
+          ? []
+          : [
+              { at: '2026-06-01T00:00:00.000Z', price: first },
+              { at: '2026-08-01T00:00:00.000Z', price: price! },
+            ],
       left_market_at: l.left_market_at === null ? null : NOW - Math.floor(random() * 120) * DAY_MS,
     };
   });
 }
 
-export interface ExpectedCell { key: string; count: number; lat: number; lon: number; priceMin: number | null; prices: number[]; ids: string[] }
+export interface ExpectedCell {
+  key: string;
+  count: number;
+  lat: number;
+  lon: number;
+  priceMin: number | null;
+  prices: number[];
+  ids: string[];
+}
 
-export function expectedCells(all: StoredListing[], filter: ListingFilter, scope: Scope, grouped: boolean, bbox: BoundingBox, zoom: number): Map<string, ExpectedCell> {
+export function expectedCells(
+  all: StoredListing[],
+  filter: ListingFilter,
+  scope: Scope,
+  grouped: boolean,
+  bbox: BoundingBox,
+  zoom: number,
+): Map<string, ExpectedCell> {
   const cells = new Map<string, ExpectedCell>();
   for (const l of all) {
     if (!visibleInSearch(l, scope, grouped) || !matchesFilter(l, filter) || !inBox(l, bbox)) continue;
@@ -42,7 +63,10 @@ export function expectedCells(all: StoredListing[], filter: ListingFilter, scope
     cell.count++;
     cell.lat += (lat! - cell.lat) / cell.count;
     cell.lon += (lon! - cell.lon) / cell.count;
-    if (price !== null) { cell.prices.push(price); cell.priceMin = cell.priceMin === null ? price : Math.min(cell.priceMin, price); }
+    if (price !== null) {
+      cell.prices.push(price);
+      cell.priceMin = cell.priceMin === null ? price : Math.min(cell.priceMin, price);
+    }
     cell.ids.push(l.id);
     cells.set(key, cell);
   }
@@ -58,8 +82,14 @@ export interface ExpectedStats {
 export function expectedStats(inArea: StoredListing[], scope: Scope, grouped: boolean, withdrawnSince: number): ExpectedStats {
   const values = (ls: StoredListing[], pick: (l: StoredListing) => number | null) => ls.map(pick).filter((v): v is number => v !== null);
   const active = inArea.filter((l) => visibleInSearch(l, scope, grouped));
-  const withdrawn = inArea.filter((l) => l.status !== 'active' && l.left_market_at !== null && l.left_market_at >= withdrawnSince
-    && l.catalogue_entered_at >= scope.enteredFrom && (scope.eligibleSites === null || scope.eligibleSites.includes(l.content.source)));
+  const withdrawn = inArea.filter(
+    (l) =>
+      l.status !== 'active' &&
+      l.left_market_at !== null &&
+      l.left_market_at >= withdrawnSince &&
+      l.catalogue_entered_at >= scope.enteredFrom &&
+      (scope.eligibleSites === null || scope.eligibleSites.includes(l.content.source)),
+  );
   return {
     active: { count: active.length, price: values(active, (l) => l.content.price), pricePerM2: values(active, (l) => l.content.price_per_m2) },
     withdrawn: {

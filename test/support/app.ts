@@ -11,7 +11,6 @@ import { loadConfig } from '../../src/config/config.js';
 import { createService, type Service, type ServiceOverrides } from '../../src/service.js';
 import { createKey } from '../../src/admin/commands.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { AppDeps } from '../../src/api/http/state.js';
 import { openEngineStore, type Engine } from './engines.js';
 
 export interface TestApp {
@@ -45,11 +44,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server = await service.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
   return {
-    service, base, dataDir, clock,
+    service,
+    base,
+    dataDir,
+    clock,
     async newKey(offer = 'sur_mesure', keyOptions = {}) {
       const created = await createKey(service.deps.access, service.deps.offers, {
-        account: keyOptions.account ?? `acct-${process.pid}-${++accountCounter}`, offer,
-        createdAt: keyOptions.createdAt ?? '2020-01-01', historyDays: keyOptions.historyDays ?? 0,
+        account: keyOptions.account ?? `acct-${process.pid}-${++accountCounter}`,
+        offer,
+        createdAt: keyOptions.createdAt ?? '2020-01-01',
+        historyDays: keyOptions.historyDays ?? 0,
       });
       return created.key;
     },
@@ -57,7 +61,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const response = await fetch(base + pathAndQuery, { headers: { ...(key ? { 'X-Api-Key': key } : {}), ...headers } });
       const text = await response.text();
       let body: unknown = text;
-      try { body = JSON.parse(text); } catch { /* not JSON: the test will say so */ }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* not JSON: the test will say so */
+      }
       return { status: response.status, headers: response.headers, body };
     },
     close: () => service.close(),

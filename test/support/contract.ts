@@ -7,7 +7,11 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 
 type Json = Record<string, any>;
 
-export interface ContractAnswer { status: number; headers: Headers; body: unknown }
+export interface ContractAnswer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
 
 export class Contract {
   private readonly ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -32,7 +36,9 @@ export class Contract {
     if (schema) {
       const validate = this.validator(schema.$ref);
       if (!validate(answer.body)) {
-        throw new Error(`${pathTemplate} ${answer.status} does not conform: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(answer.body).slice(0, 500)}`);
+        throw new Error(
+          `${pathTemplate} ${answer.status} does not conform: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(answer.body).slice(0, 500)}`,
+        );
       }
     } else if (answer.body !== '' && answer.body !== null) {
       throw new Error(`${pathTemplate} ${answer.status}: a body where none is declared`);

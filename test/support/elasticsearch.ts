@@ -38,9 +38,7 @@ export async function deleteAliasIndices(client: ElasticsearchListingStore['clie
  * A store on a new alias of the test cluster. `refreshOnWrite` (default true) makes every write
  * visible to the next search, as it is on SQLite; closing the store deletes its indices.
  */
-export async function openTestElasticsearchStore(
-  prefix = 'test', options: Partial<ElasticsearchListingStoreOptions> = {},
-): Promise<ElasticsearchListingStore> {
+export async function openTestElasticsearchStore(prefix = 'test', options: Partial<ElasticsearchListingStoreOptions> = {}): Promise<ElasticsearchListingStore> {
   const connection = elasticsearchConnection();
   if (!connection) throw new Error(elasticsearchMissing()!);
   const client = createElasticsearchClient(connection, { requestTimeout: 60_000 });

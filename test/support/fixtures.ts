@@ -34,7 +34,11 @@ const WORDS = ['lumineux', 'calme', 'balcon', 'cheminée', 'parquet', 'jardin', 
 const LETTERS: DpeLetter[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 const BASE_TIME = Date.parse('2026-09-01T00:00:00Z');
 
-export interface FixtureOptions { count: number; seed?: number; now?: number }
+export interface FixtureOptions {
+  count: number;
+  seed?: number;
+  now?: number;
+}
 
 export function makeListings({ count, seed = 7 }: FixtureOptions): StoredListing[] {
   const random = prng(seed);
@@ -54,30 +58,75 @@ export function makeListings({ count, seed = 7 }: FixtureOptions): StoredListing
     const statusRoll = random();
     const status = statusRoll < 0.88 ? 'active' : statusRoll < 0.92 ? 'vendue' : statusRoll < 0.96 ? 'retiree' : 'archivee';
     const content: ListingContent = {
-      source, reference, title: `${pick(TYPES)} ${words[0]} ${i}`, type: pick(TYPES), transaction_type: random() < 0.75 ? 'vente' : 'location',
-      price, price_per_m2: price && surface ? Math.round(price / surface) : null, price_per_m2_color: null,
-      price_label: price ? `${price} €` : null, surface, land_surface: null, living_room_surface: null,
-      rooms: maybe(0.8, () => 1 + Math.floor(random() * 6)), bedrooms: maybe(0.7, () => Math.floor(random() * 5)),
-      bathrooms: null, shower_rooms: null, toilets: null, kitchen: null,
+      source,
+      reference,
+      title: `${pick(TYPES)} ${words[0]} ${i}`,
+      type: pick(TYPES),
+      transaction_type: random() < 0.75 ? 'vente' : 'location',
+      price,
+      price_per_m2: price && surface ? Math.round(price / surface) : null,
+      price_per_m2_color: null,
+      price_label: price ? `${price} €` : null,
+      surface,
+      land_surface: null,
+      living_room_surface: null,
+      rooms: maybe(0.8, () => 1 + Math.floor(random() * 6)),
+      bedrooms: maybe(0.7, () => Math.floor(random() * 5)),
+      bathrooms: null,
+      shower_rooms: null,
+      toilets: null,
+      kitchen: null,
       year_built: maybe(0.35, () => 1850 + Math.floor(random() * 175)),
-      elevator: null, parking: null, parking_interior: null, parking_exterior: null, cellar: null, garden: null, exclusive: null,
-      seller_type: 'Pro', seller_name: 'Agence du Centre', real_estate_network: null,
-      city: place.city, postal_code: place.postal_code, department: place.department, region: place.region,
+      elevator: null,
+      parking: null,
+      parking_interior: null,
+      parking_exterior: null,
+      cellar: null,
+      garden: null,
+      exclusive: null,
+      seller_type: 'Pro',
+      seller_name: 'Agence du Centre',
+      real_estate_network: null,
+      city: place.city,
+      postal_code: place.postal_code,
+      department: place.department,
+      region: place.region,
       latitude: Math.round((place.lat + (random() - 0.5) * 0.02) * 1000) / 1000,
       longitude: Math.round(Math.max(-180, Math.min(180, place.lon + (random() - 0.5) * 0.02)) * 1000) / 1000,
-      dpe: maybe(0.8, () => pick(LETTERS)), ges: maybe(0.7, () => pick(LETTERS)), dpe_value: null, ges_value: null,
-      dpe_chart_url: null, ges_chart_url: null, legal_info: null, images, images_count: images.length,
-      description: `Bien ${words.join(' ')} proche commerces.`, external_url: `https://www.${source}.example/${reference}`,
-      video_url: null, virtual_tour_url: null,
-      published_at: new Date(updatedAt - 86_400_000 * 3).toISOString(), updated_at: new Date(updatedAt).toISOString(),
+      dpe: maybe(0.8, () => pick(LETTERS)),
+      ges: maybe(0.7, () => pick(LETTERS)),
+      dpe_value: null,
+      ges_value: null,
+      dpe_chart_url: null,
+      ges_chart_url: null,
+      legal_info: null,
+      images,
+      images_count: images.length,
+      description: `Bien ${words.join(' ')} proche commerces.`,
+      external_url: `https://www.${source}.example/${reference}`,
+      video_url: null,
+      virtual_tour_url: null,
+      published_at: new Date(updatedAt - 86_400_000 * 3).toISOString(),
+      updated_at: new Date(updatedAt).toISOString(),
       is_internal: false,
     };
     listings.push({
-      id: `${source}:${reference}`, content, completed_from: {}, status: status as StoredListing['status'],
-      catalogue_entered_at: updatedAt - Math.floor(random() * 30) * 86_400_000, updated_at: updatedAt,
-      published_at: updatedAt - 86_400_000 * 3, changed_at: BASE_TIME + i * 1000, change_seq: i + 1,
-      left_market_at: status === 'active' ? null : updatedAt, has_photos: images.length > 0,
-      dedup_key: null, group_sites_ahead: [], group_members: null, price_points: [], content_hash: `h${i}`,
+      id: `${source}:${reference}`,
+      content,
+      completed_from: {},
+      status: status as StoredListing['status'],
+      catalogue_entered_at: updatedAt - Math.floor(random() * 30) * 86_400_000,
+      updated_at: updatedAt,
+      published_at: updatedAt - 86_400_000 * 3,
+      changed_at: BASE_TIME + i * 1000,
+      change_seq: i + 1,
+      left_market_at: status === 'active' ? null : updatedAt,
+      has_photos: images.length > 0,
+      dedup_key: null,
+      group_sites_ahead: [],
+      group_members: null,
+      price_points: [],
+      content_hash: `h${i}`,
     });
   }
   groupDuplicates(listings, random);
@@ -93,8 +142,15 @@ function groupDuplicates(listings: StoredListing[], random: () => number): void 
     const activeRanked = ranked.filter((m) => m.status === 'active');
     for (const member of members) {
       member.dedup_key = `grp-${i}`;
-      member.group_members = ranked.map((m) => ({ source: m.content.source, reference: m.content.reference, url: m.content.external_url, price: m.content.price }));
-      member.group_sites_ahead = activeRanked.filter((m) => SITES.indexOf(m.content.source) < SITES.indexOf(member.content.source)).map((m) => m.content.source);
+      member.group_members = ranked.map((m) => ({
+        source: m.content.source,
+        reference: m.content.reference,
+        url: m.content.external_url,
+        price: m.content.price,
+      }));
+      member.group_sites_ahead = activeRanked
+        .filter((m) => SITES.indexOf(m.content.source) < SITES.indexOf(member.content.source))
+        .map((m) => m.content.source);
     }
   }
 }

@@ -48,11 +48,16 @@ export function visibleInSearch(l: StoredListing, scope: Scope, grouped: boolean
 export function sortKey(l: StoredListing, sort: SortName): number {
   const c = l.content;
   switch (sort) {
-    case 'recent': return -l.updated_at;
-    case 'price_asc': return c.price ?? Infinity;
-    case 'price_desc': return c.price === null ? Infinity : -c.price;
-    case 'surface_desc': return c.surface === null ? Infinity : -c.surface;
-    case 'pricem2_asc': return c.price_per_m2 ?? Infinity;
+    case 'recent':
+      return -l.updated_at;
+    case 'price_asc':
+      return c.price ?? Infinity;
+    case 'price_desc':
+      return c.price === null ? Infinity : -c.price;
+    case 'surface_desc':
+      return c.surface === null ? Infinity : -c.surface;
+    case 'pricem2_asc':
+      return c.price_per_m2 ?? Infinity;
   }
 }
 

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const SITES = ['seloger', 'leboncoin', 'bienici', 'pap'];
-const PLACES = [['Paris', '75011'], ['Lyon', '69003'], ['Nantes', '44000'], ['Guéret', '23000']];
+const PLACES = [
+  ['Paris', '75011'],
+  ['Lyon', '69003'],
+  ['Nantes', '44000'],
+  ['Guéret', '23000'],
+];
 
 export function rawRecord(i: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const [city, postal_code] = PLACES[i % PLACES.length];
@@ -32,6 +37,6 @@ export function rawRecord(i: number, overrides: Record<string, unknown> = {}): R
 
 export function writeNdjson(records: unknown[], name = 'records.ndjson', dir = mkdtempSync(path.join(tmpdir(), 'raw-'))): string {
   const file = path.join(dir, name);
-  writeFileSync(file, records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n');
+  writeFileSync(file, `${records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`);
   return file;
 }

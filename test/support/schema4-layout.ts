@@ -26,10 +26,13 @@ END;`;
 export function toSchema4Layout(db: Database.Database, { withPublicJson = true } = {}): void {
   const texts = ['title', 'description', 'doc', ...(withPublicJson ? ['public_json'] : [])];
   db.transaction(() => {
-    for (const trigger of ['listings_ai', 'listings_ad', 'listing_texts_ai', 'listing_texts_ad', 'listing_texts_au']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+    for (const trigger of ['listings_ai', 'listings_ad', 'listing_texts_ai', 'listing_texts_ad', 'listing_texts_au'])
+      db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
     db.exec('DROP TABLE listings_fts_vocab; DROP TABLE listings_fts');
     for (const column of texts) db.exec(`ALTER TABLE listings ADD COLUMN ${column} TEXT`);
-    db.exec(`UPDATE listings SET (${texts.join(', ')}) = (SELECT ${texts.join(', ')} FROM listing_texts t JOIN listing_annonces a ON a.rowid = t.rowid WHERE t.rowid = listings.rowid)`);
+    db.exec(
+      `UPDATE listings SET (${texts.join(', ')}) = (SELECT ${texts.join(', ')} FROM listing_texts t JOIN listing_annonces a ON a.rowid = t.rowid WHERE t.rowid = listings.rowid)`,
+    );
     db.exec('DROP TABLE listing_texts; DROP TABLE listing_annonces');
     db.exec(`CREATE VIRTUAL TABLE listings_fts USING fts5(title, description, content='listings', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
       CREATE VIRTUAL TABLE listings_fts_vocab USING fts5vocab(listings_fts, row);

@@ -26,7 +26,10 @@ export function planned(store: SqliteListingStore) {
   const statements = (store as unknown as { statements: StatementCache }).statements;
   const get = statements.get.bind(statements);
   let ordered = '';
-  statements.get = (sql: string) => { if (sql.includes('ORDER BY')) ordered = sql; return get(sql); };
+  statements.get = (sql: string) => {
+    if (sql.includes('ORDER BY')) ordered = sql;
+    return get(sql);
+  };
   return async (query: SearchQuery) => {
     const page = await store.search(query);
     const unbound = Array((ordered.match(/\?/g) ?? []).length).fill(null);

@@ -62,7 +62,9 @@ export async function storeDigest(store: ListingStore, probeWords = 4): Promise<
 
 /** JSON with the keys of every object sorted: two equal listings give the same text. */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v)
-    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }

@@ -38,7 +38,10 @@ export async function ensureIndex(client: Client, alias: string, definition: Ind
   const index = indexName(alias, await nextGeneration(client, alias));
   try {
     await client.indices.create({
-      index, settings: definition.settings, mappings: definition.mappings, aliases: { [alias]: { is_write_index: true } },
+      index,
+      settings: definition.settings,
+      mappings: definition.mappings,
+      aliases: { [alias]: { is_write_index: true } },
     });
   } catch (error) {
     if (errorTypeOf(error) !== 'resource_already_exists_exception') throw error;
@@ -57,7 +60,9 @@ export function bulkLoadSettings(definition: IndexDefinition): estypes.IndicesIn
 /** The settings of the definition that bulkLoadSettings relaxed, back to their normal values. */
 export function servingSettings(definition: IndexDefinition): estypes.IndicesIndexSettings {
   const index = definition.settings.index;
-  return { index: { refresh_interval: index.refresh_interval ?? '1s', auto_expand_replicas: index.auto_expand_replicas ?? '0-1' } } as estypes.IndicesIndexSettings;
+  return {
+    index: { refresh_interval: index.refresh_interval ?? '1s', auto_expand_replicas: index.auto_expand_replicas ?? '0-1' },
+  } as estypes.IndicesIndexSettings;
 }
 
 export interface ReindexOptions {
@@ -76,7 +81,11 @@ export interface ReindexReport {
 }
 
 export class ReindexError extends Error {
-  constructor(message: string, readonly target: string, readonly failures: DocumentFailure[] = []) {
+  constructor(
+    message: string,
+    readonly target: string,
+    readonly failures: DocumentFailure[] = [],
+  ) {
     super(message);
     this.name = 'ReindexError';
   }
@@ -104,13 +113,18 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
   let after: estypes.SortResults | undefined;
   for (;;) {
     const page = await client.search<ListingSource>({
-      index: from, size: pageSize, sort: [{ id: { order: 'asc' } }], track_total_hits: false,
-      query: { match_all: {} }, ...(after ? { search_after: after } : {}),
+      index: from,
+      size: pageSize,
+      sort: [{ id: { order: 'asc' } }],
+      track_total_hits: false,
+      query: { match_all: {} },
+      ...(after ? { search_after: after } : {}),
     });
     const hits = page.hits.hits;
     if (hits.length === 0) break;
     const report = await writer.write(hits.map((hit) => fromSource(hit._source!)));
-    if (report.failures.length) throw new ReindexError(`${report.failures.length} documents could not be copied to ${to}; alias not moved`, to, report.failures);
+    if (report.failures.length)
+      throw new ReindexError(`${report.failures.length} documents could not be copied to ${to}; alias not moved`, to, report.failures);
     copied += report.written;
     options.onProgress?.(copied);
     if (hits.length < pageSize) break;
@@ -124,10 +138,7 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
     throw new ReindexError(`${to} holds ${after_.count} documents, ${from} ${before.count}: was the indexer running? alias not moved`, to);
   }
   await client.indices.updateAliases({
-    actions: [
-      { remove: { index: from, alias } },
-      { add: { index: to, alias, is_write_index: true } },
-    ],
+    actions: [{ remove: { index: from, alias } }, { add: { index: to, alias, is_write_index: true } }],
   });
   return { from, to, copied };
 }

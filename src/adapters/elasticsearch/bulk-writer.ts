@@ -67,7 +67,10 @@ export class BulkWriter {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
-  constructor(private readonly client: Client, options: BulkWriterOptions) {
+  constructor(
+    private readonly client: Client,
+    options: BulkWriterOptions,
+  ) {
     this.settings = { ...DEFAULTS, ...stripUndefined(options) } as Required<Omit<BulkWriterOptions, 'sleep' | 'random'>>;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
@@ -93,10 +96,15 @@ export class BulkWriter {
       if (next.length === 0) break;
       if (report.attempts >= this.settings.maxAttempts) {
         if (attempt.requestError !== null) throw new StoreUnavailableError(BACKEND, attempt.requestError);
-        report.failures.push(...next.map((listing) => ({
-          id: listing.id, listing, status: 429, type: 'es_rejected_execution_exception',
-          reason: `still refused by an overloaded cluster after ${report.attempts} attempts`,
-        })));
+        report.failures.push(
+          ...next.map((listing) => ({
+            id: listing.id,
+            listing,
+            status: 429,
+            type: 'es_rejected_execution_exception',
+            reason: `still refused by an overloaded cluster after ${report.attempts} attempts`,
+          })),
+        );
         break;
       }
       report.retried += next.length;
@@ -116,24 +124,42 @@ export class BulkWriter {
     const refused: DocumentFailure[] = [];
     const overloaded: StoredListing[] = [];
     try {
-      const stats = await this.client.helpers.bulk<StoredListing>({
-        datasource: pending,
-        onDocument: (listing) => [
-          { index: { _index: this.settings.index, _id: listing.id, version: listing.change_seq, version_type: 'external_gte', ...(this.settings.requireAlias ? { require_alias: true } : {}) } },
-          toSource(listing),
-        ],
-        onDrop: (dropped) => {
-          const id = String((dropped.operation as { index: estypes.BulkIndexOperation }).index._id);
-          const listing = byId.get(id);
-          if (!listing) return;
-          if (dropped.status === 429 || dropped.status >= 500) overloaded.push(listing);
-          else refused.push({ id, listing, status: dropped.status, type: dropped.error?.type ?? 'unknown', reason: dropped.error?.reason ?? `status ${dropped.status}` });
+      const stats = await this.client.helpers.bulk<StoredListing>(
+        {
+          datasource: pending,
+          onDocument: (listing) => [
+            {
+              index: {
+                _index: this.settings.index,
+                _id: listing.id,
+                version: listing.change_seq,
+                version_type: 'external_gte',
+                ...(this.settings.requireAlias ? { require_alias: true } : {}),
+              },
+            },
+            toSource(listing),
+          ],
+          onDrop: (dropped) => {
+            const id = String((dropped.operation as { index: estypes.BulkIndexOperation }).index._id);
+            const listing = byId.get(id);
+            if (!listing) return;
+            if (dropped.status === 429 || dropped.status >= 500) overloaded.push(listing);
+            else
+              refused.push({
+                id,
+                listing,
+                status: dropped.status,
+                type: dropped.error?.type ?? 'unknown',
+                reason: dropped.error?.reason ?? `status ${dropped.status}`,
+              });
+          },
+          flushBytes: this.settings.flushBytes,
+          concurrency: this.settings.concurrency,
+          // Refused items come back through onDrop at once; the loop above retries them with backoff.
+          retries: 0,
         },
-        flushBytes: this.settings.flushBytes,
-        concurrency: this.settings.concurrency,
-        // Refused items come back through onDrop at once; the loop above retries them with backoff.
-        retries: 0,
-      }, { maxRetries: 0 });
+        { maxRetries: 0 },
+      );
       return { written: stats.successful, refused, overloaded, requestError: null };
     } catch (error) {
       if (isTransient(error)) return { written: 0, refused, overloaded, requestError: error };

@@ -25,9 +25,13 @@ async function main(argv: string[]): Promise<number> {
       case 'status': {
         const indices = await indicesOf(client, config.alias);
         const mappings = indices.length ? await client.indices.getMapping({ index: indices }) : {};
-        const live = Object.fromEntries(Object.entries(mappings).map(([index, m]) => [index, (m.mappings._meta as { mapping_version?: number } | undefined)?.mapping_version ?? null]));
+        const live = Object.fromEntries(
+          Object.entries(mappings).map(([index, m]) => [index, (m.mappings._meta as { mapping_version?: number } | undefined)?.mapping_version ?? null]),
+        );
         const count = indices.length ? (await client.count({ index: config.alias })).count : 0;
-        console.log(JSON.stringify({ alias: config.alias, indices: live, mapping_file_version: loadIndexDefinition().mappings._meta.mapping_version, documents: count }));
+        console.log(
+          JSON.stringify({ alias: config.alias, indices: live, mapping_file_version: loadIndexDefinition().mappings._meta.mapping_version, documents: count }),
+        );
         return 0;
       }
       case 'reindex': {
@@ -46,5 +50,13 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error) => { console.error(error); process.exitCode = 1; });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -60,8 +60,14 @@ export function cellOfBucket(bucket: CellBucket): ClusterCell {
   const location = bucket.centroid.location ?? { lat: 0, lon: 0 };
   const median = Object.values(bucket.price_median.values)[0] ?? null;
   return {
-    zoom, x, y, count: bucket.doc_count, lat: location.lat, lon: location.lon,
-    priceMin: bucket.price_min.value, priceMedian: median,
-    id: bucket.doc_count === 1 ? bucket.one.hits.hits[0]?._source.id ?? null : null,
+    zoom,
+    x,
+    y,
+    count: bucket.doc_count,
+    lat: location.lat,
+    lon: location.lon,
+    priceMin: bucket.price_min.value,
+    priceMedian: median,
+    id: bucket.doc_count === 1 ? (bucket.one.hits.hits[0]?._source.id ?? null) : null,
   };
 }

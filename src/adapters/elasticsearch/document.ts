@@ -59,15 +59,41 @@ export interface ListingSource {
  * stands for it) and the keys that exist only to be queried or to serve the indexer. Everything but
  * `get`, `getMany` and `findBlock` reads this way.
  */
-export const PAGE_EXCLUDED_FIELDS = ['price_points', 'content_hash', 'block_key', 'type_norm', 'city_norm', 'region_norm', 'location', 'vis', 'group_sites_ahead'];
+export const PAGE_EXCLUDED_FIELDS = [
+  'price_points',
+  'content_hash',
+  'block_key',
+  'type_norm',
+  'city_norm',
+  'region_norm',
+  'location',
+  'vis',
+  'group_sites_ahead',
+];
 export const PAGE_SOURCE = { excludes: PAGE_EXCLUDED_FIELDS };
 
 /** The only fields `presentMapPoint` reads: a map answer carries up to 2 000 points, many times a second. */
 export const MAP_POINT_FIELDS = [
-  'id', 'status', 'vis', 'catalogue_entered_at', 'updated_at',
-  'content.source', 'content.reference', 'content.latitude', 'content.longitude', 'content.price',
-  'content.price_per_m2', 'content.surface', 'content.price_per_m2_color', 'content.type', 'content.title',
-  'content.city', 'content.postal_code', 'content.images', 'content.rooms', 'content.is_internal',
+  'id',
+  'status',
+  'vis',
+  'catalogue_entered_at',
+  'updated_at',
+  'content.source',
+  'content.reference',
+  'content.latitude',
+  'content.longitude',
+  'content.price',
+  'content.price_per_m2',
+  'content.surface',
+  'content.price_per_m2_color',
+  'content.type',
+  'content.title',
+  'content.city',
+  'content.postal_code',
+  'content.images',
+  'content.rooms',
+  'content.is_internal',
 ];
 
 export function visOf(listing: StoredListing): 0 | 1 | 2 {
@@ -122,7 +148,9 @@ export function searchTextOf(content: Pick<ListingContent, 'title' | 'descriptio
  * listing is for presenting only and must never be written back: the indexer reads with getMany and
  * findBlock, which carry the series.
  */
-export function fromSource(source: Omit<ListingSource, 'price_points' | 'content_hash'> & { price_points?: PricePoint[]; content_hash?: string }): StoredListing {
+export function fromSource(
+  source: Omit<ListingSource, 'price_points' | 'content_hash'> & { price_points?: PricePoint[]; content_hash?: string },
+): StoredListing {
   return {
     id: source.id,
     content: source.content,
@@ -156,7 +184,9 @@ export function expandDigest(digest: PriceDigest | null): PricePoint[] {
  * A map point read with MAP_POINT_FIELDS only. The content holds just what presentMapPoint reads;
  * the other StoredListing fields get neutral values. Never present it with presentAnnonce.
  */
-export function fromMapHit(source: Pick<ListingSource, 'id' | 'status' | 'vis' | 'catalogue_entered_at' | 'updated_at'> & { content: Partial<ListingContent> }): StoredListing {
+export function fromMapHit(
+  source: Pick<ListingSource, 'id' | 'status' | 'vis' | 'catalogue_entered_at' | 'updated_at'> & { content: Partial<ListingContent> },
+): StoredListing {
   return {
     id: source.id,
     content: { images: [], ...source.content } as ListingContent,

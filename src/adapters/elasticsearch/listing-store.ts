@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: one class implementing both listing ports for one engine; its bodies and mappings live in modules beside it.
  * ListingReader and ListingIndex on Elasticsearch: the production engine (docs/elasticsearch.md).
  * Reads go to the alias with the bodies of the pure builders; writes go through the bulk writer.
  * Same semantics as the SQLite adapter; the shared conformance suite runs against both.
@@ -23,7 +24,14 @@ import { buildSearchBody, type SearchBody } from './search-body.js';
 import { buildMapBody } from './map-body.js';
 import { buildFeedBody } from './feed-body.js';
 import { buildWithdrawnBody } from './withdrawn-body.js';
-import { withdrawnStats, type ClustersQuery, type ClustersResult, type StatsQuery, type StatsResult, type WithdrawnValues } from '../../core/query/aggregates.js';
+import {
+  withdrawnStats,
+  type ClustersQuery,
+  type ClustersResult,
+  type StatsQuery,
+  type StatsResult,
+  type WithdrawnValues,
+} from '../../core/query/aggregates.js';
 import { buildClustersBody, cellOfBucket, type CellBucket } from './clusters-body.js';
 import { activeStatsOf, buildStatsBody, buildWithdrawnValuesBody, WITHDRAWN_PAGE, withdrawnValuesOf, type WithdrawnSource } from './stats-body.js';
 import { indicesOf } from './aliases.js';
@@ -64,7 +72,10 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   /** Report of the last upsertMany (indexer statistics). */
   lastWrite: BulkWriteReport | null = null;
 
-  constructor(readonly client: Client, private readonly options: ElasticsearchListingStoreOptions) {
+  constructor(
+    readonly client: Client,
+    private readonly options: ElasticsearchListingStoreOptions,
+  ) {
     this.alias = options.alias;
     this.writer = new BulkWriter(client, { ...options.writer, index: options.alias });
   }
@@ -92,7 +103,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     const response = await guarded(() => this.client.search({ index: this.alias, ...buildStatsBody(query) }));
     const { active } = activeStatsOf(response.aggregations as Parameters<typeof activeStatsOf>[0]);
     const withdrawn: WithdrawnValues[] = [];
-    for (let after: string | null = null; ;) {
+    for (let after: string | null = null; ; ) {
       const body = buildWithdrawnValuesBody(query, after);
       const page = await guarded(() => this.client.search<WithdrawnSource>({ index: this.alias, ...body }));
       withdrawn.push(...page.hits.hits.map((hit) => withdrawnValuesOf(hit._source!)));
@@ -194,7 +205,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** The mapping file's refresh interval back on every index of the alias, then one refresh. */
   private async restoreRefresh(known?: string[]): Promise<void> {
-    const indices = known ?? await guarded(() => indicesOf(this.client, this.alias));
+    const indices = known ?? (await guarded(() => indicesOf(this.client, this.alias)));
     const interval = String(loadIndexDefinition().settings.index.refresh_interval ?? '1s');
     await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: interval } } }));
     await this.refresh();
@@ -235,14 +246,16 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     const blocks = new Map<string, StoredListing[]>(blockKeys.map((key) => [key, []]));
     let after: estypes.SortResults | undefined;
     for (;;) {
-      const response = await guarded(() => this.client.search<ListingSource>({
-        index: this.alias,
-        query: { bool: { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] } },
-        sort: [{ id: { order: 'asc' } }],
-        size: BLOCK_PAGE,
-        track_total_hits: false,
-        ...(after ? { search_after: after } : {}),
-      }));
+      const response = await guarded(() =>
+        this.client.search<ListingSource>({
+          index: this.alias,
+          query: { bool: { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] } },
+          sort: [{ id: { order: 'asc' } }],
+          size: BLOCK_PAGE,
+          track_total_hits: false,
+          ...(after ? { search_after: after } : {}),
+        }),
+      );
       const hits = response.hits.hits;
       for (const hit of hits) blocks.get(hit._source!.block_key!)?.push(fromSource(hit._source!));
       if (hits.length < BLOCK_PAGE) return blocks;
@@ -256,11 +269,23 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
    */
   async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
     await this.refreshIfWritten();
-    const response = await guarded(() => this.client.search({
-      index: this.alias, size: 0, track_total_hits: false,
-      query: { bool: { filter: [{ term: { status: 'active' } }, { exists: { field: 'block_key' } }] } },
-      aggs: { keys: { composite: { size: limit, sources: [{ key: { terms: { field: 'block_key', order: 'asc' } } }], ...(after !== null ? { after: { key: after } } : {}) } } },
-    }));
+    const response = await guarded(() =>
+      this.client.search({
+        index: this.alias,
+        size: 0,
+        track_total_hits: false,
+        query: { bool: { filter: [{ term: { status: 'active' } }, { exists: { field: 'block_key' } }] } },
+        aggs: {
+          keys: {
+            composite: {
+              size: limit,
+              sources: [{ key: { terms: { field: 'block_key', order: 'asc' } } }],
+              ...(after !== null ? { after: { key: after } } : {}),
+            },
+          },
+        },
+      }),
+    );
     const buckets = (response.aggregations?.keys as estypes.AggregationsCompositeAggregate | undefined)?.buckets ?? [];
     return (buckets as unknown as { key: { key: string } }[]).map((bucket) => bucket.key.key);
   }
@@ -294,9 +319,14 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   async maxChangeSeq(): Promise<number> {
     await this.refreshIfWritten();
-    const response = await guarded(() => this.client.search({
-      index: this.alias, size: 0, track_total_hits: false, aggs: { max_change_seq: { max: { field: 'change_seq' } } },
-    }));
+    const response = await guarded(() =>
+      this.client.search({
+        index: this.alias,
+        size: 0,
+        track_total_hits: false,
+        aggs: { max_change_seq: { max: { field: 'change_seq' } } },
+      }),
+    );
     const value = (response.aggregations?.max_change_seq as estypes.AggregationsMaxAggregate | undefined)?.value;
     return typeof value === 'number' ? value : 0;
   }
@@ -371,7 +401,9 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 /** A load into an alias that does not exist: writing would create an index without the mapping. */
 export class MissingAliasError extends Error {
   constructor(alias: string) {
-    super(`the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/adapters/elasticsearch/cli.ts ensure\` (the API creates it at start) before loading`);
+    super(
+      `the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/adapters/elasticsearch/cli.ts ensure\` (the API creates it at start) before loading`,
+    );
     this.name = 'MissingAliasError';
   }
 }

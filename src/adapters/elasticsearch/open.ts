@@ -38,5 +38,7 @@ export async function openElasticsearchStore(config: ElasticsearchStoreConfig, o
 
 function warnAtStartup(error: unknown): void {
   const reason = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`Elasticsearch: could not check the index behind the alias at start-up (${reason}); listing requests answer 503 until it is reachable.`, { code: 'ANNONCES_ES_STARTUP' });
+  process.emitWarning(`Elasticsearch: could not check the index behind the alias at start-up (${reason}); listing requests answer 503 until it is reachable.`, {
+    code: 'ANNONCES_ES_STARTUP',
+  });
 }

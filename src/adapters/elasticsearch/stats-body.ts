@@ -26,9 +26,12 @@ export const WITHDRAWN_PAGE = 5000;
 
 export function areaClauses(area: StatsArea): Clause[] {
   switch (area.kind) {
-    case 'postalCode': return [{ term: { 'content.postal_code': area.postalCode } }];
-    case 'department': return [{ term: { 'content.department': area.department } }];
-    case 'bbox': return [boxClause(area.bbox)];
+    case 'postalCode':
+      return [{ term: { 'content.postal_code': area.postalCode } }];
+    case 'department':
+      return [{ term: { 'content.department': area.department } }];
+    case 'bbox':
+      return [boxClause(area.bbox)];
     case 'commune': {
       // The same rule as the SQLite adapter (stats-sql.ts areaConditions).
       const should: Clause[] = [];
@@ -46,7 +49,11 @@ function criteriaClauses(query: StatsQuery): Clause[] {
   if (query.types?.length) clauses.push({ terms: { type_norm: query.types } });
   if (query.transaction) clauses.push({ term: { 'content.transaction_type': query.transaction } });
   if (query.roomsMin !== undefined || query.roomsMax !== undefined) {
-    clauses.push({ range: { 'content.rooms': { ...(query.roomsMin !== undefined ? { gte: query.roomsMin } : {}), ...(query.roomsMax !== undefined ? { lte: query.roomsMax } : {}) } } });
+    clauses.push({
+      range: {
+        'content.rooms': { ...(query.roomsMin !== undefined ? { gte: query.roomsMin } : {}), ...(query.roomsMax !== undefined ? { lte: query.roomsMax } : {}) },
+      },
+    });
   }
   return clauses;
 }
@@ -91,19 +98,35 @@ export function buildWithdrawnValuesBody(query: StatsQuery, after: string | null
   };
 }
 
-const WITHDRAWN_FIELDS = ['id', 'left_market_at', 'published_at', 'catalogue_entered_at', 'content.price', 'content.price_per_m2', 'price_digest.first.price', 'price_digest.last.price'];
+const WITHDRAWN_FIELDS = [
+  'id',
+  'left_market_at',
+  'published_at',
+  'catalogue_entered_at',
+  'content.price',
+  'content.price_per_m2',
+  'price_digest.first.price',
+  'price_digest.last.price',
+];
 
 export interface WithdrawnSource {
-  id: string; left_market_at: number; published_at: number | null; catalogue_entered_at: number;
+  id: string;
+  left_market_at: number;
+  published_at: number | null;
+  catalogue_entered_at: number;
   content: { price?: number | null; price_per_m2?: number | null };
   price_digest?: { first?: { price: number }; last?: { price: number } } | null;
 }
 
 export function withdrawnValuesOf(source: WithdrawnSource): WithdrawnValues {
   return {
-    price: source.content.price ?? null, pricePerM2: source.content.price_per_m2 ?? null,
-    firstPrice: source.price_digest?.first?.price ?? null, lastPrice: source.price_digest?.last?.price ?? null,
-    leftMarketAt: source.left_market_at, publishedAt: source.published_at ?? null, enteredAt: source.catalogue_entered_at,
+    price: source.content.price ?? null,
+    pricePerM2: source.content.price_per_m2 ?? null,
+    firstPrice: source.price_digest?.first?.price ?? null,
+    lastPrice: source.price_digest?.last?.price ?? null,
+    leftMarketAt: source.left_market_at,
+    publishedAt: source.published_at ?? null,
+    enteredAt: source.catalogue_entered_at,
   };
 }
 
@@ -112,7 +135,7 @@ type Buckets = Record<string, { doc_count?: number } & Record<string, unknown>>;
 function quartilesOf(bucket: Buckets[string], name: string): Quartiles {
   const count = (bucket[`${name}_count`] as { value: number }).value;
   const values = (bucket[name] as { values: Record<string, number | null> }).values;
-  const at = (percent: number) => (count === 0 ? null : values[percent.toFixed(1)] ?? null);
+  const at = (percent: number) => (count === 0 ? null : (values[percent.toFixed(1)] ?? null));
   return { count, q1: at(25), median: at(50), q3: at(75) };
 }
 

@@ -15,7 +15,10 @@ import { stateIndexOf } from './writer-lock.js';
 
 const JOURNAL_ID = 'batch-journal';
 
-interface JournalDocument { at: number; listings: string }
+interface JournalDocument {
+  at: number;
+  listings: string;
+}
 
 /** Writes the journal of a batch; the alias's state index must exist (writer-lock.ts ensureStateIndex). */
 export async function writeJournal(client: Client, alias: string, listings: readonly StoredListing[]): Promise<void> {

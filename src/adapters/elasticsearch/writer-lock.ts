@@ -84,7 +84,10 @@ export async function removeLock(client: Client, alias: string, state: LockState
  * new lock keeps the older `changes_from`, since the dead load's writes may not be visible yet.
  */
 export async function acquireElasticsearchWriterLock(
-  client: Client, alias: string, request: WriterLockRequest, onTakeOver: () => Promise<void>,
+  client: Client,
+  alias: string,
+  request: WriterLockRequest,
+  onTakeOver: () => Promise<void>,
 ): Promise<WriterLock> {
   await ensureStateIndex(client, alias);
   const holder = currentIdentity();
@@ -103,7 +106,9 @@ export async function acquireElasticsearchWriterLock(
     }
     try {
       const taken = await client.index({
-        index: stateIndexOf(alias), id: LOCK_ID, document,
+        index: stateIndexOf(alias),
+        id: LOCK_ID,
+        document,
         ...(existing ? { if_seq_no: existing.seqNo, if_primary_term: existing.primaryTerm } : { op_type: 'create' as const }),
       });
       state = versionOf(taken);
@@ -119,9 +124,14 @@ export async function acquireElasticsearchWriterLock(
   let beating: Promise<void> = Promise.resolve();
   const heartbeat = setInterval(() => {
     document.heartbeat_at = Date.now();
-    beating = client.index({ index: stateIndexOf(alias), id: LOCK_ID, document, if_seq_no: state.seqNo, if_primary_term: state.primaryTerm })
-      .then((r) => { state = versionOf(r); })
-      .catch((error: unknown) => { if (statusOf(error) === 409) lost = new Error(`the writer lock of alias ${alias} was taken over`); });
+    beating = client
+      .index({ index: stateIndexOf(alias), id: LOCK_ID, document, if_seq_no: state.seqNo, if_primary_term: state.primaryTerm })
+      .then((r) => {
+        state = versionOf(r);
+      })
+      .catch((error: unknown) => {
+        if (statusOf(error) === 409) lost = new Error(`the writer lock of alias ${alias} was taken over`);
+      });
   }, HEARTBEAT_MS);
   heartbeat.unref();
   return {

@@ -23,23 +23,31 @@ export class RedisAccessStore extends RedisAccountStore implements AccessStore {
    * The store does not own `client` when `ownsClient` is false (the rate limiter shares it).
    * `witnessFile`: where it remembers across restarts that it held accounts (accounts-witness.ts).
    */
-  constructor(client: Redis, keyPrefix: string, private readonly ownsClient = true, witnessFile: string | null = null) {
+  constructor(
+    client: Redis,
+    keyPrefix: string,
+    private readonly ownsClient = true,
+    witnessFile: string | null = null,
+  ) {
     super(client, keyPrefix);
     this.usage = new RedisUsageCounters(client, keyPrefix);
     this.witness = new AccountsWitness(witnessFile, keyPrefix);
   }
 
-  admit(scope: UsageScope, admission: Admission) { return this.usage.admit(scope, admission); }
-  consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) { return this.usage.consumeListings(scope, ids, limits); }
-  readUsage(scope: UsageScope) { return this.usage.readUsage(scope); }
+  admit(scope: UsageScope, admission: Admission) {
+    return this.usage.admit(scope, admission);
+  }
+  consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) {
+    return this.usage.consumeListings(scope, ids, limits);
+  }
+  readUsage(scope: UsageScope) {
+    return this.usage.readUsage(scope);
+  }
 
   /** Counter entries kept for an account: members of its sets plus its keys (tests of bounded growth). */
   async footprint(accountId: string): Promise<number> {
     const [day, month, meta] = this.usage.keysOf(accountId);
-    const [members, keys] = await Promise.all([
-      Promise.all([this.client.zcard(day), this.client.zcard(month)]),
-      this.client.exists(day, month, meta),
-    ]);
+    const [members, keys] = await Promise.all([Promise.all([this.client.zcard(day), this.client.zcard(month)]), this.client.exists(day, month, meta)]);
     return members[0] + members[1] + keys;
   }
 
@@ -61,8 +69,10 @@ export class RedisAccessStore extends RedisAccountStore implements AccessStore {
     if (accounts > 0) this.witness.saw();
     else if (this.witness.seen()) {
       return {
-        ok: false, backend: this.backend,
-        detail: 'Redis holds no account although it held some: its data was lost (a restart without persistence, a flush or an eviction); every key is refused with 401 until the accounts are restored (docs/operations.md, Redis)',
+        ok: false,
+        backend: this.backend,
+        detail:
+          'Redis holds no account although it held some: its data was lost (a restart without persistence, a flush or an eviction); every key is refused with 401 until the accounts are restored (docs/operations.md, Redis)',
       };
     }
     return { ok: true, backend: this.backend, detail: `${accounts} account(s), read and write ${Date.now() - started} ms` };

@@ -37,7 +37,10 @@ declare module 'ioredis' {
 }
 
 export class RedisAccountStore implements AccountStore {
-  constructor(protected readonly client: Redis, protected readonly keyPrefix: string) {
+  constructor(
+    protected readonly client: Redis,
+    protected readonly keyPrefix: string,
+  ) {
     client.defineCommand('annoncesEnsureAccount', { numberOfKeys: 2, lua: ENSURE_ACCOUNT });
     client.defineCommand('annoncesKeyWithAccount', { numberOfKeys: 1, lua: KEY_WITH_ACCOUNT });
   }
@@ -48,8 +51,17 @@ export class RedisAccountStore implements AccountStore {
   }
 
   async ensureAccount(account: Account): Promise<Account> {
-    const flat = await guarded(() => this.client.annoncesEnsureAccount(this.key('account', account.id), this.key('accounts'),
-      account.id, account.offer, account.created_at, String(account.history_days), account.annonces_from));
+    const flat = await guarded(() =>
+      this.client.annoncesEnsureAccount(
+        this.key('account', account.id),
+        this.key('accounts'),
+        account.id,
+        account.offer,
+        account.created_at,
+        String(account.history_days),
+        account.annonces_from,
+      ),
+    );
     return toAccount(pairs(flat))!;
   }
 
@@ -63,11 +75,14 @@ export class RedisAccountStore implements AccountStore {
     const created = await guarded(() => this.client.hsetnx(this.key('key', key.hash), 'hash', key.hash));
     // Same contract as the SQLite primary key: a hash is registered once.
     if (created === 0) throw new Error('an API key with this hash already exists');
-    await guarded(() => this.client.multi()
-      .hset(this.key('key', key.hash), { ...key })
-      .sadd(this.key('keys-of', key.account_id), key.hash)
-      .sadd(this.key('key-prefix', key.prefix), key.hash)
-      .exec());
+    await guarded(() =>
+      this.client
+        .multi()
+        .hset(this.key('key', key.hash), { ...key })
+        .sadd(this.key('keys-of', key.account_id), key.hash)
+        .sadd(this.key('key-prefix', key.prefix), key.hash)
+        .exec(),
+    );
   }
 
   async findKey(hash: string): Promise<ApiKeyRecord | null> {
@@ -84,10 +99,9 @@ export class RedisAccountStore implements AccountStore {
   }
 
   async setKeyStatus(hashOrPrefix: string, status: KeyStatus): Promise<number> {
-    const [byHash, byPrefix] = await guarded(() => Promise.all([
-      this.client.exists(this.key('key', hashOrPrefix)),
-      this.client.smembers(this.key('key-prefix', hashOrPrefix)),
-    ]));
+    const [byHash, byPrefix] = await guarded(() =>
+      Promise.all([this.client.exists(this.key('key', hashOrPrefix)), this.client.smembers(this.key('key-prefix', hashOrPrefix))]),
+    );
     const hashes = new Set(byPrefix);
     if (byHash) hashes.add(hashOrPrefix);
     if (hashes.size === 0) return 0;
@@ -118,13 +132,22 @@ function pairs(flat: string[]): Record<string, string> {
 function toAccount(fields: Record<string, string>): Account | null {
   if (!fields.id) return null;
   return {
-    id: fields.id, offer: fields.offer, created_at: fields.created_at, history_days: Number(fields.history_days), annonces_from: fields.annonces_from,
+    id: fields.id,
+    offer: fields.offer,
+    created_at: fields.created_at,
+    history_days: Number(fields.history_days),
+    annonces_from: fields.annonces_from,
   };
 }
 
 function toKey(fields: Record<string, string>): ApiKeyRecord | null {
   if (!fields.hash || !fields.account_id) return null;
   return {
-    hash: fields.hash, prefix: fields.prefix, name: fields.name, account_id: fields.account_id, status: fields.status as KeyStatus, created_at: fields.created_at,
+    hash: fields.hash,
+    prefix: fields.prefix,
+    name: fields.name,
+    account_id: fields.account_id,
+    status: fields.status as KeyStatus,
+    created_at: fields.created_at,
   };
 }

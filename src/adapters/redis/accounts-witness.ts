@@ -11,7 +11,10 @@ export class AccountsWitness {
   private seenHere = false;
 
   /** `file`: where the witness is kept across restarts (null: this process only). */
-  constructor(private readonly file: string | null, private readonly keyPrefix: string) {}
+  constructor(
+    private readonly file: string | null,
+    private readonly keyPrefix: string,
+  ) {}
 
   /** The store holds accounts now. */
   saw(): void {

@@ -31,7 +31,11 @@ export function connectRedis(url: string, onError: (error: Error) => void = () =
 export async function waitUntilReady(client: Redis, timeoutMs: number): Promise<boolean> {
   if (client.status === 'ready') return true;
   return new Promise((resolve) => {
-    const done = (ready: boolean) => { clearTimeout(timer); client.off('ready', onReady); resolve(ready); };
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(ready);
+    };
     const onReady = () => done(true);
     const timer = setTimeout(() => done(false), timeoutMs);
     client.once('ready', onReady);

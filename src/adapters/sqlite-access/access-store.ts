@@ -34,13 +34,23 @@ export class SqliteAccessStore extends SqliteAccountStore implements AccessStore
     return new SqliteAccessStore(db, options);
   }
 
-  admit(scope: UsageScope, admission: Admission) { return this.usage.admit(scope, admission); }
-  consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) { return this.usage.consumeListings(scope, ids, limits); }
-  readUsage(scope: UsageScope) { return this.usage.readUsage(scope); }
+  admit(scope: UsageScope, admission: Admission) {
+    return this.usage.admit(scope, admission);
+  }
+  consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits) {
+    return this.usage.consumeListings(scope, ids, limits);
+  }
+  readUsage(scope: UsageScope) {
+    return this.usage.readUsage(scope);
+  }
   /** Counted ids held in memory, all accounts together (tests of its bound). */
-  directoryEntries(): number { return this.usage.directoryEntries(); }
+  directoryEntries(): number {
+    return this.usage.directoryEntries();
+  }
   /** Counter rows kept for an account (tests of bounded growth). */
-  async footprint(accountId: string): Promise<number> { return this.usage.footprint(accountId); }
+  async footprint(accountId: string): Promise<number> {
+    return this.usage.footprint(accountId);
+  }
 
   async health(): Promise<AccessHealth> {
     try {

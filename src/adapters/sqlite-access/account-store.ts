@@ -54,7 +54,9 @@ export class SqliteAccountStore implements AccountStore {
         this.sql('UPDATE accounts SET offer = ? WHERE id = ?').run(account.offer, account.id);
         return { ...existing, offer: account.offer };
       }
-      this.sql('INSERT INTO accounts (id, offer, created_at, history_days, annonces_from) VALUES (@id, @offer, @created_at, @history_days, @annonces_from)').run(account);
+      this.sql(
+        'INSERT INTO accounts (id, offer, created_at, history_days, annonces_from) VALUES (@id, @offer, @created_at, @history_days, @annonces_from)',
+      ).run(account);
       return account;
     });
     this.forgetFoundKeys();
@@ -67,7 +69,9 @@ export class SqliteAccountStore implements AccountStore {
 
   async addKey(key: ApiKeyRecord): Promise<void> {
     this.forgetFoundKeys();
-    this.sql('INSERT INTO api_keys (hash, prefix, name, account_id, status, created_at) VALUES (@hash, @prefix, @name, @account_id, @status, @created_at)').run(key);
+    this.sql('INSERT INTO api_keys (hash, prefix, name, account_id, status, created_at) VALUES (@hash, @prefix, @name, @account_id, @status, @created_at)').run(
+      key,
+    );
   }
 
   async findKey(hash: string): Promise<ApiKeyRecord | null> {

@@ -54,7 +54,9 @@ export class AccountDirectory {
    */
   private checkedSinceForeignWrite: Set<string> | null = null;
 
-  get size(): number { return this.ids.size; }
+  get size(): number {
+    return this.ids.size;
+  }
 
   get(id: string): CountedEntry | undefined {
     const value = this.ids.get(id);
@@ -101,7 +103,10 @@ export class CountedIds {
   /** Highest `seq` applied to the directories; null: to be read (after open or reset). */
   private lastSeq: number | null = null;
 
-  constructor(private readonly statements: StatementCache, private readonly maxEntries = DEFAULT_DIRECTORY_ENTRIES) {}
+  constructor(
+    private readonly statements: StatementCache,
+    private readonly maxEntries = DEFAULT_DIRECTORY_ENTRIES,
+  ) {}
 
   /** The account's directory, complete as of now. Call inside the counting transaction. */
   of(accountId: string): AccountDirectory {
@@ -191,7 +196,8 @@ export class CountedIds {
     const inDay = 'SELECT seq, id, 1, month_at IS NOT NULL FROM usage_log WHERE account = ? AND day_at IS NOT NULL';
     const monthOnly = 'SELECT seq, id, 0, 1 FROM usage_log WHERE account = ? AND month_at IS NOT NULL AND day_at IS NULL';
     for (const text of [inDay, monthOnly]) {
-      for (const [seq, id, day, month] of this.raw(text).iterate(accountId) as Iterable<[number, string, number, number]>) ids.set(id, seq, day === 1, month === 1);
+      for (const [seq, id, day, month] of this.raw(text).iterate(accountId) as Iterable<[number, string, number, number]>)
+        ids.set(id, seq, day === 1, month === 1);
     }
     return ids;
   }

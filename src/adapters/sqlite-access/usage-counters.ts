@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: one class whose statements share one transaction discipline, read best whole.
  * Quota counters in the embedded access file. Each call runs whole inside ONE `BEGIN IMMEDIATE`
  * transaction (shared with the other calls of the same turn of the event loop, commit-group.ts), so
  * several API processes on the same file are serialised by SQLite's write lock exactly as the Lua
@@ -26,8 +27,15 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import {
-  monthWindowTag, shouldRoll, type Admission, type ListingLimits, type MonthWindowTag, type UsageCounters, type UsageRefusal,
-  type UsageScope, type UsageSnapshot,
+  monthWindowTag,
+  shouldRoll,
+  type Admission,
+  type ListingLimits,
+  type MonthWindowTag,
+  type UsageCounters,
+  type UsageRefusal,
+  type UsageScope,
+  type UsageSnapshot,
 } from '../../core/ports/access-store.js';
 import { StatementCache } from '../sqlite-shared/statements.js';
 import { CommitGroup } from './commit-group.js';
@@ -41,7 +49,12 @@ const SWEEP_EVERY_MS = 3_600_000;
 const STALE_ENTRIES_TOLERATED = 10_000;
 
 interface WindowsRow {
-  month_kind: MonthWindowTag['kind']; month_start: number; request_start: number; requests: number; day_count: number; month_count: number;
+  month_kind: MonthWindowTag['kind'];
+  month_start: number;
+  request_start: number;
+  requests: number;
+  day_count: number;
+  month_count: number;
   /** The counters object that last wrote the account's windows (`writerId`): another one means foreign writes. */
   writer: string | null;
 }
@@ -49,7 +62,10 @@ interface WindowsRow {
 type Win = 'day' | 'month';
 
 /** When the oldest listing of each window entered it (null: the window is empty). */
-interface Oldest { day_oldest: number | null; month_oldest: number | null }
+interface Oldest {
+  day_oldest: number | null;
+  month_oldest: number | null;
+}
 /** The two oldest entries of the account `w.account`, each from its window's partial index. */
 const OLDEST_COLUMNS = `(SELECT MIN(day_at) FROM usage_log WHERE account = w.account AND day_at IS NOT NULL) AS day_oldest,
   (SELECT MIN(month_at) FROM usage_log WHERE account = w.account AND month_at IS NOT NULL) AS month_oldest`;
@@ -84,8 +100,17 @@ export class SqliteUsageCounters implements UsageCounters {
         if (row.writer !== this.writerId) this.counted.distrust(scope.accountId);
         const result = work(row);
         this.sql(`UPDATE usage_windows SET month_kind = ?, month_start = ?, request_start = ?, requests = ?, day_count = ?, month_count = ?,
-          touched_at = ?, writer = ? WHERE account = ?`)
-          .run(row.month_kind, row.month_start, row.request_start, row.requests, row.day_count, row.month_count, scope.now, this.writerId, scope.accountId);
+          touched_at = ?, writer = ? WHERE account = ?`).run(
+          row.month_kind,
+          row.month_start,
+          row.request_start,
+          row.requests,
+          row.day_count,
+          row.month_count,
+          scope.now,
+          this.writerId,
+          scope.accountId,
+        );
         return result;
       } catch (error) {
         // Dropped now, before the next piece of the commit group runs: this piece's savepoint is
@@ -172,8 +197,7 @@ export class SqliteUsageCounters implements UsageCounters {
   private readWithoutWriting(scope: UsageScope): { row: WindowsRow; usage: UsageSnapshot } | null {
     // One statement, the windows and both oldest entries: outside a transaction each statement takes
     // and drops the file's read lock (two fcntl calls), so three statements cost twice as much.
-    const row = this.sql(`SELECT w.*, ${OLDEST_COLUMNS} FROM usage_windows w WHERE w.account = ?`)
-      .get(scope.accountId) as (WindowsRow & Oldest) | undefined;
+    const row = this.sql(`SELECT w.*, ${OLDEST_COLUMNS} FROM usage_windows w WHERE w.account = ?`).get(scope.accountId) as (WindowsRow & Oldest) | undefined;
     if (!row || shouldRoll({ kind: row.month_kind, start: row.month_start }, monthWindowTag(scope.month))) return null;
     if (scope.requestDay.start > row.request_start) return null;
     const usage = snapshotOf(row, row);
@@ -192,8 +216,10 @@ export class SqliteUsageCounters implements UsageCounters {
   /** Rows of an account, for the conformance suite's bounded-growth check. */
   footprint(accountId: string): number {
     // Window entries, as on Redis (a listing in both windows is two).
-    return (this.sql(`SELECT (SELECT count(*) FROM usage_log WHERE account = ? AND day_at IS NOT NULL)
-      + (SELECT count(*) FROM usage_log WHERE account = ? AND month_at IS NOT NULL) AS n`).get(accountId, accountId) as { n: number }).n;
+    return (
+      this.sql(`SELECT (SELECT count(*) FROM usage_log WHERE account = ? AND day_at IS NOT NULL)
+      + (SELECT count(*) FROM usage_log WHERE account = ? AND month_at IS NOT NULL) AS n`).get(accountId, accountId) as { n: number }
+    ).n;
   }
 
   /** Counted ids held in memory, for the tests of its bound. */
@@ -241,13 +267,20 @@ export class SqliteUsageCounters implements UsageCounters {
     }
   }
 
-
   private rollWindows(scope: UsageScope): WindowsRow {
     const { accountId, now } = scope;
     const month = monthWindowTag(scope.month);
     let row = this.sql('SELECT * FROM usage_windows WHERE account = ?').get(accountId) as WindowsRow | undefined;
     if (!row) {
-      row = { month_kind: month.kind, month_start: month.start, request_start: scope.requestDay.start, requests: 0, day_count: 0, month_count: 0, writer: this.writerId };
+      row = {
+        month_kind: month.kind,
+        month_start: month.start,
+        request_start: scope.requestDay.start,
+        requests: 0,
+        day_count: 0,
+        month_count: 0,
+        writer: this.writerId,
+      };
       this.sql(`INSERT INTO usage_windows (account, month_kind, month_start, request_start, requests, day_count, month_count, touched_at)
         VALUES (?, ?, ?, ?, 0, 0, 0, ?)`).run(accountId, row.month_kind, row.month_start, row.request_start, now);
       this.deleteAccountRows(accountId);
@@ -271,7 +304,9 @@ export class SqliteUsageCounters implements UsageCounters {
     // Most calls find nothing to expire: one read of the window's oldest entry instead of two writes.
     const oldest = this.sql(`SELECT MIN(${column}) FROM usage_log WHERE account = ? AND ${column} IS NOT NULL`).pluck().get(accountId) as number | null;
     if (oldest === null || oldest > cutoff) return 0;
-    const gone = this.sql(`DELETE FROM usage_log WHERE account = ? AND ${column} <= ? AND ${other} IS NULL RETURNING id`).pluck().all(accountId, cutoff) as string[];
+    const gone = this.sql(`DELETE FROM usage_log WHERE account = ? AND ${column} <= ? AND ${other} IS NULL RETURNING id`)
+      .pluck()
+      .all(accountId, cutoff) as string[];
     this.counted.remove(accountId, gone);
     const left = this.sql(`UPDATE usage_log SET ${column} = NULL WHERE account = ? AND ${column} <= ? RETURNING id`).pluck().all(accountId, cutoff) as string[];
     this.counted.leave(accountId, left, win);

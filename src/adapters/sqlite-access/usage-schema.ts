@@ -51,6 +51,6 @@ function migrateOlderLayouts(db: Database.Database): void {
 
 /** Files made before `usage_windows.writer`: the column is added, empty (every directory then starts distrusted). */
 function addWriterColumn(db: Database.Database): void {
-  const columns = db.prepare('SELECT name FROM pragma_table_info(\'usage_windows\')').pluck().all() as string[];
+  const columns = db.prepare("SELECT name FROM pragma_table_info('usage_windows')").pluck().all() as string[];
   if (!columns.includes('writer')) db.exec('ALTER TABLE usage_windows ADD COLUMN writer TEXT');
 }

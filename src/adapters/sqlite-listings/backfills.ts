@@ -16,10 +16,12 @@ export function fillDedupFeatures(db: Database.Database, writes: ListingWrites):
   const read = db.prepare(`SELECT l.rowid AS rowid, ${PAGE_COLUMNS} FROM listings l
       WHERE l.rowid > ? AND l.active = 1 AND l.block_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM dedup_features f WHERE f.rowid = l.rowid)
       ORDER BY l.rowid LIMIT 2000`);
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const rows = read.all(after) as (ListingRow & { rowid: number })[];
     if (rows.length === 0) break;
-    db.transaction(() => { for (const row of rows) writes.writeFeatures(row.rowid, fromRow(row)); })();
+    db.transaction(() => {
+      for (const row of rows) writes.writeFeatures(row.rowid, fromRow(row));
+    })();
     after = rows.at(-1)!.rowid;
   }
   fillOwnSurfaces(db);
@@ -38,7 +40,7 @@ export function rewritePublicJson(db: Database.Database): void {
   const read = db.prepare(`SELECT l.rowid AS rowid, l.*, ${textOf('doc')} AS doc FROM listings l WHERE l.rowid > ? ORDER BY l.rowid LIMIT 2000`);
   const writeAnnonce = db.prepare('UPDATE listing_annonces SET public_json = ? WHERE rowid = ?');
   const writePoint = db.prepare('UPDATE listings SET map_json = ? WHERE rowid = ?');
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const rows = read.all(after) as (ListingRow & { rowid: number })[];
     if (rows.length === 0) break;
     db.transaction(() => {

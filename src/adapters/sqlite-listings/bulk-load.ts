@@ -68,13 +68,15 @@ export class BulkLoad {
 
   /** Bulk mode when the store is empty; null (write as usual) when it holds anything. */
   static start(db: Database.Database, commitRows = BULK_COMMIT_ROWS): BulkLoad | null {
-    const started = db.transaction(() => {
-      if (db.prepare('SELECT 1 FROM listings LIMIT 1').get() !== undefined) return false;
-      db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PENDING_FLAG, new Date().toISOString());
-      for (const name of SYNC_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${name}`);
-      for (const name of DEFERRED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
-      return true;
-    }).immediate();
+    const started = db
+      .transaction(() => {
+        if (db.prepare('SELECT 1 FROM listings LIMIT 1').get() !== undefined) return false;
+        db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PENDING_FLAG, new Date().toISOString());
+        for (const name of SYNC_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${name}`);
+        for (const name of DEFERRED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
+        return true;
+      })
+      .immediate();
     if (!started) return null;
     db.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
     const unsynced = beginUnsyncedBuild(db.name);

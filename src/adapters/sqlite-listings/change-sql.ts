@@ -14,8 +14,11 @@ import { PAGE_COLUMNS, PAGE_COLUMNS_PRESENTED, textOf } from './columns.js';
 export type ChangePageSql = Sql & { read: 'indexed' | 'rows' };
 
 export function buildFeedSql(query: FeedQuery, presented: boolean): ChangePageSql {
-  const parts = mergeParts({ where: ['l.active = 1', 'l.changed_at <= ?'], params: [query.changedUntil] },
-    siteConditions(query.scope), filterConditions(query.filter));
+  const parts = mergeParts(
+    { where: ['l.active = 1', 'l.changed_at <= ?'], params: [query.changedUntil] },
+    siteConditions(query.scope),
+    filterConditions(query.filter),
+  );
   if (query.filter.words?.length) {
     parts.where.push('l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)');
     parts.params.push(ftsMatchExpression(query.filter.words));
@@ -39,10 +42,17 @@ function changeOrdered(parts: SqlPart, pageSize: number, after: SortPosition | n
   }
   if (presented && fromIndex) {
     const order = 'ORDER BY l.changed_at, l.change_seq';
-    return { read: 'indexed', params: parts.params, sql: `SELECT l.rowid, l.id, l.changed_at, l.change_seq, ${textOf('public_json')} AS public_json
+    return {
+      read: 'indexed',
+      params: parts.params,
+      sql: `SELECT l.rowid, l.id, l.changed_at, l.change_seq, ${textOf('public_json')} AS public_json
         FROM (SELECT l.rowid AS rowid, l.id AS id, l.changed_at AS changed_at, l.change_seq AS change_seq
-          FROM listings l WHERE ${parts.where.join(' AND ')} ${order} LIMIT ${pageSize + 1}) l ${order}` };
+          FROM listings l WHERE ${parts.where.join(' AND ')} ${order} LIMIT ${pageSize + 1}) l ${order}`,
+    };
   }
-  return { read: 'rows', params: parts.params,
-    sql: `SELECT ${presented ? PAGE_COLUMNS_PRESENTED : PAGE_COLUMNS} FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.changed_at, l.change_seq LIMIT ${pageSize + 1}` };
+  return {
+    read: 'rows',
+    params: parts.params,
+    sql: `SELECT ${presented ? PAGE_COLUMNS_PRESENTED : PAGE_COLUMNS} FROM listings l WHERE ${parts.where.join(' AND ')} ORDER BY l.changed_at, l.change_seq LIMIT ${pageSize + 1}`,
+  };
 }

@@ -13,12 +13,21 @@ import { MERCATOR_MAX_LATITUDE, quantileOfSorted, tilesPerSide } from '../../cor
 import type { BoundingBox } from '../../core/query/query.js';
 import { filterConditions, ftsMatchExpression, scopeConditions } from './filter-sql.js';
 
-export interface SqlStatement { sql: string; params: (string | number)[] }
+export interface SqlStatement {
+  sql: string;
+  params: (string | number)[];
+}
 
 /** A row of the statement: one tile. */
 export interface ClusterRow {
-  x: number; y: number; n: number; sum_lat: number; sum_lon: number;
-  price_min: number | null; lone_id: string | null; prices: string | null;
+  x: number;
+  y: number;
+  n: number;
+  sum_lat: number;
+  sum_lon: number;
+  price_min: number | null;
+  lone_id: string | null;
+  prices: string | null;
 }
 
 /**
@@ -35,9 +44,7 @@ function boxSelect(query: ClustersQuery, box: BoundingBox): SqlStatement {
   const byIndex = byMapIndex(query);
   const scope = scopeConditions(query.scope, query.grouped);
   const filter = filterConditions(query.filter);
-  const where = byIndex
-    ? ['l.lat >= ?', 'l.lat <= ?', 'l.lon >= ?', 'l.lon <= ?']
-    : ['r.min_lat >= ?', 'r.max_lat <= ?', 'r.min_lon >= ?', 'r.max_lon <= ?'];
+  const where = byIndex ? ['l.lat >= ?', 'l.lat <= ?', 'l.lon >= ?', 'l.lon <= ?'] : ['r.min_lat >= ?', 'r.max_lat <= ?', 'r.min_lon >= ?', 'r.max_lon <= ?'];
   const params: (string | number)[] = [box.south, box.north, box.west, box.east];
   where.push(...scope.where, ...filter.where);
   params.push(...scope.params, ...filter.params);
@@ -55,7 +62,13 @@ function boxSelect(query: ClustersQuery, box: BoundingBox): SqlStatement {
 export function buildClustersSql(query: ClustersQuery): SqlStatement {
   const { bbox } = query;
   // A box across the antimeridian (west > east) is two boxes; a tile never spans both.
-  const boxes = bbox.west <= bbox.east ? [bbox] : [{ ...bbox, east: 180 }, { ...bbox, west: -180 }];
+  const boxes =
+    bbox.west <= bbox.east
+      ? [bbox]
+      : [
+          { ...bbox, east: 180 },
+          { ...bbox, west: -180 },
+        ];
   const parts = boxes.map((box) => boxSelect(query, box));
   const n = tilesPerSide(query.zoom);
   const limit = MERCATOR_MAX_LATITUDE;
@@ -73,8 +86,12 @@ GROUP BY x, y ORDER BY y, x`;
 /** The cells of the statement's rows, with the exact median of each cell's prices. */
 export function clusterCells(rows: ClusterRow[], zoom: number): ClusterCell[] {
   return rows.map((row) => ({
-    zoom, x: row.x, y: row.y, count: row.n,
-    lat: row.sum_lat / row.n, lon: row.sum_lon / row.n,
+    zoom,
+    x: row.x,
+    y: row.y,
+    count: row.n,
+    lat: row.sum_lat / row.n,
+    lon: row.sum_lon / row.n,
     priceMin: row.price_min,
     priceMedian: row.prices === null ? null : quantileOfSorted(Float64Array.from(row.prices.split(','), Number).sort(), 0.5),
     id: row.lone_id,

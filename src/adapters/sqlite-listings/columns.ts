@@ -8,10 +8,40 @@ export const TEXT_COLUMNS = ['doc', 'title', 'description'] as const;
 
 /** The columns of a `listings` row (narrow: the texts are in listing_texts, TEXT_COLUMNS). */
 export const ROW_COLUMNS = [
-  'id', 'source', 'status', 'active', 'vis', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq',
-  'left_market_at', 'transaction_type', 'type_norm', 'city_norm', 'postal_code', 'department', 'region_norm', 'price',
-  'price_per_m2', 'surface', 'rooms', 'bedrooms', 'year_built', 'dpe', 'ges', 'lat', 'lon', 'dedup_key', 'sites_ahead',
-  'block_key', 'own_surface', 'content_hash', 'points', 'map_json',
+  'id',
+  'source',
+  'status',
+  'active',
+  'vis',
+  'entered_at',
+  'updated_at',
+  'published_at',
+  'changed_at',
+  'change_seq',
+  'left_market_at',
+  'transaction_type',
+  'type_norm',
+  'city_norm',
+  'postal_code',
+  'department',
+  'region_norm',
+  'price',
+  'price_per_m2',
+  'surface',
+  'rooms',
+  'bedrooms',
+  'year_built',
+  'dpe',
+  'ges',
+  'lat',
+  'lon',
+  'dedup_key',
+  'sites_ahead',
+  'block_key',
+  'own_surface',
+  'content_hash',
+  'points',
+  'map_json',
 ] as const;
 
 /**
@@ -20,9 +50,10 @@ export const ROW_COLUMNS = [
  * than a join, so that the plans of the queries (which index, FTS5 first or not) stay those of the
  * narrow table, and the text is read only for the rows a query returns.
  */
-export const textOf = (column: typeof TEXT_COLUMNS[number] | 'public_json') => (column === 'public_json'
-  ? '(SELECT CAST(a.public_json AS BLOB) FROM listing_annonces a WHERE a.rowid = l.rowid)'
-  : `(SELECT t.${column} FROM listing_texts t WHERE t.rowid = l.rowid)`);
+export const textOf = (column: (typeof TEXT_COLUMNS)[number] | 'public_json') =>
+  column === 'public_json'
+    ? '(SELECT CAST(a.public_json AS BLOB) FROM listing_annonces a WHERE a.rowid = l.rowid)'
+    : `(SELECT t.${column} FROM listing_texts t WHERE t.rowid = l.rowid)`;
 
 /**
  * Columns a result page reads (fromRow, the sort keys, the change position), and every other read of
@@ -31,8 +62,24 @@ export const textOf = (column: typeof TEXT_COLUMNS[number] | 'public_json') => (
  * when `title` and `description` were in this table). The document is read from
  * listing_texts (textOf), one lookup by rowid per row returned.
  */
-export const PAGE_ROW_COLUMNS = ['id', 'status', 'entered_at', 'updated_at', 'published_at', 'changed_at', 'change_seq', 'left_market_at',
-  'dedup_key', 'points', 'content_hash', 'price', 'surface', 'price_per_m2'].map((c) => `l.${c}`).join(', ');
+export const PAGE_ROW_COLUMNS = [
+  'id',
+  'status',
+  'entered_at',
+  'updated_at',
+  'published_at',
+  'changed_at',
+  'change_seq',
+  'left_market_at',
+  'dedup_key',
+  'points',
+  'content_hash',
+  'price',
+  'surface',
+  'price_per_m2',
+]
+  .map((c) => `l.${c}`)
+  .join(', ');
 export const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
 
 /**

@@ -36,13 +36,25 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
     params.push(...values);
   };
   const range = (column: string, min: number | undefined, max: number | undefined) => {
-    if (min !== undefined) { where.push(`${c(column)} >= ?`); params.push(min); }
-    if (max !== undefined) { where.push(`${c(column)} <= ?`); params.push(max); }
+    if (min !== undefined) {
+      where.push(`${c(column)} >= ?`);
+      params.push(min);
+    }
+    if (max !== undefined) {
+      where.push(`${c(column)} <= ?`);
+      params.push(max);
+    }
   };
   if (filter.types?.length) inList('type_norm', filter.types);
-  if (filter.transaction) { where.push(`${options.transactionLeads ? '' : '+'}${c('transaction_type')} = ?`); params.push(filter.transaction); }
+  if (filter.transaction) {
+    where.push(`${options.transactionLeads ? '' : '+'}${c('transaction_type')} = ?`);
+    params.push(filter.transaction);
+  }
   if (filter.cities?.length) inList('city_norm', filter.cities);
-  if (filter.postalCode) { where.push(`${c('postal_code')} = ?`); params.push(filter.postalCode); }
+  if (filter.postalCode) {
+    where.push(`${c('postal_code')} = ?`);
+    params.push(filter.postalCode);
+  }
   if (filter.department) {
     // A postal code or a city is far narrower than a department: with one of them the department must
     // not drive the plan (its (department, type) indexes would otherwise win on two equalities and
@@ -52,7 +64,10 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
     where.push(`${narrower ? '+' : ''}${c('department')} = ?`);
     params.push(filter.department);
   }
-  if (filter.region) { where.push(`${c('region_norm')} = ?`); params.push(filter.region); }
+  if (filter.region) {
+    where.push(`${c('region_norm')} = ?`);
+    params.push(filter.region);
+  }
   range('price', filter.priceMin, filter.priceMax);
   range('price_per_m2', filter.pricePerM2Min, filter.pricePerM2Max);
   range('surface', filter.surfaceMin, filter.surfaceMax);
@@ -62,8 +77,14 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
   range('year_built', filter.yearMin, filter.yearMax);
   if (filter.dpe?.length) inList('dpe', filter.dpe);
   if (filter.ges?.length) inList('ges', filter.ges);
-  if (filter.updatedSince !== undefined) { where.push(`${c('updated_at')} >= ?`); params.push(filter.updatedSince); }
-  if (filter.createdSince !== undefined) { where.push(`${c('published_at')} >= ?`); params.push(filter.createdSince); }
+  if (filter.updatedSince !== undefined) {
+    where.push(`${c('updated_at')} >= ?`);
+    params.push(filter.updatedSince);
+  }
+  if (filter.createdSince !== undefined) {
+    where.push(`${c('published_at')} >= ?`);
+    params.push(filter.createdSince);
+  }
   return { where, params };
 }
 
@@ -74,8 +95,7 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
  * sorted half the catalogue (`transaction=location&sort=surface_desc`; docs/benchmarks-history.md).
  */
 export function transactionLeads(filter: ListingFilter, sortByTransaction: boolean): boolean {
-  return sortByTransaction && filter.transaction !== undefined && filter.department === undefined
-    && filter.postalCode === undefined && !(filter.cities?.length);
+  return sortByTransaction && filter.transaction !== undefined && filter.department === undefined && filter.postalCode === undefined && !filter.cities?.length;
 }
 
 /**

@@ -60,8 +60,10 @@ export class ListingReads {
 
   /** From the entries of ix_block (its leading column), in the index's order. */
   blockKeysAfter(after: string | null, limit: number): string[] {
-    return this.statements.get('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key > ? ORDER BY block_key LIMIT ?')
-      .pluck().all(after ?? '', limit) as string[];
+    return this.statements
+      .get('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key > ? ORDER BY block_key LIMIT ?')
+      .pluck()
+      .all(after ?? '', limit) as string[];
   }
 
   /**
@@ -79,7 +81,8 @@ export class ListingReads {
     for (const [id, , , , rowid, , ownSurface] of entries) {
       if (ownSurface !== null) continue;
       const features = this.storedFeatures(rowid, id);
-      if (features) stored.set(id, features); else unstored.push(id);
+      if (features) stored.set(id, features);
+      else unstored.push(id);
     }
     const whole = unstored.length > 0 ? this.getMany(unstored) : null;
     return entries.map(([id, dedupKey, changeSeq, enteredAt, rowid, source, ownSurface]): BlockCandidate => {

@@ -32,9 +32,18 @@ export function rebuildFullText(db: Database.Database): void {
  * search indexes of 1M listings takes minutes). Returns the names of the rebuilt indexes.
  */
 export function recreateChangedIndexes(db: Database.Database): string[] {
-  const normalise = (sql: string) => sql.replace(/IF NOT EXISTS /i, '').replace(/\s+/g, ' ').trim().replace(/;$/, '');
-  const stored = new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[])
-    .map((row) => [row.name, normalise(row.sql)]));
+  const normalise = (sql: string) =>
+    sql
+      .replace(/IF NOT EXISTS /i, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/;$/, '');
+  const stored = new Map(
+    (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[]).map((row) => [
+      row.name,
+      normalise(row.sql),
+    ]),
+  );
   const rebuilt: string[] = [];
   for (const [statement, name] of LISTINGS_SCHEMA.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)[^;]*;/g)) {
     const current = stored.get(name);

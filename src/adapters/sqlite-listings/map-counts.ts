@@ -43,7 +43,9 @@ export class MapPoints {
     private readonly enteredSorted: Float64Array,
   ) {}
 
-  get size(): number { return this.lat.length; }
+  get size(): number {
+    return this.lat.length;
+  }
 
   /** Points with south <= lat <= north, west <= lon <= east (west <= east) and entered_at >= enteredFrom. */
   count(box: BoundingBox, enteredFrom: number): number {
@@ -77,8 +79,12 @@ export class MapPoints {
     return n;
   }
 
-  private row(latitude: number): number { return Math.floor((latitude - this.grid.minLat) / this.grid.cell); }
-  private col(longitude: number): number { return Math.floor((longitude - this.grid.minLon) / this.grid.cell); }
+  private row(latitude: number): number {
+    return Math.floor((latitude - this.grid.minLat) / this.grid.cell);
+  }
+  private col(longitude: number): number {
+    return Math.floor((longitude - this.grid.minLon) / this.grid.cell);
+  }
 
   /** Offset of the first entry time >= `at` in the sorted run from .. to - 1 (binary search). */
   private firstEnteredAtOrAfter(from: number, to: number, at: number): number {
@@ -88,7 +94,8 @@ export class MapPoints {
     let high = to;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (sorted[middle] < at) low = middle + 1; else high = middle;
+      if (sorted[middle] < at) low = middle + 1;
+      else high = middle;
     }
     return low;
   }
@@ -98,8 +105,10 @@ export class MapPoints {
     const n = lat.length;
     let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];
     for (let i = 0; i < n; i++) {
-      minLat = Math.min(minLat, lat[i]); maxLat = Math.max(maxLat, lat[i]);
-      minLon = Math.min(minLon, lon[i]); maxLon = Math.max(maxLon, lon[i]);
+      minLat = Math.min(minLat, lat[i]);
+      maxLat = Math.max(maxLat, lat[i]);
+      minLon = Math.min(minLon, lon[i]);
+      maxLon = Math.max(maxLon, lon[i]);
     }
     if (n === 0) [minLat, maxLat, minLon, maxLon] = [0, 0, 0, 0];
     // Cells of side `cell`, at most about n of them over the points' extent.
@@ -117,7 +126,9 @@ export class MapPoints {
     const [gridLat, gridLon, gridEntered] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
     for (let i = 0; i < n; i++) {
       const at = next[cellOf[i]]++;
-      gridLat[at] = lat[i]; gridLon[at] = lon[i]; gridEntered[at] = enteredAt[i];
+      gridLat[at] = lat[i];
+      gridLon[at] = lon[i];
+      gridEntered[at] = enteredAt[i];
     }
     const enteredSorted = gridEntered.slice();
     for (let c = 0; c + 1 < offsets.length; c++) {
@@ -142,8 +153,12 @@ export class MapPointsCache {
   /** Prepared at the first read: a store opened while its first build runs has no ix_map yet. */
   private slices: { first: Database.Statement; next: Database.Statement } | null = null;
 
-  constructor(private readonly db: Database.Database, private readonly rereadMinMs = REREAD_MIN_MS, private readonly rowsPerSlice = ROWS_PER_SLICE) {
-    this.stampStatement = db.prepare('SELECT data_version || \':\' || total_changes() AS stamp FROM pragma_data_version').pluck();
+  constructor(
+    private readonly db: Database.Database,
+    private readonly rereadMinMs = REREAD_MIN_MS,
+    private readonly rowsPerSlice = ROWS_PER_SLICE,
+  ) {
+    this.stampStatement = db.prepare("SELECT data_version || ':' || total_changes() AS stamp FROM pragma_data_version").pluck();
   }
 
   /**
@@ -157,7 +172,11 @@ export class MapPointsCache {
     if (this.reading === null && now - this.readStartedAt >= this.rereadMinMs) {
       this.readStartedAt = now;
       // A failed read (the store closed meanwhile) leaves no copy: the counts stay in SQL.
-      this.reading = this.read().catch(() => undefined).finally(() => { this.reading = null; });
+      this.reading = this.read()
+        .catch(() => undefined)
+        .finally(() => {
+          this.reading = null;
+        });
     }
     return null;
   }
@@ -180,8 +199,10 @@ export class MapPointsCache {
     type PointRow = [number, number, number, number];
     this.slices ??= {
       first: this.db.prepare(`${POINT_ROWS} ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`).raw(),
-      next: this.db.prepare(`${POINT_ROWS} AND (lat, lon, entered_at, rowid) > (?, ?, ?, ?)
-        ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`).raw(),
+      next: this.db
+        .prepare(`${POINT_ROWS} AND (lat, lon, entered_at, rowid) > (?, ?, ?, ?)
+        ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`)
+        .raw(),
     };
     const { first, next } = this.slices;
     const slices: PointRow[][] = [];
@@ -199,7 +220,9 @@ export class MapPointsCache {
     let i = 0;
     for (const rows of slices) {
       for (const row of rows) {
-        lat[i] = row[0]; lon[i] = row[1]; enteredAt[i] = row[2];
+        lat[i] = row[0];
+        lon[i] = row[1];
+        enteredAt[i] = row[2];
         i++;
       }
     }

@@ -17,8 +17,12 @@ import type { StoreState } from './store-state.js';
 
 export class MapReader {
   /** `countsInMemory` false: totals always counted in SQL (the tests compare both). */
-  constructor(private readonly statements: StatementCache, private readonly state: StoreState,
-    private readonly mapPoints: MapPointsCache, private readonly countsInMemory: boolean) {}
+  constructor(
+    private readonly statements: StatementCache,
+    private readonly state: StoreState,
+    private readonly mapPoints: MapPointsCache,
+    private readonly countsInMemory: boolean,
+  ) {}
 
   map(query: MapQuery): MapResult {
     try {
@@ -45,8 +49,11 @@ export class MapReader {
     // while a first load runs in bulk mode (bulk-load.ts) neither index exists and the planner picks a plan.
     const countIndex = this.state.hasIndex('ix_map') ? 'ix_map' : null;
     const plan: MapPlan = {
-      countInMemory: inMemory !== null, countIndex, pointsIndex: this.state.hasIndex('ix_map_points') ? 'ix_map_points' : countIndex,
-      presented: this.state.publicJsonCurrent(), joinTexts,
+      countInMemory: inMemory !== null,
+      countIndex,
+      pointsIndex: this.state.hasIndex('ix_map_points') ? 'ix_map_points' : countIndex,
+      presented: this.state.publicJsonCurrent(),
+      joinTexts,
     };
     let total = 0;
     const points: MapPointListing[] = [];
@@ -54,9 +61,8 @@ export class MapReader {
     for (const box of splitAtAntimeridian(query.bbox)) {
       const room = query.limit - points.length - joined.count;
       const sql = buildMapBoxSql(query, plan, box, room);
-      total += sql.count === null
-        ? inMemory!.count(box, query.scope.enteredFrom)
-        : (this.statements.get(sql.count.sql).get(...sql.count.params) as { n: number }).n;
+      total +=
+        sql.count === null ? inMemory!.count(box, query.scope.enteredFrom) : (this.statements.get(sql.count.sql).get(...sql.count.params) as { n: number }).n;
       if (room <= 0) continue;
       const statement = this.statements.get(sql.points.sql);
       if (sql.points.read === 'joined') {
@@ -94,16 +100,36 @@ function mapAnswer(read: MapRead): MapResult {
   return { total: read.total, count: read.points.length, texts: read.points.map(mapPointJson) };
 }
 
-type MapPointRow = Pick<ListingRow, 'id' | 'source' | 'lat' | 'lon' | 'price' | 'price_per_m2' | 'surface' | 'rooms' | 'title' | 'postal_code'>
-  & { extra: string };
+type MapPointRow = Pick<ListingRow, 'id' | 'source' | 'lat' | 'lon' | 'price' | 'price_per_m2' | 'surface' | 'rooms' | 'title' | 'postal_code'> & {
+  extra: string;
+};
 
 /** A map point from its columns (MAP_POINT_COLUMNS): what presentMapPoint shows. */
 function mapPointFromRow(row: MapPointRow): MapPointListing {
-  const [reference, priceColor, type, city, image, isInternal] = JSON.parse(row.extra) as [string, string | null, string, string | null, string | null, boolean];
+  const [reference, priceColor, type, city, image, isInternal] = JSON.parse(row.extra) as [
+    string,
+    string | null,
+    string,
+    string | null,
+    string | null,
+    boolean,
+  ];
   const content = {
-    source: row.source, reference, latitude: row.lat, longitude: row.lon, price: row.price, price_per_m2: row.price_per_m2,
-    surface: row.surface, price_per_m2_color: priceColor, type, title: row.title, city, postal_code: row.postal_code,
-    images: image === null ? [] : [image], rooms: row.rooms, is_internal: isInternal,
+    source: row.source,
+    reference,
+    latitude: row.lat,
+    longitude: row.lon,
+    price: row.price,
+    price_per_m2: row.price_per_m2,
+    surface: row.surface,
+    price_per_m2_color: priceColor,
+    type,
+    title: row.title,
+    city,
+    postal_code: row.postal_code,
+    images: image === null ? [] : [image],
+    rooms: row.rooms,
+    is_internal: isInternal,
   } as unknown as StoredListing['content'];
   return { id: row.id, content };
 }

@@ -33,7 +33,12 @@ export interface MapBoxSql {
 
 /** A box across the antimeridian (west > east) is two boxes. */
 export function splitAtAntimeridian(bbox: BoundingBox): BoundingBox[] {
-  return bbox.west <= bbox.east ? [bbox] : [{ ...bbox, east: 180 }, { ...bbox, west: -180 }];
+  return bbox.west <= bbox.east
+    ? [bbox]
+    : [
+        { ...bbox, east: 180 },
+        { ...bbox, west: -180 },
+      ];
 }
 
 /**
@@ -55,10 +60,16 @@ export function buildMapBoxSql(query: MapQuery, plan: MapPlan, box: BoundingBox,
   const byIndex = mapServedByIndex(query);
   const scope = scopeConditions(query.scope, query.grouped);
   const parts = byIndex
-    ? mergeParts({ where: ['l.lat >= ?', 'l.lat <= ?', 'l.lon >= ?', 'l.lon <= ?'], params: [box.south, box.north, box.west, box.east] }, scope, filterConditions(query.filter))
+    ? mergeParts(
+        { where: ['l.lat >= ?', 'l.lat <= ?', 'l.lon >= ?', 'l.lon <= ?'], params: [box.south, box.north, box.west, box.east] },
+        scope,
+        filterConditions(query.filter),
+      )
     : mergeParts(
-      { where: ['r.min_lat >= ?', 'r.max_lat <= ?', 'r.min_lon >= ?', 'r.max_lon <= ?'], params: [box.south, box.north, box.west, box.east] },
-      scope, filterConditions(query.filter));
+        { where: ['r.min_lat >= ?', 'r.max_lat <= ?', 'r.min_lon >= ?', 'r.max_lon <= ?'], params: [box.south, box.north, box.west, box.east] },
+        scope,
+        filterConditions(query.filter),
+      );
   if (query.filter.words?.length) {
     // The box drives the plan; the matching documents are materialised once by SQLite.
     parts.where.push('l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)');
@@ -72,12 +83,28 @@ export function buildMapBoxSql(query: MapQuery, plan: MapPlan, box: BoundingBox,
   const count = plan.countInMemory ? null : { sql: `SELECT count(*) AS n FROM ${from(plan.countIndex)} WHERE ${where}`, params: parts.params };
   if (plan.presented && plan.joinTexts) {
     // SQLite joins the texts in C: one Buffer instead of a row per point.
-    return { count, points: { read: 'joined', params: parts.params, sql: `SELECT count(*) AS n, count(map_json) AS texts, CAST(group_concat(map_json, ',') AS BLOB) AS json
-          FROM (SELECT l.map_json AS map_json FROM ${from(plan.pointsIndex)} WHERE ${where} LIMIT ${room})` } };
+    return {
+      count,
+      points: {
+        read: 'joined',
+        params: parts.params,
+        sql: `SELECT count(*) AS n, count(map_json) AS texts, CAST(group_concat(map_json, ',') AS BLOB) AS json
+          FROM (SELECT l.map_json AS map_json FROM ${from(plan.pointsIndex)} WHERE ${where} LIMIT ${room})`,
+      },
+    };
   }
   if (plan.presented) {
-    return { count, points: { read: 'texts', params: parts.params,
-      sql: `SELECT l.rowid AS rowid, CAST(l.map_json AS BLOB) AS map_json FROM ${from(plan.pointsIndex)} WHERE ${where} LIMIT ${room}` } };
+    return {
+      count,
+      points: {
+        read: 'texts',
+        params: parts.params,
+        sql: `SELECT l.rowid AS rowid, CAST(l.map_json AS BLOB) AS map_json FROM ${from(plan.pointsIndex)} WHERE ${where} LIMIT ${room}`,
+      },
+    };
   }
-  return { count, points: { read: 'columns', params: parts.params, sql: `SELECT ${MAP_POINT_COLUMNS} FROM ${from(plan.countIndex)} WHERE ${where} LIMIT ${room}` } };
+  return {
+    count,
+    points: { read: 'columns', params: parts.params, sql: `SELECT ${MAP_POINT_COLUMNS} FROM ${from(plan.countIndex)} WHERE ${where} LIMIT ${room}` },
+  };
 }

@@ -107,7 +107,7 @@ export function moveTextsToTheirTable(db: Database.Database): boolean {
   const moved = new Set([...MOVED_TEXT_COLUMNS, ...MOVED_ANNONCE_COLUMNS]);
   const narrow = columns.filter((name) => !moved.has(name)).join(', ');
   db.transaction(() => {
-    const indexes = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listings' AND sql IS NOT NULL").pluck().all() as string[]);
+    const indexes = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listings' AND sql IS NOT NULL").pluck().all() as string[];
     db.exec(schemaTable('listing_texts'));
     db.exec(schemaTable('listing_annonces'));
     db.exec(`INSERT INTO listing_texts (rowid, ${MOVED_TEXT_COLUMNS.join(', ')}) SELECT rowid, ${MOVED_TEXT_COLUMNS.join(', ')} FROM listings`);
@@ -129,7 +129,9 @@ export function moveTextsToTheirTable(db: Database.Database): boolean {
  * connection falls between). A store that has them is only read: opening it takes no write lock.
  */
 export function ensureListingCount(db: Database.Database): void {
-  const present = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('listing_count', 'listing_count_ai', 'listing_count_ad')").get() as { n: number };
+  const present = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('listing_count', 'listing_count_ai', 'listing_count_ad')").get() as {
+    n: number;
+  };
   if (present.n === 3) return;
   db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS listing_count (singleton INTEGER PRIMARY KEY CHECK (singleton = 0), n INTEGER NOT NULL)');

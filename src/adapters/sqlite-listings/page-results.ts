@@ -11,12 +11,28 @@ import type { ListingReads } from './listing-reads.js';
 import { fromPageRow, fromRow, IndexedPageListing, type ListingRow, type PageRow } from './rows.js';
 
 /** A row of a search page while the texts are current: its index entry's rowid, id and sort key, and its text. */
-export interface IndexedPageRow { rowid: number; id: string; sort_key: number; public_json: Buffer | null }
+export interface IndexedPageRow {
+  rowid: number;
+  id: string;
+  sort_key: number;
+  public_json: Buffer | null;
+}
 /** The same for a feed page: the change position instead of a sort key (ix_feed's entries). */
-export interface IndexedFeedRow { rowid: number; id: string; changed_at: number; change_seq: number; public_json: Buffer | null }
+export interface IndexedFeedRow {
+  rowid: number;
+  id: string;
+  changed_at: number;
+  change_seq: number;
+  public_json: Buffer | null;
+}
 
 /** A page out of `rows` (one row more was asked, to learn has_more): its listings, and the position of its last row. */
-export function pageOf<R>(rows: R[], pageSize: number, items: (page: R[]) => StoredListing[], positionOf: (row: R) => SortPosition): SearchResult<StoredListing> {
+export function pageOf<R>(
+  rows: R[],
+  pageSize: number,
+  items: (page: R[]) => StoredListing[],
+  positionOf: (row: R) => SortPosition,
+): SearchResult<StoredListing> {
   const page = rows.slice(0, pageSize);
   const lastRow = page.at(-1);
   return { items: items(page), hasMore: rows.length > pageSize, last: lastRow === undefined ? null : positionOf(lastRow) };

@@ -8,18 +8,43 @@ export { blockKeyOf };
 
 export interface ListingRow {
   rowid?: number;
-  id: string; source: string; status: string; active: number; vis: number;
-  entered_at: number; updated_at: number; published_at: number | null; changed_at: number; change_seq: number;
+  id: string;
+  source: string;
+  status: string;
+  active: number;
+  vis: number;
+  entered_at: number;
+  updated_at: number;
+  published_at: number | null;
+  changed_at: number;
+  change_seq: number;
   left_market_at: number | null;
-  transaction_type: string | null; type_norm: string | null; city_norm: string | null; postal_code: string | null;
-  department: string | null; region_norm: string | null;
-  price: number | null; price_per_m2: number | null; surface: number | null; rooms: number | null;
-  bedrooms: number | null; year_built: number | null; dpe: string | null; ges: string | null;
-  lat: number | null; lon: number | null;
-  dedup_key: string | null; sites_ahead: string; block_key: string | null; content_hash: string;
+  transaction_type: string | null;
+  type_norm: string | null;
+  city_norm: string | null;
+  postal_code: string | null;
+  department: string | null;
+  region_norm: string | null;
+  price: number | null;
+  price_per_m2: number | null;
+  surface: number | null;
+  rooms: number | null;
+  bedrooms: number | null;
+  year_built: number | null;
+  dpe: string | null;
+  ges: string | null;
+  lat: number | null;
+  lon: number | null;
+  dedup_key: string | null;
+  sites_ahead: string;
+  block_key: string | null;
+  content_hash: string;
   /** The own surface the duplicate scorer compares, 0 for none; null outside blocks (migrations.ts addOwnSurfaceColumn). */
   own_surface: number | null;
-  title: string | null; description: string | null; doc: string; points: string | null;
+  title: string | null;
+  description: string | null;
+  doc: string;
+  points: string | null;
   /** JSON text of presentAnnonce(listing) (migrations.ts addPresentedColumns). */
   public_json: string | null;
   /** JSON text of presentMapPoint(listing), for listings with coordinates (migrations.ts addPresentedColumns). */
@@ -41,23 +66,48 @@ export function toRow(listing: StoredListing): ListingRow {
   const visible = active && listing.has_photos;
   const blockKey = blockKeyOf(listing);
   const doc: DocJson = {
-    content: c, completed_from: listing.completed_from, group_members: listing.group_members,
-    group_sites_ahead: listing.group_sites_ahead, has_photos: listing.has_photos,
+    content: c,
+    completed_from: listing.completed_from,
+    group_members: listing.group_members,
+    group_sites_ahead: listing.group_sites_ahead,
+    has_photos: listing.has_photos,
   };
   return {
-    id: listing.id, source: c.source, status: listing.status, active: active ? 1 : 0,
+    id: listing.id,
+    source: c.source,
+    status: listing.status,
+    active: active ? 1 : 0,
     vis: visible ? (listing.group_sites_ahead.length === 0 ? 2 : 1) : 0,
-    entered_at: listing.catalogue_entered_at, updated_at: listing.updated_at, published_at: listing.published_at,
-    changed_at: listing.changed_at, change_seq: listing.change_seq, left_market_at: listing.left_market_at,
-    transaction_type: c.transaction_type, type_norm: foldText(c.type), city_norm: c.city ? foldText(c.city) : null,
-    postal_code: c.postal_code, department: c.department, region_norm: c.region ? foldText(c.region) : null,
-    price: c.price, price_per_m2: c.price_per_m2, surface: c.surface, rooms: c.rooms, bedrooms: c.bedrooms,
-    year_built: c.year_built, dpe: c.dpe, ges: c.ges, lat: c.latitude, lon: c.longitude,
+    entered_at: listing.catalogue_entered_at,
+    updated_at: listing.updated_at,
+    published_at: listing.published_at,
+    changed_at: listing.changed_at,
+    change_seq: listing.change_seq,
+    left_market_at: listing.left_market_at,
+    transaction_type: c.transaction_type,
+    type_norm: foldText(c.type),
+    city_norm: c.city ? foldText(c.city) : null,
+    postal_code: c.postal_code,
+    department: c.department,
+    region_norm: c.region ? foldText(c.region) : null,
+    price: c.price,
+    price_per_m2: c.price_per_m2,
+    surface: c.surface,
+    rooms: c.rooms,
+    bedrooms: c.bedrooms,
+    year_built: c.year_built,
+    dpe: c.dpe,
+    ges: c.ges,
+    lat: c.latitude,
+    lon: c.longitude,
     dedup_key: listing.dedup_key,
     sites_ahead: listing.group_sites_ahead.length ? `,${listing.group_sites_ahead.join(',')},` : '',
-    block_key: blockKey, content_hash: listing.content_hash,
-    own_surface: active && blockKey !== null ? featuresOf(listing).surface ?? 0 : null,
-    title: c.title, description: c.description, doc: JSON.stringify(doc),
+    block_key: blockKey,
+    content_hash: listing.content_hash,
+    own_surface: active && blockKey !== null ? (featuresOf(listing).surface ?? 0) : null,
+    title: c.title,
+    description: c.description,
+    doc: JSON.stringify(doc),
     points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
     public_json: JSON.stringify(presentAnnonce(listing)),
     map_json: c.latitude !== null && c.longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null,
@@ -113,7 +163,11 @@ export class PageListing {
   private readonly points: string | null;
   private doc: DocJson | undefined;
 
-  constructor(row: PageRow, public_json: Buffer, private readonly readDoc: (id: string) => string) {
+  constructor(
+    row: PageRow,
+    public_json: Buffer,
+    private readonly readDoc: (id: string) => string,
+  ) {
     this.id = row.id;
     this.status = row.status as StoredListing['status'];
     this.catalogue_entered_at = row.entered_at;
@@ -128,12 +182,24 @@ export class PageListing {
     this.points = row.points;
   }
 
-  get price_points(): StoredListing['price_points'] { return this.points ? JSON.parse(this.points) : []; }
-  get content(): StoredListing['content'] { return this.loaded().content; }
-  get completed_from(): StoredListing['completed_from'] { return this.loaded().completed_from; }
-  get has_photos(): boolean { return this.loaded().has_photos; }
-  get group_sites_ahead(): string[] { return this.loaded().group_sites_ahead; }
-  get group_members(): StoredListing['group_members'] { return this.loaded().group_members; }
+  get price_points(): StoredListing['price_points'] {
+    return this.points ? JSON.parse(this.points) : [];
+  }
+  get content(): StoredListing['content'] {
+    return this.loaded().content;
+  }
+  get completed_from(): StoredListing['completed_from'] {
+    return this.loaded().completed_from;
+  }
+  get has_photos(): boolean {
+    return this.loaded().has_photos;
+  }
+  get group_sites_ahead(): string[] {
+    return this.loaded().group_sites_ahead;
+  }
+  get group_members(): StoredListing['group_members'] {
+    return this.loaded().group_members;
+  }
 
   private loaded(): DocJson {
     return (this.doc ??= JSON.parse(this.readDoc(this.id)) as DocJson);
@@ -150,23 +216,57 @@ export class PageListing {
 export class IndexedPageListing implements StoredListing {
   private listing: StoredListing | undefined;
 
-  constructor(readonly id: string, readonly public_json: Buffer, private readonly load: () => StoredListing) {}
+  constructor(
+    readonly id: string,
+    readonly public_json: Buffer,
+    private readonly load: () => StoredListing,
+  ) {}
 
-  get content(): StoredListing['content'] { return this.full().content; }
-  get completed_from(): StoredListing['completed_from'] { return this.full().completed_from; }
-  get status(): StoredListing['status'] { return this.full().status; }
-  get catalogue_entered_at(): number { return this.full().catalogue_entered_at; }
-  get updated_at(): number { return this.full().updated_at; }
-  get published_at(): number | null { return this.full().published_at; }
-  get changed_at(): number { return this.full().changed_at; }
-  get change_seq(): number { return this.full().change_seq; }
-  get left_market_at(): number | null { return this.full().left_market_at; }
-  get has_photos(): boolean { return this.full().has_photos; }
-  get dedup_key(): string | null { return this.full().dedup_key; }
-  get group_sites_ahead(): string[] { return this.full().group_sites_ahead; }
-  get group_members(): StoredListing['group_members'] { return this.full().group_members; }
-  get price_points(): StoredListing['price_points'] { return this.full().price_points; }
-  get content_hash(): string { return this.full().content_hash; }
+  get content(): StoredListing['content'] {
+    return this.full().content;
+  }
+  get completed_from(): StoredListing['completed_from'] {
+    return this.full().completed_from;
+  }
+  get status(): StoredListing['status'] {
+    return this.full().status;
+  }
+  get catalogue_entered_at(): number {
+    return this.full().catalogue_entered_at;
+  }
+  get updated_at(): number {
+    return this.full().updated_at;
+  }
+  get published_at(): number | null {
+    return this.full().published_at;
+  }
+  get changed_at(): number {
+    return this.full().changed_at;
+  }
+  get change_seq(): number {
+    return this.full().change_seq;
+  }
+  get left_market_at(): number | null {
+    return this.full().left_market_at;
+  }
+  get has_photos(): boolean {
+    return this.full().has_photos;
+  }
+  get dedup_key(): string | null {
+    return this.full().dedup_key;
+  }
+  get group_sites_ahead(): string[] {
+    return this.full().group_sites_ahead;
+  }
+  get group_members(): StoredListing['group_members'] {
+    return this.full().group_members;
+  }
+  get price_points(): StoredListing['price_points'] {
+    return this.full().price_points;
+  }
+  get content_hash(): string {
+    return this.full().content_hash;
+  }
 
   private full(): StoredListing {
     return (this.listing ??= this.load());
@@ -188,7 +288,9 @@ export class MapTextListing implements MapPointListing {
 
   constructor(readonly map_json: Buffer) {}
 
-  get id(): string { return listingId(this.parsed().source, this.parsed().reference); }
+  get id(): string {
+    return listingId(this.parsed().source, this.parsed().reference);
+  }
 
   get content(): StoredListing['content'] {
     const { image, ...point } = this.parsed();

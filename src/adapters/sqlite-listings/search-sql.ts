@@ -25,8 +25,10 @@ export function searchRowsWanted(query: SearchQuery): number {
 
 export function buildSearchSql(query: SearchQuery, plan: SearchPlan): Sql {
   const sort = SORT_SPECS[query.sort];
-  const parts = mergeParts(scopeConditions(query.scope, query.grouped),
-    filterConditions(query.filter, 'l', { transactionLeads: transactionLeads(query.filter, sort.byTransaction) }));
+  const parts = mergeParts(
+    scopeConditions(query.scope, query.grouped),
+    filterConditions(query.filter, 'l', { transactionLeads: transactionLeads(query.filter, sort.byTransaction) }),
+  );
   const direction = sort.descending ? 'DESC' : 'ASC';
   if (query.after) {
     // Spelled out rather than as the row value `(key, l.id) < (?, ?)`: SQLite does not seek an
@@ -47,12 +49,22 @@ export function buildSearchSql(query: SearchQuery, plan: SearchPlan): Sql {
   if (plan.presented) {
     // With the texts current, a page needs only what the sort index holds (rowid, id, the sort
     // key: no read of the listing rows when the filters are on the index too) and each text.
-    return withText(query.filter, parts, plan.text, (from, where) =>
-      `SELECT l.rowid, l.id, l.sort_key, ${textOf('public_json')} AS public_json
+    return withText(
+      query.filter,
+      parts,
+      plan.text,
+      (from, where) =>
+        `SELECT l.rowid, l.id, l.sort_key, ${textOf('public_json')} AS public_json
           FROM (SELECT l.rowid AS rowid, l.id AS id, ${sort.expression} AS sort_key FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l
-          ORDER BY l.sort_key ${direction}, l.id ${direction}`);
+          ORDER BY l.sort_key ${direction}, l.id ${direction}`,
+    );
   }
-  return withText(query.filter, parts, plan.text, (from, where) =>
-    `SELECT l.*, ${textOf('doc')} AS doc
-        FROM (SELECT l.rowid AS rowid, ${PAGE_ROW_COLUMNS} FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l ${order}`);
+  return withText(
+    query.filter,
+    parts,
+    plan.text,
+    (from, where) =>
+      `SELECT l.*, ${textOf('doc')} AS doc
+        FROM (SELECT l.rowid AS rowid, ${PAGE_ROW_COLUMNS} FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l ${order}`,
+  );
 }

@@ -14,8 +14,10 @@ import type { SqlStatement } from './clusters-sql.js';
 export function areaConditions(area: StatsArea): SqlPart {
   const marks = (values: readonly unknown[]) => values.map(() => '?').join(',');
   switch (area.kind) {
-    case 'postalCode': return { where: ['l.postal_code = ?'], params: [area.postalCode] };
-    case 'department': return { where: ['l.department = ?'], params: [area.department] };
+    case 'postalCode':
+      return { where: ['l.postal_code = ?'], params: [area.postalCode] };
+    case 'department':
+      return { where: ['l.department = ?'], params: [area.department] };
     case 'bbox': {
       const { south, west, north, east } = area.bbox;
       // Across the antimeridian (west > east) the longitudes are those east of west or west of east.
@@ -25,8 +27,10 @@ export function areaConditions(area: StatsArea): SqlPart {
     case 'commune': {
       // A postal code of this commune alone, or one it shares and the listing's city is its name.
       const alone = area.postalCodes.length ? [`l.postal_code IN (${marks(area.postalCodes)})`] : [];
-      const shared = area.sharedPostalCodes.length && area.cityNames.length
-        ? [`(l.postal_code IN (${marks(area.sharedPostalCodes)}) AND l.city_norm IN (${marks(area.cityNames)}))`] : [];
+      const shared =
+        area.sharedPostalCodes.length && area.cityNames.length
+          ? [`(l.postal_code IN (${marks(area.sharedPostalCodes)}) AND l.city_norm IN (${marks(area.cityNames)}))`]
+          : [];
       const either = [...alone, ...shared];
       return {
         where: [either.length ? `(${either.join(' OR ')})` : '0'],
@@ -44,10 +48,22 @@ export function areaConditions(area: StatsArea): SqlPart {
 function criteriaConditions(query: StatsQuery): SqlPart {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (query.types?.length) { where.push(`+l.type_norm IN (${query.types.map(() => '?').join(',')})`); params.push(...query.types); }
-  if (query.transaction) { where.push('+l.transaction_type = ?'); params.push(query.transaction); }
-  if (query.roomsMin !== undefined) { where.push('l.rooms >= ?'); params.push(query.roomsMin); }
-  if (query.roomsMax !== undefined) { where.push('l.rooms <= ?'); params.push(query.roomsMax); }
+  if (query.types?.length) {
+    where.push(`+l.type_norm IN (${query.types.map(() => '?').join(',')})`);
+    params.push(...query.types);
+  }
+  if (query.transaction) {
+    where.push('+l.transaction_type = ?');
+    params.push(query.transaction);
+  }
+  if (query.roomsMin !== undefined) {
+    where.push('l.rooms >= ?');
+    params.push(query.roomsMin);
+  }
+  if (query.roomsMax !== undefined) {
+    where.push('l.rooms <= ?');
+    params.push(query.roomsMax);
+  }
   return { where, params };
 }
 
@@ -59,17 +75,25 @@ function statement(columns: string, ...parts: SqlPart[]): SqlStatement {
 }
 
 export function buildActiveStatsSql(query: StatsQuery): SqlStatement {
-  return statement('l.price AS price, l.price_per_m2 AS price_per_m2',
-    scopeConditions(query.scope, query.grouped), areaConditions(query.area), criteriaConditions(query));
+  return statement(
+    'l.price AS price, l.price_per_m2 AS price_per_m2',
+    scopeConditions(query.scope, query.grouped),
+    areaConditions(query.area),
+    criteriaConditions(query),
+  );
 }
 
 /** The withdrawn listings' values (WithdrawnValues, in its order); their figures are computed by withdrawnStats. */
 export function buildWithdrawnStatsSql(query: StatsQuery): SqlStatement {
-  return statement(`l.price AS price, l.price_per_m2 AS pricePerM2,
+  return statement(
+    `l.price AS price, l.price_per_m2 AS pricePerM2,
   json_extract(l.points, '$[0].price') AS firstPrice, json_extract(l.points, '$[#-1].price') AS lastPrice,
   l.left_market_at AS leftMarketAt, l.published_at AS publishedAt, l.entered_at AS enteredAt`,
-  { where: ['l.active = 0', 'l.left_market_at >= ?'], params: [query.withdrawnSince] },
-  siteConditions(query.scope), areaConditions(query.area), criteriaConditions(query));
+    { where: ['l.active = 0', 'l.left_market_at >= ?'], params: [query.withdrawnSince] },
+    siteConditions(query.scope),
+    areaConditions(query.area),
+    criteriaConditions(query),
+  );
 }
 
 type Raw = (number | null)[];

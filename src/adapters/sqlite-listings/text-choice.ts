@@ -18,8 +18,12 @@ export class TextPlanner {
   private totalDocs: { count: number; at: number } | null = null;
 
   /** `forced`: one plan whatever the words (the benchmarks); `useSets` false: FTS5 lookups instead of document sets. */
-  constructor(private readonly statements: StatementCache, private readonly textSets: TextSetCache,
-    private readonly forced: TextPlan | undefined, private readonly useSets: boolean) {}
+  constructor(
+    private readonly statements: StatementCache,
+    private readonly textSets: TextSetCache,
+    private readonly forced: TextPlan | undefined,
+    private readonly useSets: boolean,
+  ) {}
 
   /** The plan of a search that wants `rowsWanted` rows; null without words. */
   choose(filter: ListingFilter, rowsWanted: number): TextChoice | null {
@@ -27,8 +31,9 @@ export class TextPlanner {
     if (words.length === 0) return null;
     const match = ftsMatchExpression(words);
     const rarest = Math.min(...words.map((w) => this.documentFrequency(w)));
-    const plan = this.forced ?? chooseTextPlan(rarest, this.totalDocuments(), Number.isFinite(rowsWanted) ? rowsWanted : this.totalDocuments(),
-      this.useSets ? 'set' : 'fts');
+    const plan =
+      this.forced ??
+      chooseTextPlan(rarest, this.totalDocuments(), Number.isFinite(rowsWanted) ? rowsWanted : this.totalDocuments(), this.useSets ? 'set' : 'fts');
     if (plan === 'text-first') {
       // With a department, only the documents of the department have their row read.
       const department = filter.department;

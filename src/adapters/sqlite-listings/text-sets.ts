@@ -37,7 +37,7 @@ export class TextSetCache {
   private readonly documentsStatement: Database.Statement;
 
   constructor(db: Database.Database) {
-    this.stampStatement = db.prepare('SELECT data_version || \':\' || total_changes() AS stamp FROM pragma_data_version');
+    this.stampStatement = db.prepare("SELECT data_version || ':' || total_changes() AS stamp FROM pragma_data_version");
     this.documentsStatement = db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?').pluck();
     // Not deterministic: the answer depends on the sets, which change between statements.
     db.function('text_set_has', { deterministic: false, directOnly: true }, (expression: unknown, rowid: unknown) => {
@@ -109,4 +109,3 @@ export class TextSetCache {
 function hasRow(bits: Uint8Array, rowid: number): 0 | 1 {
   return (((bits[rowid >>> 3] ?? 0) >>> (rowid & 7)) & 1) as 0 | 1;
 }
-

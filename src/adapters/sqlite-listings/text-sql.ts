@@ -13,9 +13,7 @@ import { ftsMatchExpression, type Param, type Sql, type SqlPart } from './filter
  * - index first: the sort index drives, each row checked in the expression's document set (`set`)
  *   or by an FTS5 lookup (`fts`).
  */
-export type TextChoice =
-  | { plan: 'text-first'; departmentSet: string | null; intersection: number[] | null }
-  | { plan: 'index-first'; check: 'set' | 'fts' };
+export type TextChoice = { plan: 'text-first'; departmentSet: string | null; intersection: number[] | null } | { plan: 'index-first'; check: 'set' | 'fts' };
 
 /** Renders a statement from its FROM clause and WHERE conditions. */
 export type Render = (from: string, where: string) => string;
@@ -29,8 +27,10 @@ export function withText(filter: ListingFilter, parts: SqlPart, choice: TextChoi
   if (choice.plan === 'text-first') {
     if (choice.intersection !== null) {
       // Both sets current: their intersection is the outer loop, and FTS5 is not read at all.
-      return { sql: render('json_each(?) j CROSS JOIN listings l ON l.rowid = j.value', parts.where.join(' AND ')),
-        params: [JSON.stringify(choice.intersection), ...parts.params] };
+      return {
+        sql: render('json_each(?) j CROSS JOIN listings l ON l.rowid = j.value', parts.where.join(' AND ')),
+        params: [JSON.stringify(choice.intersection), ...parts.params],
+      };
     }
     // CROSS JOIN keeps FTS5 as the outer loop: SQLite's planner would otherwise walk the sort index.
     const where = ['listings_fts MATCH ?'];
@@ -40,11 +40,12 @@ export function withText(filter: ListingFilter, parts: SqlPart, choice: TextChoi
       where.push('text_set_has(?, f.rowid)');
       params.push(choice.departmentSet);
     }
-    return { sql: render('listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid', [...where, ...parts.where].join(' AND ')), params: [...params, ...parts.params] };
+    return {
+      sql: render('listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid', [...where, ...parts.where].join(' AND ')),
+      params: [...params, ...parts.params],
+    };
   }
-  const check = choice.check === 'set'
-    ? 'text_set_has(?, l.rowid)'
-    : 'EXISTS (SELECT 1 FROM listings_fts f WHERE listings_fts MATCH ? AND f.rowid = l.rowid)';
+  const check = choice.check === 'set' ? 'text_set_has(?, l.rowid)' : 'EXISTS (SELECT 1 FROM listings_fts f WHERE listings_fts MATCH ? AND f.rowid = l.rowid)';
   return { sql: render('listings l', [...parts.where, check].join(' AND ')), params: [...parts.params, match] };
 }
 

@@ -37,13 +37,20 @@ const buildingHere = new Set<string>();
  * was given the same pid later (pids are reused) is not taken for the build: a rerun that took it
  * for a live build left the store without its full-text and map indexes. Absent in older markers.
  */
-interface Marker { boot_id: string; pid: number; pid_start?: number; started_at: string }
+interface Marker {
+  boot_id: string;
+  pid: number;
+  pid_start?: number;
+  started_at: string;
+}
 
 /** Refusal to open a store whose unsynced first build a restart of the machine interrupted. */
 export class UnsyncedBuildInterruptedError extends Error {
   constructor(storeFile: string, startedAt: string) {
-    super(`listings store ${storeFile}: its first build (started ${startedAt}) was writing without syncing to disk when the machine `
-      + `restarted, so the file may be damaged; delete ${storeFile} (with its -wal, -shm and .unsynced-build files) and load again`);
+    super(
+      `listings store ${storeFile}: its first build (started ${startedAt}) was writing without syncing to disk when the machine ` +
+        `restarted, so the file may be damaged; delete ${storeFile} (with its -wal, -shm and .unsynced-build files) and load again`,
+    );
     this.name = 'UnsyncedBuildInterruptedError';
   }
 }

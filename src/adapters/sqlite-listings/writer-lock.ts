@@ -28,7 +28,11 @@ export function acquireSqliteWriterLock(storeFile: string): WriterLock {
       const existing = readHolder(file);
       if (existing && holderAlive(existing, holder) !== false) throw new WriterBusyError(storeFile, existing);
       // Its holder is gone: remove the file and try again (another starter may win the race).
-      try { unlinkSync(file); } catch { /* removed by that other starter */ }
+      try {
+        unlinkSync(file);
+      } catch {
+        /* removed by that other starter */
+      }
       continue;
     }
     try {

@@ -19,11 +19,16 @@ export class ListingWrites {
   /** Set while a first build runs in bulk mode (duringBulkLoad). */
   private bulk: BulkLoad | null = null;
 
-  constructor(private readonly db: Database.Database, private readonly bulkCommitRows?: number) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly bulkCommitRows?: number,
+  ) {
     const columns = ROW_COLUMNS.join(', ');
-    const updates = ROW_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
+    const updates = ROW_COLUMNS.filter((c) => c !== 'id')
+      .map((c) => `${c} = excluded.${c}`)
+      .join(', ');
     this.upsertStatement = db.prepare(
-      `INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => '@' + c).join(', ')})
+      `INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => `@${c}`).join(', ')})
        ON CONFLICT(id) DO UPDATE SET ${updates} RETURNING rowid`,
     );
     this.featureUpsert = db.prepare(`INSERT OR REPLACE INTO dedup_features (rowid, ${FEATURE_COLUMNS.join(', ')})
@@ -31,7 +36,9 @@ export class ListingWrites {
     this.featureDelete = db.prepare('DELETE FROM dedup_features WHERE rowid = ?');
     this.textsUpsert = db.prepare(`INSERT INTO listing_texts (rowid, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ${TEXT_COLUMNS.map(() => '?').join(', ')})
       ON CONFLICT(rowid) DO UPDATE SET ${TEXT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`);
-    this.annonceUpsert = db.prepare('INSERT INTO listing_annonces (rowid, public_json) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET public_json = excluded.public_json');
+    this.annonceUpsert = db.prepare(
+      'INSERT INTO listing_annonces (rowid, public_json) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET public_json = excluded.public_json',
+    );
   }
 
   /** `features` false: the stored dedup features stay as they are (a rewrite of group fields only). */
@@ -50,7 +57,9 @@ export class ListingWrites {
 
   /** Rows already encoded (toRow), each asked for just before its write. */
   writeRows(count: number, rowAt: (index: number) => ListingRow): void {
-    this.inWriteTransaction(() => { for (let index = 0; index < count; index++) this.writeRow(rowAt(index)); }, count);
+    this.inWriteTransaction(() => {
+      for (let index = 0; index < count; index++) this.writeRow(rowAt(index));
+    }, count);
   }
 
   /** The stored dedup features of a listing (also the backfill's, backfills.ts). */

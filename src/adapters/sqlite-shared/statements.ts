@@ -8,7 +8,10 @@ export class StatementCache {
   private readonly statements = new Map<string, Database.Statement>();
 
   /** `limit` bounds the cache when the SQL text varies (built queries); fixed statements never reach it. */
-  constructor(private readonly db: Database.Database, private readonly limit = 500) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly limit = 500,
+  ) {}
 
   get(sql: string): Database.Statement {
     let statement = this.statements.get(sql);

@@ -7,12 +7,12 @@ import type { Caller } from '../http/state.js';
 
 /** What a request costs before it runs: a request token (every metered call) and the quota check. */
 export type MeterKind =
-  | 'listings'   // search, feed, withdrawn, detail: count unique listings delivered
-  | 'map'        // counts nothing (docs/api.md: map points are free), but refused once a quota is reached
-  | 'ptz'        // one request token, taken only after a successful lookup
-  | 'ping'       // nothing at all, answers even past the quota
-  | 'sources'    // one request token
-  | 'stats';     // one request token, answers past the listing quota (no listing delivered)
+  | 'listings' // search, feed, withdrawn, detail: count unique listings delivered
+  | 'map' // counts nothing (docs/api.md: map points are free), but refused once a quota is reached
+  | 'ptz' // one request token, taken only after a successful lookup
+  | 'ping' // nothing at all, answers even past the quota
+  | 'sources' // one request token
+  | 'stats'; // one request token, answers past the listing quota (no listing delivered)
 
 export interface Metering {
   /** Per-second and per-minute windows. Throws ApiError 429; returns the X-RateLimit-* headers. */

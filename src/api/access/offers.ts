@@ -33,19 +33,28 @@ export class OfferCatalog {
   constructor(readonly offers: readonly Offer[]) {
     this.byId = new Map(offers.map((o) => [o.id, o]));
   }
-  get(id: string): Offer | undefined { return this.byId.get(id); }
-  has(id: string): boolean { return this.byId.has(id); }
-  get ids(): string[] { return this.offers.map((o) => o.id); }
+  get(id: string): Offer | undefined {
+    return this.byId.get(id);
+  }
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+  get ids(): string[] {
+    return this.offers.map((o) => o.id);
+  }
 }
 
 const OFFERS_FILE = new URL('../../config/offers.json', import.meta.url);
 
 export function loadOffers(file: URL | string = OFFERS_FILE): OfferCatalog {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as { offers: unknown };
-  const offers = z.array(OfferJson).parse(raw.offers).map((o) => ({
-    ...o,
-    itemsPerDay: o.itemsPerDay ?? Math.max(200, Math.floor((o.itemsPerMonth ?? 2000) / 10)),
-  }));
+  const offers = z
+    .array(OfferJson)
+    .parse(raw.offers)
+    .map((o) => ({
+      ...o,
+      itemsPerDay: o.itemsPerDay ?? Math.max(200, Math.floor((o.itemsPerMonth ?? 2000) / 10)),
+    }));
   const ids = new Set(offers.map((o) => o.id));
   const dangling = offers.find((o) => o.next !== null && !ids.has(o.next));
   if (dangling) throw new Error(`offer ${dangling.id}: next offer ${dangling.next} is not configured`);

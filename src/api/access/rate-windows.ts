@@ -11,27 +11,35 @@ import type { Offer } from './offers.js';
 
 export type RateWindowName = 'second' | 'minute';
 
-export type RateOutcome =
-  | { refused: null; window: RateLimiterRes }
-  | { refused: RateWindowName; retryAfterMs: number };
+export type RateOutcome = { refused: null; window: RateLimiterRes } | { refused: RateWindowName; retryAfterMs: number };
 
 type LimiterFactory = (name: string, points: number, seconds: number) => RateLimiterAbstract;
 
 export class RateWindows {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  private constructor(private readonly makeLimiter: LimiterFactory, private readonly backend: string) {}
+  private constructor(
+    private readonly makeLimiter: LimiterFactory,
+    private readonly backend: string,
+  ) {}
 
   static inMemory(): RateWindows {
     return new RateWindows((name, points, duration) => new RateLimiterMemory({ keyPrefix: name, points, duration }), 'memory');
   }
 
   static onRedis(client: Redis, keyPrefix: string): RateWindows {
-    return new RateWindows((name, points, duration) => new RateLimiterRedis({
-      storeClient: client, keyPrefix: `${keyPrefix}rl:${name}`, points, duration,
-      // Fail at once when the connection is down (503) rather than queueing.
-      rejectIfRedisNotReady: true,
-    }), 'redis');
+    return new RateWindows(
+      (name, points, duration) =>
+        new RateLimiterRedis({
+          storeClient: client,
+          keyPrefix: `${keyPrefix}rl:${name}`,
+          points,
+          duration,
+          // Fail at once when the connection is down (503) rather than queueing.
+          rejectIfRedisNotReady: true,
+        }),
+      'redis',
+    );
   }
 
   /** Takes one request from the account's per-second window, then from its per-minute one (whose state is returned). */

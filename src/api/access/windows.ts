@@ -21,9 +21,12 @@ export function usageScope(account: Account, offer: Offer, now: number): UsageSc
     accountId: account.id,
     now,
     dayMs: DAY_MS,
-    month: offer.itemsPerMonth === null ? null
-      : offer.rollingMonth ? { kind: 'rolling', ms: ROLLING_MONTH_MS }
-      : { kind: 'period', ...billingPeriod(account.created_at, now) },
+    month:
+      offer.itemsPerMonth === null
+        ? null
+        : offer.rollingMonth
+          ? { kind: 'rolling', ms: ROLLING_MONTH_MS }
+          : { kind: 'period', ...billingPeriod(account.created_at, now) },
     requestDay: { start: dayStart, end: dayStart + DAY_MS },
   };
 }

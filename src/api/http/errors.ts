@@ -2,7 +2,10 @@
  * API errors with the docs/api.md body: `{ error, code, details?, retry_after_seconds? }` plus extra
  * fields for 402 bodies. Thrown anywhere in a request, rendered by the error middleware.
  */
-export interface FieldIssue { field: string; message: string }
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
 
 export class ApiError extends Error {
   constructor(

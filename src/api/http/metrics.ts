@@ -11,20 +11,30 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export class ApiMetrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
-    name: 'annonces_http_requests_total', help: 'HTTP requests answered, by route, method and status.',
-    labelNames: ['route', 'method', 'status'] as const, registers: [this.registry],
+    name: 'annonces_http_requests_total',
+    help: 'HTTP requests answered, by route, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
   });
   private readonly latency = new Histogram({
-    name: 'annonces_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route, method and status.',
-    labelNames: ['route', 'method', 'status'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry],
+    name: 'annonces_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
   });
   private readonly storeTime = new Histogram({
-    name: 'annonces_store_call_duration_seconds', help: 'Time of a call to a store, by store, operation and outcome.',
-    labelNames: ['store', 'operation', 'outcome'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry],
+    name: 'annonces_store_call_duration_seconds',
+    help: 'Time of a call to a store, by store, operation and outcome.',
+    labelNames: ['store', 'operation', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
   });
   private readonly refusals = new Counter({
-    name: 'annonces_quota_refusals_total', help: 'Requests refused by a quota or a rate limit (402, 429), by code.',
-    labelNames: ['code'] as const, registers: [this.registry],
+    name: 'annonces_quota_refusals_total',
+    help: 'Requests refused by a quota or a rate limit (402, 429), by code.',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
   });
 
   constructor() {
@@ -53,8 +63,14 @@ export class ApiMetrics {
           if (!(result instanceof Promise)) return result;
           const end = storeTime.startTimer({ store, operation: String(property) });
           return result.then(
-            (answer) => { end({ outcome: 'ok' }); return answer; },
-            (error: unknown) => { end({ outcome: 'error' }); throw error; },
+            (answer) => {
+              end({ outcome: 'ok' });
+              return answer;
+            },
+            (error: unknown) => {
+              end({ outcome: 'error' });
+              throw error;
+            },
           );
         };
       },

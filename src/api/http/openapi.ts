@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: one document, every path and its parameters read side by side.
  * The OpenAPI 3.1 document of the API, generated from the zod schemas the routes validate with and
  * answer in (zod 4's JSON Schema output): parameters in their input form (what a caller sends, with
  * bounds and defaults read from the schemas), bodies in their output form. Only the operation table,
@@ -26,9 +27,26 @@ type JsonObject = Record<string, unknown>;
 
 /** Named schemas of `components.schemas`; a schema used inside another becomes a `$ref`. */
 const COMPONENTS: Record<string, z.ZodType> = {
-  Annonce, AnnonceMapPoint, PriceHistory, SourceRef, WithdrawnAnnonce, FieldIssue, ErrorBody, FlowUnavailable,
-  SearchPage, FeedBatch, WithdrawnBatch, MapAnswer, ListingDetail, PtzZoneAnswer, PingAnswer, SourcesAnswer, HealthAnswer, OpenApiDocument,
-  ClustersAnswer, StatsAnswer,
+  Annonce,
+  AnnonceMapPoint,
+  PriceHistory,
+  SourceRef,
+  WithdrawnAnnonce,
+  FieldIssue,
+  ErrorBody,
+  FlowUnavailable,
+  SearchPage,
+  FeedBatch,
+  WithdrawnBatch,
+  MapAnswer,
+  ListingDetail,
+  PtzZoneAnswer,
+  PingAnswer,
+  SourcesAnswer,
+  HealthAnswer,
+  OpenApiDocument,
+  ClustersAnswer,
+  StatsAnswer,
 };
 
 /** Annonce objects carry `<field>_source` when a value was completed from a duplicate on another site. */
@@ -57,29 +75,138 @@ interface Operation {
 const LISTING_HEADERS: Header[] = ['rate', 'quota', 'unknownSources'];
 
 const OPERATIONS: Operation[] = [
-  { path: '/health', summary: 'Service state (no key)', answer: 'HealthAnswer', keyed: false, errors: [], headers: [], unavailable: 'HealthAnswer',
-    description: '200 when both stores answer, 503 with `status: degraded` otherwise.' },
+  {
+    path: '/health',
+    summary: 'Service state (no key)',
+    answer: 'HealthAnswer',
+    keyed: false,
+    errors: [],
+    headers: [],
+    unavailable: 'HealthAnswer',
+    description: '200 when both stores answer, 503 with `status: degraded` otherwise.',
+  },
   { path: '/openapi.json', summary: 'This document (no key)', answer: 'OpenApiDocument', keyed: false, errors: [], headers: ['etag'], cache: 'no-cache' },
-  { path: '/docs', summary: 'This document rendered by Swagger UI, with Authorize and Try it out (no key)', answer: '', html: true, keyed: false, errors: [], headers: [], cache: 'no-cache' },
-  { path: '/ping', summary: 'Checks the key and returns the limits of its offer', answer: 'PingAnswer', keyed: true, errors: [], headers: [], cache: 'no-store',
-    description: 'Consumes nothing and keeps answering when a quota is reached.' },
-  { path: '/sources', summary: 'The listing sites (offers with site filters)', answer: 'SourcesAnswer', keyed: true, errors: [402], headers: ['rate', 'quota'], cache: 'no-store' },
-  { path: '/annonces', summary: 'Paginated search', query: SearchParams, answer: 'SearchPage', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store',
-    description: 'Active listings with at least one photo, one per duplicate group unless `dedup=0`. Follow `next_cursor` rather than `page` beyond page 50.' },
-  { path: '/annonces/feed', summary: 'Change feed', query: FeedParams, answer: 'FeedBatch', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store', unavailable: 'FlowUnavailable',
-    description: 'Site listings one by one in write order. Follow `next_cursor`; empty `items` means up to date: wait a minute or more and call again with the same cursor.' },
-  { path: '/annonces/retirees', summary: 'Listings withdrawn from the market', query: WithdrawnParams, answer: 'WithdrawnBatch', keyed: true, errors: [400, 402], headers: LISTING_HEADERS, cache: 'no-store',
-    description: 'The feed\'s envelope; items are Annonce objects with `withdrawn_at` and `reason`.' },
-  { path: '/annonces/map', summary: 'Points in a bounding box', query: MapParams, answer: 'MapAnswer', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store',
-    description: 'At most 2 000 points, the exact `total` and `capped`. Map points count nothing against the listing quotas.' },
-  { path: '/annonces/map/clusters', summary: 'Listings of a box counted per web-map tile', query: ClustersParams, answer: 'ClustersAnswer', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store',
-    description: 'The map\'s listings (same filters, sites and grouping) counted per tile of the web-map tiling at `zoom`: exact counts adding up to the map\'s `total`, centroid, lowest and median price, and the id of a lone listing. The box may cover at most 10 000 tiles at that zoom (422 beyond). Meters as the map: one request, no listing.' },
-  { path: '/stats', summary: 'Market statistics of an area (Département offer and above)', query: StatsParams, answer: 'StatsAnswer', keyed: true, errors: [400, 402, 422], headers: LISTING_HEADERS, cache: 'no-store',
-    description: 'Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; keeps answering past the listing quota.' },
-  { path: '/annonces/{source}/{reference}', summary: 'One listing', pathParams: DetailParams, answer: 'ListingDetail', keyed: true, errors: [400, 402, 404], headers: ['rate', 'quota', 'etag'], cache: 'no-store',
-    description: 'Any active listing of the access period; costs one listing. `price_history.points` for offers with the price series.' },
-  { path: '/ptz/zone', summary: 'PTZ zone of a postal code', query: PtzParams, answer: 'PtzZoneAnswer', keyed: true, errors: [400, 404], headers: ['rate', 'quota', 'etag'], cache: 'private, max-age=86400',
-    description: 'A successful lookup costs one request token. An unknown postal code is a 404 whose body holds only `error`.' },
+  {
+    path: '/docs',
+    summary: 'This document rendered by Swagger UI, with Authorize and Try it out (no key)',
+    answer: '',
+    html: true,
+    keyed: false,
+    errors: [],
+    headers: [],
+    cache: 'no-cache',
+  },
+  {
+    path: '/ping',
+    summary: 'Checks the key and returns the limits of its offer',
+    answer: 'PingAnswer',
+    keyed: true,
+    errors: [],
+    headers: [],
+    cache: 'no-store',
+    description: 'Consumes nothing and keeps answering when a quota is reached.',
+  },
+  {
+    path: '/sources',
+    summary: 'The listing sites (offers with site filters)',
+    answer: 'SourcesAnswer',
+    keyed: true,
+    errors: [402],
+    headers: ['rate', 'quota'],
+    cache: 'no-store',
+  },
+  {
+    path: '/annonces',
+    summary: 'Paginated search',
+    query: SearchParams,
+    answer: 'SearchPage',
+    keyed: true,
+    errors: [400, 402, 422],
+    headers: LISTING_HEADERS,
+    cache: 'no-store',
+    description: 'Active listings with at least one photo, one per duplicate group unless `dedup=0`. Follow `next_cursor` rather than `page` beyond page 50.',
+  },
+  {
+    path: '/annonces/feed',
+    summary: 'Change feed',
+    query: FeedParams,
+    answer: 'FeedBatch',
+    keyed: true,
+    errors: [400, 402, 422],
+    headers: LISTING_HEADERS,
+    cache: 'no-store',
+    unavailable: 'FlowUnavailable',
+    description:
+      'Site listings one by one in write order. Follow `next_cursor`; empty `items` means up to date: wait a minute or more and call again with the same cursor.',
+  },
+  {
+    path: '/annonces/retirees',
+    summary: 'Listings withdrawn from the market',
+    query: WithdrawnParams,
+    answer: 'WithdrawnBatch',
+    keyed: true,
+    errors: [400, 402],
+    headers: LISTING_HEADERS,
+    cache: 'no-store',
+    description: "The feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.",
+  },
+  {
+    path: '/annonces/map',
+    summary: 'Points in a bounding box',
+    query: MapParams,
+    answer: 'MapAnswer',
+    keyed: true,
+    errors: [400, 402, 422],
+    headers: LISTING_HEADERS,
+    cache: 'no-store',
+    description: 'At most 2 000 points, the exact `total` and `capped`. Map points count nothing against the listing quotas.',
+  },
+  {
+    path: '/annonces/map/clusters',
+    summary: 'Listings of a box counted per web-map tile',
+    query: ClustersParams,
+    answer: 'ClustersAnswer',
+    keyed: true,
+    errors: [400, 402, 422],
+    headers: LISTING_HEADERS,
+    cache: 'no-store',
+    description:
+      "The map's listings (same filters, sites and grouping) counted per tile of the web-map tiling at `zoom`: exact counts adding up to the map's `total`, centroid, lowest and median price, and the id of a lone listing. The box may cover at most 10 000 tiles at that zoom (422 beyond). Meters as the map: one request, no listing.",
+  },
+  {
+    path: '/stats',
+    summary: 'Market statistics of an area (Département offer and above)',
+    query: StatsParams,
+    answer: 'StatsAnswer',
+    keyed: true,
+    errors: [400, 402, 422],
+    headers: LISTING_HEADERS,
+    cache: 'no-store',
+    description:
+      'Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; keeps answering past the listing quota.',
+  },
+  {
+    path: '/annonces/{source}/{reference}',
+    summary: 'One listing',
+    pathParams: DetailParams,
+    answer: 'ListingDetail',
+    keyed: true,
+    errors: [400, 402, 404],
+    headers: ['rate', 'quota', 'etag'],
+    cache: 'no-store',
+    description: 'Any active listing of the access period; costs one listing. `price_history.points` for offers with the price series.',
+  },
+  {
+    path: '/ptz/zone',
+    summary: 'PTZ zone of a postal code',
+    query: PtzParams,
+    answer: 'PtzZoneAnswer',
+    keyed: true,
+    errors: [400, 404],
+    headers: ['rate', 'quota', 'etag'],
+    cache: 'private, max-age=86400',
+    description: 'A successful lookup costs one request token. An unknown postal code is a 404 whose body holds only `error`.',
+  },
 ];
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
@@ -106,8 +233,16 @@ const HEADERS: JsonObject = {
   Allow: stringHeader('The methods the path answers (405).'),
 };
 
-const QUOTA_HEADERS = ['X-Quota-Items-Limit', 'X-Quota-Items-Used', 'X-Quota-Requests-Limit', 'X-Quota-Requests-Used',
-  'X-Quota-Mois-Limit', 'X-Quota-Mois-Used', 'X-Quota-Mois-Remaining', 'X-Quota-Mois-Reset'];
+const QUOTA_HEADERS = [
+  'X-Quota-Items-Limit',
+  'X-Quota-Items-Used',
+  'X-Quota-Requests-Limit',
+  'X-Quota-Requests-Used',
+  'X-Quota-Mois-Limit',
+  'X-Quota-Mois-Used',
+  'X-Quota-Mois-Remaining',
+  'X-Quota-Mois-Reset',
+];
 
 const ERROR_MEANINGS: Record<number, string> = {
   400: 'BAD_REQUEST: every faulty parameter in `details`.',
@@ -128,11 +263,16 @@ const PARAMETER_NOTES: Record<string, string> = {
   cp: 'Postal code.',
   dept: 'Department number (2A, 2B, 971...).',
   region: 'Region name.',
-  prix_min: 'Minimum price, euros.', prix_max: 'Maximum price, euros.',
-  prix_m2_min: 'Minimum price per m².', prix_m2_max: 'Maximum price per m².',
-  surface_min: 'Minimum surface, m² (45.5 or 45,5).', surface_max: 'Maximum surface, m².',
-  pieces_min: 'Minimum number of rooms.', chambres_min: 'Minimum number of bedrooms.',
-  annee_min: 'Built in or after this year (unknown years excluded).', annee_max: 'Built in or before this year (unknown years excluded).',
+  prix_min: 'Minimum price, euros.',
+  prix_max: 'Maximum price, euros.',
+  prix_m2_min: 'Minimum price per m².',
+  prix_m2_max: 'Maximum price per m².',
+  surface_min: 'Minimum surface, m² (45.5 or 45,5).',
+  surface_max: 'Maximum surface, m².',
+  pieces_min: 'Minimum number of rooms.',
+  chambres_min: 'Minimum number of bedrooms.',
+  annee_min: 'Built in or after this year (unknown years excluded).',
+  annee_max: 'Built in or before this year (unknown years excluded).',
   dpe: 'Energy classes A to G: repeated (dpe=A&dpe=B) or comma-separated (dpe=A,B).',
   ges: 'Greenhouse-gas classes A to G, like dpe.',
   updated_since: 'Listings (re-)collected since this ISO 8601 date-time; with sort=recent for incremental watching.',
@@ -171,7 +311,11 @@ function parameters(schema: z.ZodObject, location: 'query' | 'path'): JsonObject
     const repeatable = JSON.stringify(property).includes('"array"');
     const note = PARAMETER_NOTES[name];
     return {
-      name, in: location, ...(note ? { description: note } : {}), required: location === 'path' || required.has(name), schema: withDefault,
+      name,
+      in: location,
+      ...(note ? { description: note } : {}),
+      required: location === 'path' || required.has(name),
+      schema: withDefault,
       ...(repeatable ? { style: 'form', explode: true } : {}),
     };
   });
@@ -197,14 +341,20 @@ function responses(op: Operation): JsonObject {
     const body = status === 503 && op.unavailable ? op.unavailable : 'ErrorBody';
     answers[status] = { description: ERROR_MEANINGS[status], headers: headerRefs(headers), content: json(body) };
   }
-  answers.default = { description: 'Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500).', headers: headerRefs(['X-Request-Id', 'Allow']), content: json('ErrorBody') };
+  answers.default = {
+    description: 'Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500).',
+    headers: headerRefs(['X-Request-Id', 'Allow']),
+    content: json('ErrorBody'),
+  };
   return answers;
 }
 
 function componentSchemas(): Record<string, JsonObject> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(COMPONENTS)) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { io: 'output', target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
+  const { schemas } = z.toJSONSchema(registry, { io: 'output', target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, JsonObject>;
+  };
   for (const [id, schema] of Object.entries(schemas)) {
     delete schema.$schema;
     delete schema.$id;
@@ -219,7 +369,9 @@ export function openApiDocument(version: string): JsonObject {
     const params = [...(op.pathParams ? parameters(op.pathParams, 'path') : []), ...(op.query ? parameters(op.query, 'query') : [])];
     paths[op.path] = {
       get: {
-        operationId: operationId(op.path), summary: op.summary, ...(op.description ? { description: op.description } : {}),
+        operationId: operationId(op.path),
+        summary: op.summary,
+        ...(op.description ? { description: op.description } : {}),
         ...(op.keyed ? {} : { security: [] }),
         ...(params.length ? { parameters: params } : {}),
         responses: responses(op),
@@ -231,8 +383,9 @@ export function openApiDocument(version: string): JsonObject {
     info: {
       title: 'Annonces API',
       version,
-      description: 'Read-only JSON API over French real-estate listings. Every operation is a GET (HEAD answers the same headers without a body). '
-        + 'Bodies above about 1 KiB are compressed when the request accepts gzip or br.',
+      description:
+        'Read-only JSON API over French real-estate listings. Every operation is a GET (HEAD answers the same headers without a body). ' +
+        'Bodies above about 1 KiB are compressed when the request accepts gzip or br.',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ ApiKey: [] }, { Bearer: [] }],
@@ -250,10 +403,16 @@ export function openApiDocument(version: string): JsonObject {
 
 /** `/annonces/{source}/{reference}` -> `getAnnoncesBySourceByReference`: stable names for generated clients. */
 function operationId(path: string): string {
-  const words = path.split('/').filter(Boolean).flatMap((part) => {
-    const capitalised = part.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1));
-    return part.startsWith('{') ? capitalised.map((w) => `By${w}`) : capitalised;
-  });
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .flatMap((part) => {
+      const capitalised = part
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+      return part.startsWith('{') ? capitalised.map((w) => `By${w}`) : capitalised;
+    });
   return `get${words.join('')}`;
 }
 

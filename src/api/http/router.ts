@@ -46,18 +46,51 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/sources', auth, limit, siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
   // Each `input` parses one route's parameters and hands them, typed, to that route's handler.
   const search = input(SearchParams);
-  router.get('/annonces', auth, limit, search.validate, siteFiltersOffer({ params: search.params }), meter(deps, 'listings'), search.handle(searchListings(deps)));
+  router.get(
+    '/annonces',
+    auth,
+    limit,
+    search.validate,
+    siteFiltersOffer({ params: search.params }),
+    meter(deps, 'listings'),
+    search.handle(searchListings(deps)),
+  );
   const feed = input(FeedParams);
   router.get('/annonces/feed', auth, limit, feed.validate, siteFiltersOffer({ params: feed.params }), meter(deps, 'listings'), feed.handle(readFeed(deps)));
   const withdrawn = input(WithdrawnParams);
-  router.get('/annonces/retirees', auth, limit, withdrawn.validate, siteFiltersOffer({ params: withdrawn.params }), meter(deps, 'listings'), withdrawn.handle(listWithdrawn(deps)));
+  router.get(
+    '/annonces/retirees',
+    auth,
+    limit,
+    withdrawn.validate,
+    siteFiltersOffer({ params: withdrawn.params }),
+    meter(deps, 'listings'),
+    withdrawn.handle(listWithdrawn(deps)),
+  );
   const map = input(MapParams);
   router.get('/annonces/map', auth, limit, map.validate, siteFiltersOffer({ params: map.params }), meter(deps, 'map'), map.handle(mapPoints(deps)));
   const clusters = input(ClustersParams);
   // Before the detail route, whose /annonces/{source}/{reference} would take map/clusters.
-  router.get('/annonces/map/clusters', auth, limit, clusters.validate, siteFiltersOffer({ params: clusters.params }), meter(deps, 'map'), clusters.handle(mapClusters(deps)));
+  router.get(
+    '/annonces/map/clusters',
+    auth,
+    limit,
+    clusters.validate,
+    siteFiltersOffer({ params: clusters.params }),
+    meter(deps, 'map'),
+    clusters.handle(mapClusters(deps)),
+  );
   const stats = input(StatsParams);
-  router.get('/stats', auth, limit, stats.validate, marketStatsOffer(), siteFiltersOffer({ params: stats.params }), meter(deps, 'stats'), stats.handle(marketStats(deps)));
+  router.get(
+    '/stats',
+    auth,
+    limit,
+    stats.validate,
+    marketStatsOffer(),
+    siteFiltersOffer({ params: stats.params }),
+    meter(deps, 'stats'),
+    stats.handle(marketStats(deps)),
+  );
   const detail = input(DetailParams, (ctx) => ctx.params);
   router.get('/annonces/:source/:reference', auth, limit, detail.validate, meter(deps, 'listings'), conditional(), detail.handle(showListing(deps)));
   const ptz = input(PtzParams);

@@ -89,10 +89,16 @@ function compute(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from
     dpeValue: own('dpe_value'),
     gesValue: own('ges_value'),
     yearBuilt: own('year_built'),
-    get seller() { return seller === undefined ? (seller = c.seller_type === 'Pro' && c.seller_name ? foldWords(c.seller_name) : null) : seller; },
-    get text() { return (text ??= shingles(description)); },
+    get seller() {
+      return seller === undefined ? (seller = c.seller_type === 'Pro' && c.seller_name ? foldWords(c.seller_name) : null) : seller;
+    },
+    get text() {
+      return (text ??= shingles(description));
+    },
     hasText: Boolean(description),
-    get floor() { return floor === undefined ? (floor = floorOf(description)) : floor; },
+    get floor() {
+      return floor === undefined ? (floor = floorOf(description)) : floor;
+    },
   };
 }
 
@@ -114,8 +120,25 @@ function positive(value: number | null): number | null {
  * binds and reads arrays faster than objects of named columns, and a block's candidates are read
  * for every listing grouped.
  */
-export const FEATURE_COLUMNS = ['source', 'surface', 'land_surface', 'rooms', 'bedrooms', 'price', 'lat', 'lon', 'dpe', 'ges',
-  'dpe_value', 'ges_value', 'year_built', 'seller', 'floor', 'has_text', 'shingles'] as const;
+export const FEATURE_COLUMNS = [
+  'source',
+  'surface',
+  'land_surface',
+  'rooms',
+  'bedrooms',
+  'price',
+  'lat',
+  'lon',
+  'dpe',
+  'ges',
+  'dpe_value',
+  'ges_value',
+  'year_built',
+  'seller',
+  'floor',
+  'has_text',
+  'shingles',
+] as const;
 
 type FeatureValue = string | number | null | Buffer;
 
@@ -123,8 +146,25 @@ type FeatureValue = string | number | null | Buffer;
 export function featureValuesOf(listing: Pick<StoredListing, 'id' | 'content' | 'completed_from'>): FeatureValue[] {
   const f = featuresOf(listing);
   const text = f.text;
-  return [f.source, f.surface, f.landSurface, f.rooms, f.bedrooms, f.price, f.lat, f.lon, f.dpe, f.ges, f.dpeValue, f.gesValue,
-    f.yearBuilt, f.seller, f.floor, f.hasText ? 1 : 0, Buffer.from(text.buffer, text.byteOffset, text.byteLength)];
+  return [
+    f.source,
+    f.surface,
+    f.landSurface,
+    f.rooms,
+    f.bedrooms,
+    f.price,
+    f.lat,
+    f.lon,
+    f.dpe,
+    f.ges,
+    f.dpeValue,
+    f.gesValue,
+    f.yearBuilt,
+    f.seller,
+    f.floor,
+    f.hasText ? 1 : 0,
+    Buffer.from(text.buffer, text.byteOffset, text.byteLength),
+  ];
 }
 
 /** Features of listing `id` from its stored values (FEATURE_COLUMNS from `row[at]` on): the values featuresOf gives. */
@@ -132,13 +172,29 @@ export function featuresFromValues(id: string, row: readonly unknown[], at: numb
   const value = <T>(column: number) => row[at + column] as T;
   const bytes = value<Buffer>(16);
   // A Uint32Array view needs a 4-byte aligned offset; a Buffer from SQLite may sit anywhere in its pool.
-  const text = bytes.byteOffset % 4 === 0
-    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
-    : new Uint32Array(Uint8Array.prototype.slice.call(bytes).buffer);
+  const text =
+    bytes.byteOffset % 4 === 0
+      ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
+      : new Uint32Array(Uint8Array.prototype.slice.call(bytes).buffer);
   return {
-    id, source: value(0), surface: value(1), landSurface: value(2), rooms: value(3), bedrooms: value(4), price: value(5),
-    lat: value(6), lon: value(7), dpe: value(8), ges: value(9), dpeValue: value(10), gesValue: value(11), yearBuilt: value(12),
-    seller: value(13), floor: value(14), hasText: value(15) === 1, text,
+    id,
+    source: value(0),
+    surface: value(1),
+    landSurface: value(2),
+    rooms: value(3),
+    bedrooms: value(4),
+    price: value(5),
+    lat: value(6),
+    lon: value(7),
+    dpe: value(8),
+    ges: value(9),
+    dpeValue: value(10),
+    gesValue: value(11),
+    yearBuilt: value(12),
+    seller: value(13),
+    floor: value(14),
+    hasText: value(15) === 1,
+    text,
   };
 }
 
@@ -151,26 +207,63 @@ export function featuresFromValues(id: string, row: readonly unknown[], at: numb
 export class PartlyStoredFeatures implements Features {
   private all: Features | undefined;
 
-  constructor(readonly id: string, readonly source: string, readonly surface: number | null, private readonly load: () => Features) {}
+  constructor(
+    readonly id: string,
+    readonly source: string,
+    readonly surface: number | null,
+    private readonly load: () => Features,
+  ) {}
 
-  get landSurface(): number | null { return this.loaded().landSurface; }
-  get rooms(): number | null { return this.loaded().rooms; }
-  get bedrooms(): number | null { return this.loaded().bedrooms; }
-  get price(): number | null { return this.loaded().price; }
-  get lat(): number | null { return this.loaded().lat; }
-  get lon(): number | null { return this.loaded().lon; }
-  get dpe(): string | null { return this.loaded().dpe; }
-  get ges(): string | null { return this.loaded().ges; }
-  get dpeValue(): number | null { return this.loaded().dpeValue; }
-  get gesValue(): number | null { return this.loaded().gesValue; }
-  get yearBuilt(): number | null { return this.loaded().yearBuilt; }
-  get seller(): string | null { return this.loaded().seller; }
-  get text(): Uint32Array { return this.loaded().text; }
-  get hasText(): boolean { return this.loaded().hasText; }
-  get floor(): string | null { return this.loaded().floor; }
+  get landSurface(): number | null {
+    return this.loaded().landSurface;
+  }
+  get rooms(): number | null {
+    return this.loaded().rooms;
+  }
+  get bedrooms(): number | null {
+    return this.loaded().bedrooms;
+  }
+  get price(): number | null {
+    return this.loaded().price;
+  }
+  get lat(): number | null {
+    return this.loaded().lat;
+  }
+  get lon(): number | null {
+    return this.loaded().lon;
+  }
+  get dpe(): string | null {
+    return this.loaded().dpe;
+  }
+  get ges(): string | null {
+    return this.loaded().ges;
+  }
+  get dpeValue(): number | null {
+    return this.loaded().dpeValue;
+  }
+  get gesValue(): number | null {
+    return this.loaded().gesValue;
+  }
+  get yearBuilt(): number | null {
+    return this.loaded().yearBuilt;
+  }
+  get seller(): string | null {
+    return this.loaded().seller;
+  }
+  get text(): Uint32Array {
+    return this.loaded().text;
+  }
+  get hasText(): boolean {
+    return this.loaded().hasText;
+  }
+  get floor(): string | null {
+    return this.loaded().floor;
+  }
 
   /** Whether the stored features were read (for tests and diagnostics). */
-  get read(): boolean { return this.all !== undefined; }
+  get read(): boolean {
+    return this.all !== undefined;
+  }
 
   private loaded(): Features {
     return (this.all ??= this.load());

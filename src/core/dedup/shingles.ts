@@ -23,7 +23,17 @@ function buildFoldTable(): Uint8Array {
     if ((folded >= 97 && folded <= 122) || (folded >= 48 && folded <= 57)) table[code] = folded;
   }
   // Ligatures and letters NFD leaves alone: keep them inside their word.
-  for (const [char, as] of [['œ', 'o'], ['Œ', 'o'], ['æ', 'a'], ['Æ', 'a'], ['ß', 's'], ['ø', 'o'], ['Ø', 'o'], ['đ', 'd'], ['ł', 'l']] as const) {
+  for (const [char, as] of [
+    ['œ', 'o'],
+    ['Œ', 'o'],
+    ['æ', 'a'],
+    ['Æ', 'a'],
+    ['ß', 's'],
+    ['ø', 'o'],
+    ['Ø', 'o'],
+    ['đ', 'd'],
+    ['ł', 'l'],
+  ] as const) {
     table[char.charCodeAt(0)] = as.charCodeAt(0);
   }
   return table;
@@ -79,7 +89,12 @@ export function containment(a: Uint32Array, b: Uint32Array): number | null {
   let j = 0;
   let common = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) { common++; i++; j++; } else if (a[i] < b[j]) i++; else j++;
+    if (a[i] === b[j]) {
+      common++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
   }
   return common / Math.min(a.length, b.length);
 }
@@ -91,8 +106,14 @@ export function foldWords(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const folded = code < 0x180 ? FOLD[code] : 0;
-    if (folded === 0) { pending = out.length > 0; continue; }
-    if (pending) { out += ' '; pending = false; }
+    if (folded === 0) {
+      pending = out.length > 0;
+      continue;
+    }
+    if (pending) {
+      out += ' ';
+      pending = false;
+    }
     out += String.fromCharCode(folded);
   }
   return out;

@@ -114,9 +114,31 @@ export const ANNONCE_FIELDS = Object.keys(Annonce.shape) as (keyof Annonce)[];
 
 /** Fields a duplicate may complete on another member (docs/deduplication.md); `<field>_source` names the site. */
 export const COMPLETABLE_FIELDS = [
-  'title', 'description', 'images', 'surface', 'land_surface', 'living_room_surface', 'rooms', 'bedrooms',
-  'bathrooms', 'shower_rooms', 'toilets', 'kitchen', 'year_built', 'elevator', 'parking', 'parking_interior',
-  'parking_exterior', 'cellar', 'garden', 'dpe', 'ges', 'dpe_value', 'ges_value', 'latitude', 'longitude',
+  'title',
+  'description',
+  'images',
+  'surface',
+  'land_surface',
+  'living_room_surface',
+  'rooms',
+  'bedrooms',
+  'bathrooms',
+  'shower_rooms',
+  'toilets',
+  'kitchen',
+  'year_built',
+  'elevator',
+  'parking',
+  'parking_interior',
+  'parking_exterior',
+  'cellar',
+  'garden',
+  'dpe',
+  'ges',
+  'dpe_value',
+  'ges_value',
+  'latitude',
+  'longitude',
 ] as const;
 
 export const AnnonceMapPoint = z.object({

@@ -42,7 +42,11 @@ function presentSources(listing: StoredListing): Annonce['sources'] {
   if (!members || members.length < 2) return null;
   const main = listing.content.source;
   return members.map((member) => ({
-    source: member.source, reference: member.reference, url: member.url, price: member.price, is_main: member.source === main,
+    source: member.source,
+    reference: member.reference,
+    url: member.url,
+    price: member.price,
+    is_main: member.source === main,
   }));
 }
 
@@ -66,9 +70,20 @@ export function presentPriceHistory(points: readonly PricePoint[], withPoints: b
 export function presentMapPoint(listing: Pick<StoredListing, 'content'>): AnnonceMapPoint {
   const c = listing.content;
   return {
-    source: c.source, reference: c.reference, latitude: c.latitude, longitude: c.longitude, price: c.price,
-    price_per_m2: c.price_per_m2, surface: c.surface, price_per_m2_color: c.price_per_m2_color, type: c.type,
-    title: c.title, city: c.city, postal_code: c.postal_code, image: c.images[0] ?? null, rooms: c.rooms,
+    source: c.source,
+    reference: c.reference,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    price: c.price,
+    price_per_m2: c.price_per_m2,
+    surface: c.surface,
+    price_per_m2_color: c.price_per_m2_color,
+    type: c.type,
+    title: c.title,
+    city: c.city,
+    postal_code: c.postal_code,
+    image: c.images[0] ?? null,
+    rooms: c.rooms,
     is_internal: c.is_internal,
   };
 }

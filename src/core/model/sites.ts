@@ -20,9 +20,15 @@ export class SiteCatalog {
     this.byId = new Map(this.sites.map((s) => [s.source, s]));
   }
 
-  has(source: string): boolean { return this.byId.has(source); }
-  get(source: string): Site | undefined { return this.byId.get(source); }
-  get ids(): string[] { return this.sites.map((s) => s.source); }
+  has(source: string): boolean {
+    return this.byId.has(source);
+  }
+  get(source: string): Site | undefined {
+    return this.byId.get(source);
+  }
+  get ids(): string[] {
+    return this.sites.map((s) => s.source);
+  }
   /** Sorts site ids best-ranked first. */
   rank(a: string, b: string): number {
     return (this.byId.get(a)?.priority ?? Infinity) - (this.byId.get(b)?.priority ?? Infinity) || a.localeCompare(b);

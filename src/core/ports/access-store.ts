@@ -78,7 +78,10 @@ export interface UsageScope {
  * window. A window only rolls forward (a later period start), so two API servers whose clocks differ
  * by a second at a period boundary cannot wipe each other's counts back and forth.
  */
-export interface MonthWindowTag { kind: '' | 'rolling' | 'period'; start: number }
+export interface MonthWindowTag {
+  kind: '' | 'rolling' | 'period';
+  start: number;
+}
 
 export function monthWindowTag(month: MonthWindow | null): MonthWindowTag {
   if (!month) return { kind: '', start: 0 };
@@ -100,7 +103,10 @@ export interface UsageSnapshot {
   monthOldest: number | null;
 }
 
-export interface ListingLimits { day: number; month: number | null }
+export interface ListingLimits {
+  day: number;
+  month: number | null;
+}
 
 /** What refused a call: the daily request cap, the daily or the monthly listing quota. */
 export type UsageRefusal = 'requests' | 'day' | 'month';
@@ -122,7 +128,11 @@ export interface UsageCounters {
    * this call (then nothing is counted). Refusing only when the quota is already full lets the page
    * that crosses it be served whole, and bounds the overshoot to one page under any concurrency.
    */
-  consumeListings(scope: UsageScope, ids: readonly string[], limits: ListingLimits): Promise<{ refused: Exclude<UsageRefusal, 'requests'> | null; added: number; usage: UsageSnapshot }>;
+  consumeListings(
+    scope: UsageScope,
+    ids: readonly string[],
+    limits: ListingLimits,
+  ): Promise<{ refused: Exclude<UsageRefusal, 'requests'> | null; added: number; usage: UsageSnapshot }>;
   /** The counters as they are (expired entries dropped). */
   readUsage(scope: UsageScope): Promise<UsageSnapshot>;
 }
@@ -135,7 +145,10 @@ export interface AccessStore extends AccountStore, UsageCounters {
 
 /** Raised when the access backend cannot be reached: the API answers 503 SERVICE_UNAVAILABLE. */
 export class AccessUnavailableError extends Error {
-  constructor(readonly backend: string, cause?: unknown) {
+  constructor(
+    readonly backend: string,
+    cause?: unknown,
+  ) {
     super(`${backend} is unavailable`);
     this.name = 'AccessUnavailableError';
     if (cause) (this as { cause?: unknown }).cause = cause;

@@ -15,7 +15,10 @@ import type { WriterLock, WriterLockRequest } from './writer-lock.js';
 import type { ListingReader } from './listing-reader.js';
 
 /** A document the backend refused to write, with the reason. */
-export interface WriteFailure { id: string; reason: string }
+export interface WriteFailure {
+  id: string;
+  reason: string;
+}
 
 /**
  * An active listing of a block as the indexer's grouping stage compares it: what the scorer and the
@@ -136,7 +139,10 @@ const EVERYTHING = { enteredFrom: Number.MIN_SAFE_INTEGER, eligibleSites: null }
  * the writes already, without a filter, a site or a date.
  */
 export function catalogueThroughFlows(
-  reader: Pick<ListingReader, 'feed' | 'withdrawn'>, which: 'active' | 'inactive', after: SortPosition | null, pageSize: number,
+  reader: Pick<ListingReader, 'feed' | 'withdrawn'>,
+  which: 'active' | 'inactive',
+  after: SortPosition | null,
+  pageSize: number,
 ): Promise<SearchResult<StoredListing>> {
   const flow = { scope: EVERYTHING, changedUntil: Number.MAX_SAFE_INTEGER, pageSize, after };
   return which === 'active' ? reader.feed({ ...flow, filter: {} }) : reader.withdrawn(flow);

@@ -36,9 +36,14 @@ export interface WriterIdentity {
 }
 
 export class WriterBusyError extends Error {
-  constructor(readonly storeName: string, readonly holder: WriterIdentity) {
-    super(`${storeName} is being written by another indexer (pid ${holder.pid} on ${holder.host}, since ${holder.since}); `
-      + 'wait for it to finish or stop it: two writers at once would number their changes alike');
+  constructor(
+    readonly storeName: string,
+    readonly holder: WriterIdentity,
+  ) {
+    super(
+      `${storeName} is being written by another indexer (pid ${holder.pid} on ${holder.host}, since ${holder.since}); ` +
+        'wait for it to finish or stop it: two writers at once would number their changes alike',
+    );
     this.name = 'WriterBusyError';
   }
 }
@@ -63,8 +68,11 @@ export function processStart(pid: number): number | null {
 
 export function currentIdentity(now = new Date()): WriterIdentity {
   return {
-    host: hostname(), pid: process.pid, process_start: processStart(process.pid),
-    boot_id: readOrNull('/proc/sys/kernel/random/boot_id')?.trim() ?? null, since: now.toISOString(),
+    host: hostname(),
+    pid: process.pid,
+    process_start: processStart(process.pid),
+    boot_id: readOrNull('/proc/sys/kernel/random/boot_id')?.trim() ?? null,
+    since: now.toISOString(),
   };
 }
 
@@ -82,7 +90,9 @@ export function holderAlive(holder: WriterIdentity, here: WriterIdentity = curre
 
 /** Runs `work` holding the writer lock of `store`, released whatever happens. */
 export async function withWriterLock<T>(
-  store: { acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> }, request: WriterLockRequest, work: () => Promise<T>,
+  store: { acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> },
+  request: WriterLockRequest,
+  work: () => Promise<T>,
 ): Promise<T> {
   const lock = await store.acquireWriterLock(request);
   try {

@@ -29,10 +29,13 @@ export interface ClustersQuery {
 
 export interface ClusterCell {
   /** Tile of the web-map tiling (slippy-map x, y at `zoom`). */
-  zoom: number; x: number; y: number;
+  zoom: number;
+  x: number;
+  y: number;
   count: number;
   /** Mean position of the cell's listings. */
-  lat: number; lon: number;
+  lat: number;
+  lon: number;
   /** Over the cell's listings with a known price (null without one). */
   priceMin: number | null;
   priceMedian: number | null;
@@ -72,9 +75,8 @@ export function tileY(lat: number, zoom: number): number {
 /** How many tiles the box covers at `zoom` (both halves of a box across the antimeridian). */
 export function tilesCovered(bbox: BoundingBox, zoom: number): number {
   const rows = tileY(bbox.south, zoom) - tileY(bbox.north, zoom) + 1;
-  const columns = bbox.west <= bbox.east
-    ? tileX(bbox.east, zoom) - tileX(bbox.west, zoom) + 1
-    : tilesPerSide(zoom) - tileX(bbox.west, zoom) + tileX(bbox.east, zoom) + 1;
+  const columns =
+    bbox.west <= bbox.east ? tileX(bbox.east, zoom) - tileX(bbox.west, zoom) + 1 : tilesPerSide(zoom) - tileX(bbox.west, zoom) + tileX(bbox.east, zoom) + 1;
   return rows * Math.min(columns, tilesPerSide(zoom));
 }
 
@@ -109,12 +111,19 @@ export interface StatsQuery {
 }
 
 /** First quartile, median, third quartile of the values that are known, and how many they are. */
-export interface Quartiles { count: number; q1: number | null; median: number | null; q3: number | null }
+export interface Quartiles {
+  count: number;
+  q1: number | null;
+  median: number | null;
+  q3: number | null;
+}
 
 export interface StatsResult {
   active: { count: number; price: Quartiles; pricePerM2: Quartiles };
   withdrawn: {
-    count: number; price: Quartiles; pricePerM2: Quartiles;
+    count: number;
+    price: Quartiles;
+    pricePerM2: Quartiles;
     /** From publication (or entry in the catalogue) to leaving the market, in days. */
     daysOnMarket: Quartiles;
     /** (first price - last price) / first price, in percent: positive when the price went down. */
@@ -146,9 +155,13 @@ export function quartilesOf(values: Float64Array | number[]): Quartiles {
 
 /** What the figures of a withdrawn listing are computed from: price, price per m², first and last price of its series, and its dates. */
 export interface WithdrawnValues {
-  price: number | null; pricePerM2: number | null;
-  firstPrice: number | null; lastPrice: number | null;
-  leftMarketAt: number; publishedAt: number | null; enteredAt: number;
+  price: number | null;
+  pricePerM2: number | null;
+  firstPrice: number | null;
+  lastPrice: number | null;
+  leftMarketAt: number;
+  publishedAt: number | null;
+  enteredAt: number;
 }
 
 /**
@@ -159,7 +172,10 @@ export interface WithdrawnValues {
 export function withdrawnStats(listings: readonly WithdrawnValues[]): StatsResult['withdrawn'] {
   const values = (pick: (l: WithdrawnValues) => number | null) => {
     const known: number[] = [];
-    for (const listing of listings) { const value = pick(listing); if (value !== null) known.push(value); }
+    for (const listing of listings) {
+      const value = pick(listing);
+      if (value !== null) known.push(value);
+    }
     return quartilesOf(known);
   };
   return {
@@ -167,7 +183,8 @@ export function withdrawnStats(listings: readonly WithdrawnValues[]): StatsResul
     price: values((l) => l.price),
     pricePerM2: values((l) => l.pricePerM2),
     daysOnMarket: values((l) => Math.max(0, l.leftMarketAt - (l.publishedAt ?? l.enteredAt)) / DAY_MS),
-    discountPercent: values((l) => (l.firstPrice !== null && l.lastPrice !== null && l.firstPrice > 0
-      ? ((l.firstPrice - l.lastPrice) / l.firstPrice) * 100 : null)),
+    discountPercent: values((l) =>
+      l.firstPrice !== null && l.lastPrice !== null && l.firstPrice > 0 ? ((l.firstPrice - l.lastPrice) / l.firstPrice) * 100 : null,
+    ),
   };
 }

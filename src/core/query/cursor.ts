@@ -23,7 +23,11 @@ export class CursorCodec {
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new CursorError('invalid cursor signature');
     let decoded: unknown;
-    try { decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')); } catch { throw new CursorError('malformed cursor'); }
+    try {
+      decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      throw new CursorError('malformed cursor');
+    }
     const { k, p } = (decoded ?? {}) as { k?: unknown; p?: unknown };
     if (k !== kind) throw new CursorError(`cursor was made for ${String(k)}, not ${kind}`);
     if (!Array.isArray(p) || !p.every((v) => typeof v === 'number' || typeof v === 'string')) throw new CursorError('malformed cursor');

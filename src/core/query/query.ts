@@ -21,12 +21,16 @@ export interface ListingFilter {
   department?: string;
   /** Folded region name. */
   region?: string;
-  priceMin?: number; priceMax?: number;
-  pricePerM2Min?: number; pricePerM2Max?: number;
-  surfaceMin?: number; surfaceMax?: number;
+  priceMin?: number;
+  priceMax?: number;
+  pricePerM2Min?: number;
+  pricePerM2Max?: number;
+  surfaceMin?: number;
+  surfaceMax?: number;
   roomsMin?: number;
   bedroomsMin?: number;
-  yearMin?: number; yearMax?: number;
+  yearMin?: number;
+  yearMax?: number;
   dpe?: DpeLetter[];
   ges?: DpeLetter[];
   /** updated_at >= this (epoch ms). */
@@ -66,7 +70,12 @@ export interface SearchResult<T> {
   last: SortPosition | null;
 }
 
-export interface BoundingBox { south: number; west: number; north: number; east: number }
+export interface BoundingBox {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+}
 
 export interface MapQuery {
   filter: ListingFilter;

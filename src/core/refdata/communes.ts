@@ -52,9 +52,16 @@ export function loadCommunes(): CommuneTable {
     if (!line) continue;
     const f = line.split(',');
     const commune: Commune = {
-      postalCode: f[0], insee: f[1], name: f[2], department: f[3], departmentName: f[4], region: f[6],
-      ptzZone: f[7] as PtzZone, population: Number(f[8]) || 0,
-      lat: f[9] ? Number(f[9]) : null, lon: f[10] ? Number(f[10]) : null,
+      postalCode: f[0],
+      insee: f[1],
+      name: f[2],
+      department: f[3],
+      departmentName: f[4],
+      region: f[6],
+      ptzZone: f[7] as PtzZone,
+      population: Number(f[8]) || 0,
+      lat: f[9] ? Number(f[9]) : null,
+      lon: f[10] ? Number(f[10]) : null,
     };
     all.push(commune);
     push(byPostalCode, commune.postalCode, commune);
@@ -74,5 +81,6 @@ export function loadCommunes(): CommuneTable {
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
-  if (list) list.push(value); else map.set(key, [value]);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -12,7 +12,11 @@ import type { PtzZone } from './communes.js';
 export const PTZ_LEGAL_BASIS =
   "Arrêté du 5 septembre 2025 modifiant l'arrêté du 1er août 2014 pris en application de l'article D. 304-1 du code de la construction et de l'habitation";
 
-export interface PtzZoneAnswer { zone: PtzZone; codePostal: string; source: string }
+export interface PtzZoneAnswer {
+  zone: PtzZone;
+  codePostal: string;
+  source: string;
+}
 
 export interface PtzLookup {
   zoneOf(postalCode: string): PtzZoneAnswer | null;

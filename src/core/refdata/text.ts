@@ -18,7 +18,12 @@ export function foldText(value: string): string {
  * the two engines see the same words whatever analysis a cluster offers.
  */
 export function textTokens(value: string): string[] {
-  return value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /**

@@ -15,7 +15,9 @@ type Golden =
   | { kind: 'stats'; description: string; query: StatsQuery; body: unknown; withdrawnPage: unknown };
 
 const DIR = new URL('./golden-aggregates/', import.meta.url);
-const goldens = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()
+const goldens = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
   .map((file) => ({ file, ...(JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as Golden) }));
 /** Through JSON, as the client sends it. */
 const wire = (body: unknown) => JSON.parse(JSON.stringify(body));

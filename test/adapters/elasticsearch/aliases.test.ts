@@ -33,7 +33,9 @@ describe('Elasticsearch index generations and alias', () => {
       const cluster = mockCluster();
       cluster.on('GET', '/_alias/annonces', () => responseError(404, { error: 'alias [annonces] missing', status: 404 }));
       cluster.on('GET', '/_resolve/index/annonces-v*', () => ({ indices: [], aliases: [], data_streams: [] }));
-      cluster.on('PUT', '/annonces-v1', () => responseError(400, errorBody(400, 'resource_already_exists_exception', 'index [annonces-v1/abc] already exists')));
+      cluster.on('PUT', '/annonces-v1', () =>
+        responseError(400, errorBody(400, 'resource_already_exists_exception', 'index [annonces-v1/abc] already exists')),
+      );
       expect(await ensureIndex(cluster.client, 'annonces')).to.equal('annonces-v1');
     });
   });
@@ -46,7 +48,12 @@ describe('Elasticsearch index generations and alias', () => {
       cluster.on('GET', '/_alias/annonces', () => ({ 'annonces-v1': { aliases: { annonces: { is_write_index: true } } } }));
       // v3 exists (closed, from an abandoned attempt): the next generation is 4, whatever is live.
       cluster.on('GET', '/_resolve/index/annonces-v*', () => ({
-        indices: [{ name: 'annonces-v1', aliases: ['annonces'], attributes: ['open'] }, { name: 'annonces-v3', attributes: ['closed'] }], aliases: [], data_streams: [],
+        indices: [
+          { name: 'annonces-v1', aliases: ['annonces'], attributes: ['open'] },
+          { name: 'annonces-v3', attributes: ['closed'] },
+        ],
+        aliases: [],
+        data_streams: [],
       }));
       cluster.on('PUT', '/annonces-v4', ack);
       cluster.on('POST', '/annonces-v1/_search', (params) => {
@@ -54,7 +61,9 @@ describe('Elasticsearch index generations and alias', () => {
         const start = after ? stored.findIndex((l) => l.id === after[0]) + 1 : 0;
         return { hits: { hits: stored.slice(start, start + params.body.size).map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))), [l.id])) } };
       });
-      cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, (id) => (id === options.failId ? { status: 400, type: 'mapper_parsing_exception' } : 'ok')));
+      cluster.on('POST', '/_bulk', (params) =>
+        bulkResponse(params.body, (id) => (id === options.failId ? { status: 400, type: 'mapper_parsing_exception' } : 'ok')),
+      );
       cluster.on('PUT', '/annonces-v4/_settings', ack);
       cluster.on('GET', '/annonces-v1,annonces-v4/_refresh', () => ({ _shards: { total: 2, successful: 2, failed: 0 } }));
       cluster.on('GET', '/annonces-v1/_count', () => ({ count: stored.length }));
@@ -68,35 +77,51 @@ describe('Elasticsearch index generations and alias', () => {
       const report = await reindex(cluster.client, { alias: 'annonces', pageSize: 2 });
       expect(report).to.deep.equal({ from: 'annonces-v1', to: 'annonces-v4', copied: 5 });
       expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
-        'GET /_alias/annonces', 'GET /_resolve/index/annonces-v*', 'PUT /annonces-v4',
-        'POST /annonces-v1/_search', 'POST /_bulk', 'POST /annonces-v1/_search', 'POST /_bulk', 'POST /annonces-v1/_search', 'POST /_bulk',
-        'PUT /annonces-v4/_settings', 'GET /annonces-v1,annonces-v4/_refresh', 'GET /annonces-v1/_count', 'GET /annonces-v4/_count', 'POST /_aliases',
+        'GET /_alias/annonces',
+        'GET /_resolve/index/annonces-v*',
+        'PUT /annonces-v4',
+        'POST /annonces-v1/_search',
+        'POST /_bulk',
+        'POST /annonces-v1/_search',
+        'POST /_bulk',
+        'POST /annonces-v1/_search',
+        'POST /_bulk',
+        'PUT /annonces-v4/_settings',
+        'GET /annonces-v1,annonces-v4/_refresh',
+        'GET /annonces-v1/_count',
+        'GET /annonces-v4/_count',
+        'POST /_aliases',
       ]);
       const created = cluster.requests[2].body;
       expect(created.mappings).to.deep.equal(definition.mappings);
       expect(created.settings.index).to.include({ refresh_interval: '-1', number_of_replicas: 0, auto_expand_replicas: 'false' });
       expect(created.settings).to.deep.equal(bulkLoadSettings(definition));
       const copied = cluster.requests.filter((r) => r.path === '/_bulk').flatMap((r) => actionsOf(r.body));
-      expect(copied.map((p) => p.action)).to.deep.equal(stored.map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })));
+      expect(copied.map((p) => p.action)).to.deep.equal(
+        stored.map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })),
+      );
       expect(cluster.requests[9].body).to.deep.equal({ index: { refresh_interval: '1s', auto_expand_replicas: '0-1' } });
       expect(cluster.requests.at(-1)!.body).to.deep.equal({
-        actions: [
-          { remove: { index: 'annonces-v1', alias: 'annonces' } },
-          { add: { index: 'annonces-v4', alias: 'annonces', is_write_index: true } },
-        ],
+        actions: [{ remove: { index: 'annonces-v1', alias: 'annonces' } }, { add: { index: 'annonces-v4', alias: 'annonces', is_write_index: true } }],
       });
     });
 
     it('does not move the alias when the counts differ (the indexer was writing)', async () => {
       const cluster = liveCluster({ targetCount: 4 });
-      const error = await reindex(cluster.client, { alias: 'annonces', pageSize: 10 }).then(() => null, (e: unknown) => e);
+      const error = await reindex(cluster.client, { alias: 'annonces', pageSize: 10 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(ReindexError);
       expect(cluster.requests.some((r) => r.path === '/_aliases')).to.equal(false);
     });
 
     it('does not move the alias when a document could not be copied', async () => {
       const cluster = liveCluster({ failId: stored[2].id });
-      const error = await reindex(cluster.client, { alias: 'annonces', pageSize: 10 }).then(() => null, (e: unknown) => e);
+      const error = await reindex(cluster.client, { alias: 'annonces', pageSize: 10 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(ReindexError);
       expect((error as ReindexError).failures.map((f) => f.id)).to.deep.equal([stored[2].id]);
       expect(cluster.requests.some((r) => r.path === '/_aliases')).to.equal(false);
@@ -110,7 +135,14 @@ describe('Elasticsearch index generations and alias', () => {
       cluster.on('PUT', '/annonces-v2/_settings', ack);
       cluster.on('GET', '/annonces/_refresh', () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
       const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
-      const error = await store.duringBulkLoad(async () => { throw new Error('load interrupted'); }).then(() => null, (e: unknown) => e);
+      const error = await store
+        .duringBulkLoad(async () => {
+          throw new Error('load interrupted');
+        })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect((error as Error).message).to.equal('load interrupted');
       expect(cluster.requests.map((r) => [`${r.method} ${r.path}`, r.body])).to.deep.equal([
         ['GET /_alias/annonces', null],

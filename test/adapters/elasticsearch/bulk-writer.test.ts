@@ -19,8 +19,14 @@ const ids = listings.map((l) => l.id);
 function writerFor(client: ReturnType<typeof mockCluster>['client'], extra: Partial<ConstructorParameters<typeof BulkWriter>[1]> = {}) {
   const delays: number[] = [];
   const writer = new BulkWriter(client, {
-    index: 'annonces', baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.5,
-    sleep: async (ms) => { delays.push(ms); }, ...extra,
+    index: 'annonces',
+    baseDelayMs: 100,
+    maxDelayMs: 1000,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    ...extra,
   });
   return { writer, delays };
 }
@@ -33,16 +39,20 @@ describe('Elasticsearch bulk writer', () => {
     const report = await writer.write(listings);
     expect(report).to.deep.include({ written: 6, failures: [], retried: 0, attempts: 1 });
     const pairs = actionsOf(cluster.requests[0].body);
-    expect(pairs.map((p) => p.action)).to.deep.equal(listings.map((l) => ({ _index: 'annonces', _id: l.id, version: l.change_seq, version_type: 'external_gte', require_alias: true })));
+    expect(pairs.map((p) => p.action)).to.deep.equal(
+      listings.map((l) => ({ _index: 'annonces', _id: l.id, version: l.change_seq, version_type: 'external_gte', require_alias: true })),
+    );
     expect(pairs.map((p) => p.document)).to.deep.equal(listings.map((l) => JSON.parse(JSON.stringify(toSource(l)))));
   });
 
   it('429 on the whole bulk request, then success: the batch is sent again after a backoff', async () => {
     const cluster = mockCluster();
     let calls = 0;
-    cluster.on('POST', '/_bulk', (params) => (++calls === 1
-      ? responseError(429, errorBody(429, 'es_rejected_execution_exception', 'rejected execution of coordinating operation'))
-      : bulkResponse(params.body, () => 'ok')));
+    cluster.on('POST', '/_bulk', (params) =>
+      ++calls === 1
+        ? responseError(429, errorBody(429, 'es_rejected_execution_exception', 'rejected execution of coordinating operation'))
+        : bulkResponse(params.body, () => 'ok'),
+    );
     const { writer, delays } = writerFor(cluster.client);
     const report = await writer.write(listings);
     expect(calls).to.equal(2);
@@ -56,7 +66,9 @@ describe('Elasticsearch bulk writer', () => {
     let calls = 0;
     cluster.on('POST', '/_bulk', (params) => {
       calls++;
-      return bulkResponse(params.body, (id) => (calls === 1 && (id === ids[1] || id === ids[4]) ? { status: 429, type: 'es_rejected_execution_exception' } : 'ok'));
+      return bulkResponse(params.body, (id) =>
+        calls === 1 && (id === ids[1] || id === ids[4]) ? { status: 429, type: 'es_rejected_execution_exception' } : 'ok',
+      );
     });
     const { writer } = writerFor(cluster.client);
     const report = await writer.write(listings);
@@ -77,9 +89,11 @@ describe('Elasticsearch bulk writer', () => {
 
   it('partial failure: only the documents that failed are reported, with type and reason, and not retried', async () => {
     const cluster = mockCluster();
-    cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, (id) => (id === ids[3]
-      ? { status: 400, type: 'mapper_parsing_exception', reason: 'failed to parse field [content.price] of type [double]' }
-      : 'ok')));
+    cluster.on('POST', '/_bulk', (params) =>
+      bulkResponse(params.body, (id) =>
+        id === ids[3] ? { status: 400, type: 'mapper_parsing_exception', reason: 'failed to parse field [content.price] of type [double]' } : 'ok',
+      ),
+    );
     const report = await writerFor(cluster.client).writer.write(listings);
     expect(cluster.requests).to.have.length(1);
     expect(report.written).to.equal(5);
@@ -91,9 +105,17 @@ describe('Elasticsearch bulk writer', () => {
 
   it('version conflict (a newer write is already stored): reported once, never retried', async () => {
     const cluster = mockCluster();
-    cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, (id) => (id === ids[0]
-      ? { status: 409, type: 'version_conflict_engine_exception', reason: `[${ids[0]}]: version conflict, current version [90] is higher than the one provided [1]` }
-      : 'ok')));
+    cluster.on('POST', '/_bulk', (params) =>
+      bulkResponse(params.body, (id) =>
+        id === ids[0]
+          ? {
+              status: 409,
+              type: 'version_conflict_engine_exception',
+              reason: `[${ids[0]}]: version conflict, current version [90] is higher than the one provided [1]`,
+            }
+          : 'ok',
+      ),
+    );
     const report = await writerFor(cluster.client).writer.write(listings);
     expect(cluster.requests).to.have.length(1);
     expect(report.failures.map((f) => [f.id, f.status, f.type])).to.deep.equal([[ids[0], 409, 'version_conflict_engine_exception']]);
@@ -104,7 +126,10 @@ describe('Elasticsearch bulk writer', () => {
     const cluster = mockCluster();
     cluster.on('POST', '/_bulk', () => connectionError());
     const { writer, delays } = writerFor(cluster.client, { maxAttempts: 4 });
-    const error = await writer.write(listings).then(() => null, (e: unknown) => e);
+    const error = await writer.write(listings).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(StoreUnavailableError);
     expect(cluster.requests).to.have.length(4);
     expect(delays).to.deep.equal([75, 150, 300]);
@@ -112,7 +137,9 @@ describe('Elasticsearch bulk writer', () => {
 
   it('items still refused for overload after every attempt are reported, not lost', async () => {
     const cluster = mockCluster();
-    cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, (id) => (id === ids[5] ? { status: 429, type: 'es_rejected_execution_exception' } : 'ok')));
+    cluster.on('POST', '/_bulk', (params) =>
+      bulkResponse(params.body, (id) => (id === ids[5] ? { status: 429, type: 'es_rejected_execution_exception' } : 'ok')),
+    );
     const report = await writerFor(cluster.client, { maxAttempts: 3 }).writer.write(listings);
     expect(cluster.requests).to.have.length(3);
     expect(report.failures.map((f) => [f.id, f.status])).to.deep.equal([[ids[5], 429]]);
@@ -122,7 +149,12 @@ describe('Elasticsearch bulk writer', () => {
   it('a request the cluster rejects as malformed (400) is an error at once, not retried', async () => {
     const cluster = mockCluster();
     cluster.on('POST', '/_bulk', () => responseError(400, errorBody(400, 'illegal_argument_exception', 'Malformed action/metadata line')));
-    const error = await writerFor(cluster.client).writer.write(listings).then(() => null, (e: unknown) => e);
+    const error = await writerFor(cluster.client)
+      .writer.write(listings)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).to.be.instanceOf(Error).and.not.instanceOf(StoreUnavailableError);
     expect(cluster.requests).to.have.length(1);
   });
@@ -144,7 +176,10 @@ describe('Elasticsearch bulk writer', () => {
     const newer = { ...listings[0], change_seq: listings[0].change_seq + 100 };
     await writerFor(cluster.client).writer.write([listings[0], listings[1], newer]);
     const pairs = actionsOf(cluster.requests[0].body);
-    expect(pairs.map((p) => [p.action._id, p.action.version])).to.deep.equal([[newer.id, newer.change_seq], [listings[1].id, listings[1].change_seq]]);
+    expect(pairs.map((p) => [p.action._id, p.action.version])).to.deep.equal([
+      [newer.id, newer.change_seq],
+      [listings[1].id, listings[1].change_seq],
+    ]);
   });
 });
 
@@ -160,7 +195,9 @@ describe('Elasticsearch store upsertMany: refused documents go to the callback (
   function failingCluster() {
     const cluster = mockCluster();
     acceptJournal(cluster);
-    cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, (id) => (id === ids[2] ? { status: 400, type: 'mapper_parsing_exception', reason: 'bad value' } : 'ok')));
+    cluster.on('POST', '/_bulk', (params) =>
+      bulkResponse(params.body, (id) => (id === ids[2] ? { status: 400, type: 'mapper_parsing_exception', reason: 'bad value' } : 'ok')),
+    );
     cluster.on('GET', '/annonces/_refresh', () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
     return cluster;
   }
@@ -168,7 +205,12 @@ describe('Elasticsearch store upsertMany: refused documents go to the callback (
   it('reports only the failed documents to onDocumentFailure, and writes the rest', async () => {
     const cluster = failingCluster();
     const reported: DocumentFailure[] = [];
-    const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces', onDocumentFailure: (f) => { reported.push(f); } });
+    const store = new ElasticsearchListingStore(cluster.client, {
+      alias: 'annonces',
+      onDocumentFailure: (f) => {
+        reported.push(f);
+      },
+    });
     await store.upsertMany(listings);
     expect(reported.map((f) => [f.id, f.type, f.reason])).to.deep.equal([[ids[2], 'mapper_parsing_exception', 'bad value']]);
     expect(store.lastWrite?.written).to.equal(5);
@@ -189,7 +231,12 @@ describe('Elasticsearch store upsertMany: refused documents go to the callback (
     cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, () => 'ok'));
     cluster.on('GET', '/annonces/_refresh', () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
     await new ElasticsearchListingStore(cluster.client, { alias: 'annonces', refreshOnWrite: true }).upsertMany(listings);
-    expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([...JOURNAL, 'POST /_bulk', 'DELETE /annonces-state/_doc/batch-journal', 'GET /annonces/_refresh']);
+    expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+      ...JOURNAL,
+      'POST /_bulk',
+      'DELETE /annonces-state/_doc/batch-journal',
+      'GET /annonces/_refresh',
+    ]);
     // The journal holds the whole batch, gzipped, until the bulk is done.
     const journal = cluster.requests[1].body as { listings: string };
     expect(JSON.parse(gunzipSync(Buffer.from(journal.listings, 'base64')).toString('utf8')).map((l: { id: string }) => l.id)).to.deep.equal(ids);

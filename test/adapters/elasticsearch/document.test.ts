@@ -13,9 +13,12 @@ function project(source: ListingSource, paths: string[]): Record<string, unknown
   for (const path of paths) {
     const [head, tail] = path.split('.');
     const value = (source as unknown as Record<string, unknown>)[head];
-    if (tail === undefined) { if (value !== undefined) out[head] = value; continue; }
+    if (tail === undefined) {
+      if (value !== undefined) out[head] = value;
+      continue;
+    }
     const inner = (value ?? {}) as Record<string, unknown>;
-    if (tail in inner) out[head] = { ...(out[head] as object ?? {}), [tail]: inner[tail] };
+    if (tail in inner) out[head] = { ...((out[head] as object) ?? {}), [tail]: inner[tail] };
   }
   return out;
 }
@@ -26,7 +29,8 @@ function withoutSeries(source: ListingSource): Omit<ListingSource, 'price_points
   return rest;
 }
 
-const series = (n: number): PricePoint[] => Array.from({ length: n }, (_, i) => ({ at: new Date(Date.UTC(2026, 6, 1 + i)).toISOString(), price: 300_000 - i * 5_000 }));
+const series = (n: number): PricePoint[] =>
+  Array.from({ length: n }, (_, i) => ({ at: new Date(Date.UTC(2026, 6, 1 + i)).toISOString(), price: 300_000 - i * 5_000 }));
 
 describe('Elasticsearch document mapping', () => {
   const listings = makeListings({ count: 300, seed: 5 });

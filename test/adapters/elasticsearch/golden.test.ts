@@ -26,8 +26,7 @@ describe('Elasticsearch request bodies (golden files)', () => {
 describe('the golden table covers the query space', () => {
   const searches = goldens.filter((g): g is Golden & { kind: 'search' } => g.kind === 'search');
   const maps = goldens.filter((g): g is Golden & { kind: 'map' } => g.kind === 'map');
-  const filterKeys = (g: Golden): (keyof ListingFilter)[] =>
-    g.kind === 'withdrawn' ? [] : Object.keys(g.query.filter) as (keyof ListingFilter)[];
+  const filterKeys = (g: Golden): (keyof ListingFilter)[] => (g.kind === 'withdrawn' ? [] : (Object.keys(g.query.filter) as (keyof ListingFilter)[]));
 
   it('has at least 40 cases', () => {
     expect(goldens.length).to.be.at.least(40);
@@ -35,9 +34,27 @@ describe('the golden table covers the query space', () => {
 
   it('uses every filter of ListingFilter', () => {
     const all: (keyof ListingFilter)[] = [
-      'words', 'types', 'transaction', 'cities', 'postalCode', 'department', 'region', 'priceMin', 'priceMax',
-      'pricePerM2Min', 'pricePerM2Max', 'surfaceMin', 'surfaceMax', 'roomsMin', 'bedroomsMin', 'yearMin', 'yearMax',
-      'dpe', 'ges', 'updatedSince', 'createdSince',
+      'words',
+      'types',
+      'transaction',
+      'cities',
+      'postalCode',
+      'department',
+      'region',
+      'priceMin',
+      'priceMax',
+      'pricePerM2Min',
+      'pricePerM2Max',
+      'surfaceMin',
+      'surfaceMax',
+      'roomsMin',
+      'bedroomsMin',
+      'yearMin',
+      'yearMax',
+      'dpe',
+      'ges',
+      'updatedSince',
+      'createdSince',
     ];
     const used = new Set(goldens.flatMap(filterKeys));
     expect(all.filter((key) => !used.has(key))).to.deep.equal([]);
@@ -45,11 +62,20 @@ describe('the golden table covers the query space', () => {
 
   it('uses every sort, in page mode and after a position', () => {
     for (const sort of SORTS) {
-      expect(searches.some((g) => g.query.sort === sort), sort).to.equal(true);
+      expect(
+        searches.some((g) => g.query.sort === sort),
+        sort,
+      ).to.equal(true);
     }
     expect(searches.some((g) => g.query.after === null && g.query.page > 1)).to.equal(true);
     expect(searches.some((g) => g.query.after !== null)).to.equal(true);
-    expect(searches.filter((g) => g.query.after !== null).map((g) => g.query.sort)).to.include.members(['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc']);
+    expect(searches.filter((g) => g.query.after !== null).map((g) => g.query.sort)).to.include.members([
+      'recent',
+      'price_asc',
+      'price_desc',
+      'surface_desc',
+      'pricem2_asc',
+    ]);
   });
 
   it('covers grouped and ungrouped, with and without eligible sites, and an access period', () => {
@@ -64,9 +90,18 @@ describe('the golden table covers the query space', () => {
     expect(maps.some((g) => g.query.grouped && g.query.scope.eligibleSites !== null)).to.equal(true);
     for (const kind of ['feed', 'withdrawn'] as const) {
       const flow = goldens.filter((g) => g.kind === kind) as (Golden & { query: FeedQuery | WithdrawnQuery })[];
-      expect(flow.some((g) => g.query.after === null), kind).to.equal(true);
-      expect(flow.some((g) => g.query.after !== null), kind).to.equal(true);
-      expect(flow.some((g) => g.query.scope.eligibleSites !== null), kind).to.equal(true);
+      expect(
+        flow.some((g) => g.query.after === null),
+        kind,
+      ).to.equal(true);
+      expect(
+        flow.some((g) => g.query.after !== null),
+        kind,
+      ).to.equal(true);
+      expect(
+        flow.some((g) => g.query.scope.eligibleSites !== null),
+        kind,
+      ).to.equal(true);
     }
   });
 });

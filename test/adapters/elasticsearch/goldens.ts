@@ -20,15 +20,21 @@ export type Golden = GoldenCase & { file: string; description: string; body: unk
 const GOLDEN_DIR = new URL('./golden/', import.meta.url);
 
 export function loadGoldens(): Golden[] {
-  return readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.json')).sort().map((file) =>
-    ({ ...JSON.parse(readFileSync(new URL(file, GOLDEN_DIR), 'utf8')), file }) as Golden);
+  return readdirSync(GOLDEN_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ ...JSON.parse(readFileSync(new URL(file, GOLDEN_DIR), 'utf8')), file }) as Golden);
 }
 
 export function buildBody(golden: GoldenCase): unknown {
   switch (golden.kind) {
-    case 'search': return buildSearchBody(golden.query);
-    case 'map': return buildMapBody(golden.query);
-    case 'feed': return buildFeedBody(golden.query);
-    case 'withdrawn': return buildWithdrawnBody(golden.query);
+    case 'search':
+      return buildSearchBody(golden.query);
+    case 'map':
+      return buildMapBody(golden.query);
+    case 'feed':
+      return buildFeedBody(golden.query);
+    case 'withdrawn':
+      return buildWithdrawnBody(golden.query);
   }
 }

@@ -10,7 +10,15 @@ import { TEXT_FIELD } from '../../../src/adapters/elasticsearch/query-clauses.js
 import { makeListings } from '../../support/fixtures.js';
 import { buildBody, loadGoldens } from './goldens.js';
 
-interface FieldMapping { type?: string; enabled?: boolean; dynamic?: boolean | string; normalizer?: string; analyzer?: string; index?: boolean; properties?: Record<string, FieldMapping> }
+interface FieldMapping {
+  type?: string;
+  enabled?: boolean;
+  dynamic?: boolean | string;
+  normalizer?: string;
+  analyzer?: string;
+  index?: boolean;
+  properties?: Record<string, FieldMapping>;
+}
 
 const definition = loadIndexDefinition();
 const root = definition.mappings as unknown as FieldMapping;
@@ -27,7 +35,10 @@ const SORTABLE = ['keyword', 'byte', 'short', 'integer', 'long', 'double', 'date
 
 /** Every (query type, field) pair used anywhere in a body. */
 function fieldUses(node: unknown, uses: [string, string][] = []): [string, string][] {
-  if (Array.isArray(node)) { for (const item of node) fieldUses(item, uses); return uses; }
+  if (Array.isArray(node)) {
+    for (const item of node) fieldUses(item, uses);
+    return uses;
+  }
   if (!node || typeof node !== 'object') return uses;
   for (const [key, value] of Object.entries(node)) {
     if (['term', 'terms', 'range', 'geo_bounding_box'].includes(key)) uses.push([key, Object.keys(value as object)[0]]);
@@ -54,8 +65,11 @@ describe('mappings/annonces.json', () => {
   });
 
   it('maps every sort field with doc values (keyword, numbers, dates; no text)', () => {
-    const sortFields = new Set(goldens.flatMap((g) => ((buildBody(g) as { sort?: unknown[] }).sort ?? [])
-      .filter((s): s is Record<string, unknown> => typeof s === 'object').map((s) => Object.keys(s)[0])));
+    const sortFields = new Set(
+      goldens.flatMap((g) =>
+        ((buildBody(g) as { sort?: unknown[] }).sort ?? []).filter((s): s is Record<string, unknown> => typeof s === 'object').map((s) => Object.keys(s)[0]),
+      ),
+    );
     for (const field of sortFields) expect(SORTABLE, field).to.include(fieldAt(field)?.type);
     expect(sortFields).to.include('id');
   });

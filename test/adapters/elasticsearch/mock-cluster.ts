@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { Client } from '@elastic/elasticsearch';
 
 const require = createRequire(import.meta.url);
-const Mock: typeof import('@elastic/elasticsearch-mock', { with: { 'resolution-mode': 'require' } }).default = require('@elastic/elasticsearch-mock');
+const Mock: typeof import('@elastic/elasticsearch-mock', { with: { 'resolution-mode': 'require' }}).default = require('@elastic/elasticsearch-mock');
 const cjsErrors = (require('@elastic/elasticsearch') as typeof import('@elastic/elasticsearch')).errors;
 
 export type MockPattern = { method: string; path: string; querystring?: Record<string, string>; body?: unknown };
@@ -28,10 +28,14 @@ export function mockCluster(): MockCluster {
   const requests: MockCluster['requests'] = [];
   // The mock's connection has no close(); the store's close() closes the client's pool.
   const MockConnection = mock.getConnection() as any;
-  const Connection = class extends MockConnection { async close(): Promise<void> {} };
+  const Connection = class extends MockConnection {
+    async close(): Promise<void> {}
+  };
   const client = new Client({ node: 'http://localhost:9200', Connection: Connection as any, maxRetries: 0 });
   return {
-    mock, client, requests,
+    mock,
+    client,
+    requests,
     on(method, path, resolver) {
       mock.add({ method, path }, (params) => {
         requests.push({ method: params.method as string, path: params.path as string, body: params.body });

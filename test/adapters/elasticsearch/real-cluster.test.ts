@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: one suite on one running cluster, sharing its store and loads.
  * What only a running cluster shows (ES_URL): its refusals, refresh visibility, a killed load, and
  * the single-writer lock. Each test works in aliases of its own and deletes them by name.
  */
@@ -56,9 +57,16 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
   this.timeout(120_000);
   let client: Client;
   const aliases: string[] = [];
-  const fresh = async (prefix: string) => { const alias = testAlias(prefix); aliases.push(alias); await ensureIndex(client, alias); return alias; };
+  const fresh = async (prefix: string) => {
+    const alias = testAlias(prefix);
+    aliases.push(alias);
+    await ensureIndex(client, alias);
+    return alias;
+  };
 
-  before(() => { client = createElasticsearchClient(elasticsearchConnection()!, { requestTimeout: 60_000 }); });
+  before(() => {
+    client = createElasticsearchClient(elasticsearchConnection()!, { requestTimeout: 60_000 });
+  });
   after(async () => {
     for (const alias of aliases) await deleteAliasIndices(client, alias);
     await client.close();
@@ -71,7 +79,10 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       expect(await store.health()).to.deep.equal({ ok: true, backend: 'elasticsearch', listings: 3 });
       // A replica that no node can hold (one node): yellow, still answering, and said.
       const alias = store.alias;
-      await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { auto_expand_replicas: 'false', number_of_replicas: 1 } } });
+      await client.indices.putSettings({
+        index: await indicesOf(client, alias),
+        settings: { index: { auto_expand_replicas: 'false', number_of_replicas: 1 } },
+      });
       expect(await store.health()).to.deep.include({ ok: true, listings: 3, detail: 'cluster yellow: 3 shard copies unassigned, 1 data node(s)' });
     } finally {
       await store.close();
@@ -80,7 +91,10 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
 
   it('refuses wildcard deletes, so tests delete their indices by name', async () => {
     const alias = await fresh('wildcard');
-    const error = await client.indices.delete({ index: `${alias}-v*` }).then(() => null, (e: Error) => e);
+    const error = await client.indices.delete({ index: `${alias}-v*` }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).to.match(/wildcard|destructive_requires_name/i);
     await deleteAliasIndices(client, alias);
     expect(await indicesOf(client, alias)).to.deep.equal([]);
@@ -96,7 +110,10 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     expect(failures[0].reason).to.match(/index_not_found|no such index|require_alias/);
     expect(await client.indices.exists({ index: alias })).to.equal(false);
     const load = runLoad({ files: [writeNdjson([rawRecord(1)])], store, sites: loadSites(), communes: loadCommunes() });
-    const error = await load.then(() => null, (e: Error) => e);
+    const error = await load.then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error).to.be.instanceOf(MissingAliasError);
     expect(await client.indices.exists({ index: alias })).to.equal(false);
   });
@@ -104,18 +121,27 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
   it('the feed stops below a live writer, goes on once it released, and clears a dead writer', async () => {
     const store = await openTestElasticsearchStore('hold', { refreshOnWrite: true });
     try {
-      const [before, during] = makeListings({ count: 2, seed: 9 }).map((l, i): StoredListing => ({ ...l, status: 'active', changed_at: 1_000_000 + i * 1000, change_seq: i + 1 }));
+      const [before, during] = makeListings({ count: 2, seed: 9 }).map(
+        (l, i): StoredListing => ({ ...l, status: 'active', changed_at: 1_000_000 + i * 1000, change_seq: i + 1 }),
+      );
       await store.upsertMany([before]);
       const lock = await store.acquireWriterLock({ changesFrom: during.changed_at });
       await store.upsertMany([during]);
-      expect(await store.search({ filter: {}, scope: ALL, grouped: false, sort: 'recent', pageSize: 10, page: 1, after: null }).then((r) => r.items.length)).to.equal(2);
+      expect(
+        await store.search({ filter: {}, scope: ALL, grouped: false, sort: 'recent', pageSize: 10, page: 1, after: null }).then((r) => r.items.length),
+      ).to.equal(2);
       expect(await feedIds(store)).to.deep.equal([before.id]);
       await lock.release();
       expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
 
       // A writer killed mid-load: its lock stays, and so does refresh_interval -1.
       const alias = store.alias;
-      await client.index({ index: stateIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 0, heartbeat_at: Date.now() } });
+      await client.index({
+        index: stateIndexOf(alias),
+        id: 'writer',
+        refresh: true,
+        document: { holder: await deadHolder(), changes_from: 0, heartbeat_at: Date.now() },
+      });
       await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { refresh_interval: '-1' } } });
       expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
       expect(await readLock(client, alias)).to.equal(null);
@@ -129,14 +155,22 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     const store = await openTestElasticsearchStore('lock');
     try {
       const first = await store.acquireWriterLock({ changesFrom: 1 });
-      const refused = await store.acquireWriterLock({ changesFrom: 2 }).then(() => null, (e: Error) => e);
+      const refused = await store.acquireWriterLock({ changesFrom: 2 }).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(refused).to.be.instanceOf(WriterBusyError);
       expect(refused!.message).to.include(`pid ${process.pid}`);
       await first.release();
       const second = await store.acquireWriterLock({ changesFrom: 3 });
       await second.release();
       const alias = store.alias;
-      await client.index({ index: stateIndexOf(alias), id: 'writer', refresh: true, document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now() } });
+      await client.index({
+        index: stateIndexOf(alias),
+        id: 'writer',
+        refresh: true,
+        document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now() },
+      });
       const taken = await store.acquireWriterLock({ changesFrom: 10 });
       // The dead load's writes may not be visible yet: the feed stays below the older start.
       expect((await readLock(client, alias))?.document.changes_from).to.equal(5);
@@ -149,7 +183,11 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
   it('a load killed mid-way leaves refreshes off; the next start restores them, the next load finishes', async () => {
     const alias = await fresh('killed');
     const dir = mkdtempSync(path.join(tmpdir(), 'es-kill-'));
-    const file = writeNdjson(Array.from({ length: 6000 }, (_, i) => rawRecord(i)), 'in.ndjson', dir);
+    const file = writeNdjson(
+      Array.from({ length: 6000 }, (_, i) => rawRecord(i)),
+      'in.ndjson',
+      dir,
+    );
     const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
     const child = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: 'ignore' });
     const exited = once(child, 'exit');
@@ -167,7 +205,9 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
 
     const rerun = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let output = '';
-    rerun.stdout.on('data', (chunk) => { output += chunk; });
+    rerun.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
     const [code] = await once(rerun, 'exit');
     expect(code, output).to.equal(0);
     expect(await refreshInterval(client, alias)).to.equal('1s');
@@ -180,9 +220,17 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     const dir = mkdtempSync(path.join(tmpdir(), 'es-poll-'));
     const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
     const store = new ElasticsearchListingStore(client, { alias });
-    const first = writeNdjson(Array.from({ length: 1500 }, (_, i) => rawRecord(i, { reference: `P${i}` })), 'a.ndjson', dir);
+    const first = writeNdjson(
+      Array.from({ length: 1500 }, (_, i) => rawRecord(i, { reference: `P${i}` })),
+      'a.ndjson',
+      dir,
+    );
     // The second load changes every price and adds listings: each listing has a newer version to deliver.
-    const second = writeNdjson(Array.from({ length: 3000 }, (_, i) => rawRecord(i, { reference: `P${i}`, price: `${300 + i} 000 €`, collected_at: '2026-11-02T10:00:00Z' })), 'b.ndjson', dir);
+    const second = writeNdjson(
+      Array.from({ length: 3000 }, (_, i) => rawRecord(i, { reference: `P${i}`, price: `${300 + i} 000 €`, collected_at: '2026-11-02T10:00:00Z' })),
+      'b.ndjson',
+      dir,
+    );
     const load = async (file: string) => {
       const child = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: 'ignore' });
       const [code] = await once(child, 'exit');
@@ -201,13 +249,19 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       }
     };
     let loading = true;
-    const second_ = load(second).finally(() => { loading = false; });
+    const second_ = load(second).finally(() => {
+      loading = false;
+    });
     while (loading) await poll();
     await second_;
     await poll();
     await client.indices.refresh({ index: alias });
     const final = new Map<string, number>();
-    for (let page = null as null | Awaited<ReturnType<typeof store.feed>>, position: (string | number)[] | null = null; page === null || page.hasMore; position = page.last) {
+    for (
+      let page = null as null | Awaited<ReturnType<typeof store.feed>>, position: (string | number)[] | null = null;
+      page === null || page.hasMore;
+      position = page.last
+    ) {
       page = await store.feed({ filter: {}, scope: ALL, changedUntil: Date.now(), pageSize: 500, after: position });
       for (const item of page.items) final.set(item.id, item.change_seq);
     }
@@ -220,7 +274,11 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     const alias = await fresh('reindexed');
     const dir = mkdtempSync(path.join(tmpdir(), 'es-reindex-'));
     const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
-    const file = writeNdjson(Array.from({ length: 500 }, (_, i) => rawRecord(i)), 'in.ndjson', dir);
+    const file = writeNdjson(
+      Array.from({ length: 500 }, (_, i) => rawRecord(i)),
+      'in.ndjson',
+      dir,
+    );
     for (const args of [['load', file], ['reindex']]) {
       const child = spawn(process.execPath, [...INDEXER, ...args], { env, stdio: 'ignore' });
       expect((await once(child, 'exit'))[0], args[0]).to.equal(0);
@@ -246,11 +304,18 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       const { DedupGrouping } = await import('../../../indexer/dedup/stage.js');
       const sites = loadSites();
       const records = Array.from({ length: 3000 }, (_, i) => rawRecord(i, { reference: `B${i}` }));
-      const report = await runLoad({ files: [writeNdjson(records)], store, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }), bulkLoad: true });
+      const report = await runLoad({
+        files: [writeNdjson(records)],
+        store,
+        sites,
+        communes: loadCommunes(),
+        grouping: new DedupGrouping({ sites }),
+        bulkLoad: true,
+      });
       expect(report.written).to.equal(3000);
       const shards = 3;
       // 3 batches of 1 000, each with hundreds of block lookups; plus maxChangeSeq, the end of the load.
-      expect(await refreshes() - before).to.be.at.most((3 + 3) * shards);
+      expect((await refreshes()) - before).to.be.at.most((3 + 3) * shards);
     } finally {
       await store.close();
     }

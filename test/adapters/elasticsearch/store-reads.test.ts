@@ -13,9 +13,18 @@ import { makeListings } from '../../support/fixtures.js';
 import { loadGoldens } from './goldens.js';
 import { hitOf, mockCluster } from './mock-cluster.js';
 
-const listings = makeListings({ count: 30, seed: 9 }).map((l, i) => (i % 3 === 0
-  ? { ...l, price_points: [{ at: '2026-07-01T00:00:00.000Z', price: 200_000 }, { at: '2026-07-02T00:00:00.000Z', price: 190_000 }, { at: '2026-07-09T00:00:00.000Z', price: 185_000 }] }
-  : l));
+const listings = makeListings({ count: 30, seed: 9 }).map((l, i) =>
+  i % 3 === 0
+    ? {
+        ...l,
+        price_points: [
+          { at: '2026-07-01T00:00:00.000Z', price: 200_000 },
+          { at: '2026-07-02T00:00:00.000Z', price: 190_000 },
+          { at: '2026-07-09T00:00:00.000Z', price: 185_000 },
+        ],
+      }
+    : l,
+);
 
 /** A stored document as a search with `_source.excludes: ["price_points"]` returns it. */
 function searchHit(listing: StoredListing, sort: (string | number)[]): object {
@@ -49,7 +58,15 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     const cluster = mockCluster();
     const noPrice = { ...listings[1], content: { ...listings[1].content, price: null } };
     cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: [searchHit(noPrice, [1e18, noPrice.id])] } }));
-    const query: SearchQuery = { filter: {}, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, sort: 'price_asc', pageSize: 10, page: 1, after: null };
+    const query: SearchQuery = {
+      filter: {},
+      scope: { enteredFrom: 0, eligibleSites: null },
+      grouped: true,
+      sort: 'price_asc',
+      pageSize: 10,
+      page: 1,
+      after: null,
+    };
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).search(query);
     expect(result).to.deep.include({ hasMore: false, last: [1e18, noPrice.id] });
   });
@@ -76,7 +93,8 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       const out: Record<string, any> = { content: {} };
       for (const path of MAP_POINT_FIELDS) {
         const [head, tail] = path.split('.');
-        if (tail) out.content[tail] = source.content[tail]; else out[head] = source[head];
+        if (tail) out.content[tail] = source.content[tail];
+        else out[head] = source[head];
       }
       return JSON.parse(JSON.stringify(out));
     };
@@ -92,11 +110,18 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     const cluster = mockCluster();
     const withSeries = listings[0];
     expect(withSeries.price_points).to.have.length(3);
-    cluster.on('GET', '/annonces/_doc/:id', () => ({ _index: 'annonces-v1', _id: withSeries.id, found: true, _source: JSON.parse(JSON.stringify(toSource(withSeries))) }));
+    cluster.on('GET', '/annonces/_doc/:id', () => ({
+      _index: 'annonces-v1',
+      _id: withSeries.id,
+      found: true,
+      _source: JSON.parse(JSON.stringify(toSource(withSeries))),
+    }));
     cluster.on('POST', '/annonces/_mget', (params) => ({
       docs: (params.body.ids as string[]).map((id) => {
         const listing = listings.find((l) => l.id === id);
-        return listing ? { _index: 'annonces-v1', _id: id, found: true, _source: JSON.parse(JSON.stringify(toSource(listing))) } : { _index: 'annonces', _id: id, found: false };
+        return listing
+          ? { _index: 'annonces-v1', _id: id, found: true, _source: JSON.parse(JSON.stringify(toSource(listing))) }
+          : { _index: 'annonces', _id: id, found: false };
       }),
     }));
     const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
@@ -110,21 +135,37 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
   it('findBlock: refreshes first after this store wrote, then reads every page of the block, series included', async () => {
     const cluster = mockCluster();
     const block = makeListings({ count: 1500, seed: 2 }).slice(0, 1200);
-    cluster.on('POST', '/_bulk', (params) => ({ errors: false, items: (params.body as any[]).filter((_, i) => i % 2 === 0).map((a) => ({ index: { _id: a.index._id, status: 201 } })) }));
+    cluster.on('POST', '/_bulk', (params) => ({
+      errors: false,
+      items: (params.body as any[]).filter((_, i) => i % 2 === 0).map((a) => ({ index: { _id: a.index._id, status: 201 } })),
+    }));
     cluster.on('GET', '/annonces/_refresh', () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
     cluster.on('POST', '/annonces/_search', (params) => {
       const after = params.body.search_after as string[] | undefined;
       const start = after ? block.findIndex((l) => l.id === after[0]) + 1 : 0;
-      return { hits: { hits: block.slice(start, start + params.body.size).map((l) => hitOf({ ...JSON.parse(JSON.stringify(toSource(l))), block_key: 'vente|maison|69003' }, [l.id])) } };
+      return {
+        hits: {
+          hits: block
+            .slice(start, start + params.body.size)
+            .map((l) => hitOf({ ...JSON.parse(JSON.stringify(toSource(l))), block_key: 'vente|maison|69003' }, [l.id])),
+        },
+      };
     });
     const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
     await store.upsertMany([listings[0]]);
     const found = await store.findBlock('vente|maison|69003');
     expect(found.map((l) => l.id)).to.deep.equal(block.map((l) => l.id));
-    expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['POST /_bulk', 'GET /annonces/_refresh', 'POST /annonces/_search', 'POST /annonces/_search']);
+    expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+      'POST /_bulk',
+      'GET /annonces/_refresh',
+      'POST /annonces/_search',
+      'POST /annonces/_search',
+    ]);
     expect(cluster.requests[2].body).to.deep.equal({
       query: { bool: { filter: [{ terms: { block_key: ['vente|maison|69003'] } }, { term: { status: 'active' } }] } },
-      sort: [{ id: { order: 'asc' } }], size: 1000, track_total_hits: false,
+      sort: [{ id: { order: 'asc' } }],
+      size: 1000,
+      track_total_hits: false,
     });
     expect(cluster.requests[3].body.search_after).to.deep.equal([block[999].id]);
     await store.findBlock('vente|maison|69003');

@@ -80,16 +80,21 @@ describe('Elasticsearch store: cluster unavailable', () => {
     it('400 on our own body is not "unavailable": it stays an error that shows as a 500', async () => {
       const cluster = mockCluster();
       cluster.on('POST', '/annonces/_search', () => responseError(400, errorBody(400, 'parsing_exception', 'unknown query [multi_matchh]')));
-      const error = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).search(SEARCH).then(() => null, (e: unknown) => e);
+      const error = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).search(SEARCH).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(Error);
       expect(error).to.not.be.instanceOf(StoreUnavailableError);
     });
 
     it('a missing document is null, a missing index is unavailable', async () => {
       const cluster = mockCluster();
-      cluster.on('GET', '/annonces/_doc/:id', (params) => params.path.includes('nothing')
-        ? responseError(404, { _index: 'annonces-v1', _id: 'nope:nothing', found: false })
-        : responseError(404, errorBody(404, 'index_not_found_exception')));
+      cluster.on('GET', '/annonces/_doc/:id', (params) =>
+        params.path.includes('nothing')
+          ? responseError(404, { _index: 'annonces-v1', _id: 'nope:nothing', found: false })
+          : responseError(404, errorBody(404, 'index_not_found_exception')),
+      );
       const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
       expect(await store.get('nope:nothing')).to.equal(null);
       await expectUnavailable(store.get('seloger:1'));

@@ -48,7 +48,11 @@ async function catalogueDigest(client: Client, alias: string): Promise<{ count: 
   let after: (string | number)[] | undefined;
   for (;;) {
     const page = await client.search<ListingSource>({
-      index: alias, size: 1000, sort: [{ id: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}),
+      index: alias,
+      size: 1000,
+      sort: [{ id: 'asc' }],
+      track_total_hits: false,
+      ...(after ? { search_after: after } : {}),
     });
     for (const hit of page.hits.hits) {
       const s = hit._source!;
@@ -62,12 +66,17 @@ async function catalogueDigest(client: Client, alias: string): Promise<{ count: 
 
 function startLoad(alias: string, file: string, dir: string) {
   const child = spawn(process.execPath, [...INDEXER, 'load', file], {
-    env: { ...process.env, ES_URL: URL_, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ES_URL: URL_, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => { stdout += c; });
-  child.stderr.on('data', (c) => { stderr += c; });
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
   return { child, done: once(child, 'exit').then(([code]) => ({ code: code as number, stdout, stderr })) };
 }
 
@@ -77,7 +86,11 @@ describe('Elasticsearch, two nodes and one replica: a node killed during a load 
   const cleanAlias = testAlias('clean');
   const failoverAlias = testAlias('failover');
   const dir = mkdtempSync(path.join(tmpdir(), 'two-nodes-'));
-  const file = writeNdjson(Array.from({ length: RECORDS }, (_, i) => rawRecord(i, { reference: `N${i}` })), 'in.ndjson', dir);
+  const file = writeNdjson(
+    Array.from({ length: RECORDS }, (_, i) => rawRecord(i, { reference: `N${i}` })),
+    'in.ndjson',
+    dir,
+  );
 
   before(async function () {
     if (process.env.SKIP_TWO_NODE_TEST) return this.skip();
@@ -101,16 +114,31 @@ describe('Elasticsearch, two nodes and one replica: a node killed during a load 
     expect(expected.count).to.equal(RECORDS);
 
     // The API on the same cluster, asked without a pause while the second load runs.
-    const config = loadConfig({ DATA_DIR: dir, ES_URL: URL_, ES_INDEX_ALIAS: failoverAlias, LOG_LEVEL: 'silent', CURSOR_SECRET: 's', FEED_SETTLE_SECONDS: '0' });
+    const config = loadConfig({
+      DATA_DIR: dir,
+      ES_URL: URL_,
+      ES_INDEX_ALIAS: failoverAlias,
+      LOG_LEVEL: 'silent',
+      CURSOR_SECRET: 's',
+      FEED_SETTLE_SECONDS: '0',
+    });
     const service = await createService(config, { logger: pino({ level: 'silent' }) });
     const server = await service.listen(0, '127.0.0.1');
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-    const { key } = await createKey(service.deps.access, service.deps.offers, { account: 'failover', offer: 'sur_mesure', createdAt: '2020-01-01', historyDays: 0 });
+    const { key } = await createKey(service.deps.access, service.deps.offers, {
+      account: 'failover',
+      offer: 'sur_mesure',
+      createdAt: '2020-01-01',
+      historyDays: 0,
+    });
     const statuses: { at: number; status: number }[] = [];
     let querying = true;
     const queries = (async () => {
       while (querying) {
-        const status = await fetch(`${base}/annonces?page_size=20&q=lumineux`, { headers: { 'X-Api-Key': key } }).then((r) => r.status, () => 0);
+        const status = await fetch(`${base}/annonces?page_size=20&q=lumineux`, { headers: { 'X-Api-Key': key } }).then(
+          (r) => r.status,
+          () => 0,
+        );
         statuses.push({ at: Date.now(), status });
       }
     })();
@@ -134,7 +162,10 @@ describe('Elasticsearch, two nodes and one replica: a node killed during a load 
     await new Promise((r) => setTimeout(r, 3000));
     querying = false;
     await queries;
-    const health = await fetch(`${base}/health`).then(async (r) => ({ status: r.status, body: await r.json() as { checks: { listings: { detail?: string } } } }));
+    const health = await fetch(`${base}/health`).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { checks: { listings: { detail?: string } } },
+    }));
     await service.close();
     // auto_expand_replicas 0-1: with one data node left, replicas drop to 0 and the cluster is green.
     expect(health.status, JSON.stringify(health.body)).to.equal(200);
@@ -150,6 +181,8 @@ describe('Elasticsearch, two nodes and one replica: a node killed during a load 
     expect(after.slice(-10).every((s) => s.status === 200)).to.equal(true);
     expect(await catalogueDigest(client, failoverAlias)).to.deep.equal(expected);
     expect(await indicesOf(client, failoverAlias)).to.have.length(1);
-    console.log(`      two nodes: ${after.length} searches after the kill, ${answered} answered 200; load ${report.seconds} s, catalogue digest equal (${expected.count} listings)`);
+    console.log(
+      `      two nodes: ${after.length} searches after the kill, ${answered} answered 200; load ${report.seconds} s, catalogue digest equal (${expected.count} listings)`,
+    );
   });
 });

@@ -27,20 +27,28 @@ describe('SQLite group commit (access file)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const insert = (value: string, fail = false) => db.transaction(() => {
-    db.prepare('INSERT INTO t (v) VALUES (?)').run(value);
-    if (fail) throw new Error(`refused ${value}`);
-    return (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
-  });
+  const insert = (value: string, fail = false) =>
+    db.transaction(() => {
+      db.prepare('INSERT INTO t (v) VALUES (?)').run(value);
+      if (fail) throw new Error(`refused ${value}`);
+      return (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    });
   const stored = (connection: Database.Database) => (connection.prepare('SELECT v FROM t ORDER BY v').all() as { v: string }[]).map((r) => r.v);
 
   it('runs the work of one turn in order in ONE transaction; a piece that throws undoes only itself', async () => {
     const group = new CommitGroup(db);
     const seenByOthers: string[][] = [];
     const outcomes = await Promise.allSettled([
-      group.run(() => { seenByOthers.push(stored(other)); return insert('a')(); }),
+      group.run(() => {
+        seenByOthers.push(stored(other));
+        return insert('a')();
+      }),
       group.run(insert('b', true)),
-      group.run(() => { const n = insert('c')(); seenByOthers.push(stored(other)); return n; }),
+      group.run(() => {
+        const n = insert('c')();
+        seenByOthers.push(stored(other));
+        return n;
+      }),
     ]);
     // Each piece saw the ones before it (count after a: 1; after c: 2, b undone)...
     expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).to.deep.equal([1, 'refused b', 2]);

@@ -50,7 +50,9 @@ describe('SQLite usage counters across connections in parallel threads', functio
   it('overshoots the monthly limit by less than one page', async function () {
     const { usage, added } = await runThreads(50, 6, 300);
     // A page is 6 new ids plus the shared one.
-    expect(usage.month).to.be.at.least(300).and.below(300 + 7);
+    expect(usage.month)
+      .to.be.at.least(300)
+      .and.below(300 + 7);
     expect(added).to.equal(usage.month);
   });
 });

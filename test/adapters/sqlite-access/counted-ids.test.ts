@@ -86,7 +86,9 @@ describe('SQLite usage counters: the in-memory directory of counted ids', () => 
     // Makes the end of A's next counting transaction fail after its rows were inserted.
     sabotage.exec("CREATE TRIGGER fail_count BEFORE UPDATE ON usage_windows WHEN NEW.day_count >= 3 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
     let failure: unknown = null;
-    await a.consumeListings(scopeAt('acct', T0), ['a', 'b', 'c'], BIG).catch((error: unknown) => { failure = error; });
+    await a.consumeListings(scopeAt('acct', T0), ['a', 'b', 'c'], BIG).catch((error: unknown) => {
+      failure = error;
+    });
     expect(String(failure)).to.contain('refused by the test');
     sabotage.exec('DROP TRIGGER fail_count');
     sabotage.close();

@@ -14,7 +14,10 @@ import type { UsageScope } from '../../../src/core/ports/access-store.js';
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 10, 12);
 const scopeAt = (now: number): UsageScope => ({
-  accountId: 'plain', now, dayMs: DAY, month: { kind: 'rolling', ms: 30 * DAY },
+  accountId: 'plain',
+  now,
+  dayMs: DAY,
+  month: { kind: 'rolling', ms: 30 * DAY },
   requestDay: { start: Math.floor(now / DAY) * DAY, end: Math.floor(now / DAY) * DAY + DAY },
 });
 const LIMITS = { day: 1000, month: 1000 };

@@ -40,7 +40,9 @@ const WINDOWS_TABLE = `CREATE TABLE usage_windows (account TEXT PRIMARY KEY, mon
 
 describe('SQLite access file written with one row per window (before usage_listings)', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'access-migration-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'access-migration-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is merged into one row per listing on open, with the same counts, oldest entries and later counting', async () => {

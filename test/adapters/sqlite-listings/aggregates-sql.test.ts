@@ -17,7 +17,9 @@ type Golden =
   | { kind: 'stats'; description: string; query: StatsQuery; statements: unknown[] };
 
 const DIR = new URL('./golden-aggregates/', import.meta.url);
-const goldens = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()
+const goldens = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
   .map((file) => ({ file, ...(JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as Golden) }));
 
 describe('SQLite aggregate statements (golden files)', () => {
@@ -34,15 +36,29 @@ describe('web-map tiling', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE listings (id TEXT, lat REAL, lon REAL, price REAL, vis INTEGER, entered_at INTEGER)');
     const random = prng(3);
-    const points: [number, number][] = [[0, 0], [85.06, 180], [-85.06, -180], [48.858, 2.294], [MERCATOR_MAX_LATITUDE, 0], [-90, 179.999]];
+    const points: [number, number][] = [
+      [0, 0],
+      [85.06, 180],
+      [-85.06, -180],
+      [48.858, 2.294],
+      [MERCATOR_MAX_LATITUDE, 0],
+      [-90, 179.999],
+    ];
     for (let i = 0; i < 300; i++) points.push([Math.round((random() * 180 - 90) * 1000) / 1000, Math.round((random() * 360 - 180) * 1000) / 1000]);
     const insert = db.prepare('INSERT INTO listings VALUES (?, ?, ?, 1, 2, 0)');
     points.forEach(([lat, lon], i) => insert.run(`p${i}`, lat, lon));
     for (const zoom of [0, 1, 5, 12, 20]) {
-      const { sql, params } = buildClustersSql({ filter: {}, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, bbox: { south: -90, west: -180, north: 90, east: 180 }, zoom });
+      const { sql, params } = buildClustersSql({
+        filter: {},
+        scope: { enteredFrom: 0, eligibleSites: null },
+        grouped: true,
+        bbox: { south: -90, west: -180, north: 90, east: 180 },
+        zoom,
+      });
       const rows = db.prepare(sql).all(...params) as { x: number; y: number; n: number }[];
       const expected = new Map<string, number>();
-      for (const [lat, lon] of points) expected.set(`${tileX(lon, zoom)}/${tileY(lat, zoom)}`, (expected.get(`${tileX(lon, zoom)}/${tileY(lat, zoom)}`) ?? 0) + 1);
+      for (const [lat, lon] of points)
+        expected.set(`${tileX(lon, zoom)}/${tileY(lat, zoom)}`, (expected.get(`${tileX(lon, zoom)}/${tileY(lat, zoom)}`) ?? 0) + 1);
       expect(new Map(rows.map((r) => [`${r.x}/${r.y}`, r.n])), `zoom ${zoom}`).to.deep.equal(expected);
     }
     db.close();

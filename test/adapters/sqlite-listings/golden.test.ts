@@ -30,9 +30,27 @@ describe('the SQLite golden table covers the query space and the plans', () => {
 
   it('uses every filter of ListingFilter', () => {
     const all: (keyof ListingFilter)[] = [
-      'words', 'types', 'transaction', 'cities', 'postalCode', 'department', 'region', 'priceMin', 'priceMax',
-      'pricePerM2Min', 'pricePerM2Max', 'surfaceMin', 'surfaceMax', 'roomsMin', 'bedroomsMin', 'yearMin', 'yearMax',
-      'dpe', 'ges', 'updatedSince', 'createdSince',
+      'words',
+      'types',
+      'transaction',
+      'cities',
+      'postalCode',
+      'department',
+      'region',
+      'priceMin',
+      'priceMax',
+      'pricePerM2Min',
+      'pricePerM2Max',
+      'surfaceMin',
+      'surfaceMax',
+      'roomsMin',
+      'bedroomsMin',
+      'yearMin',
+      'yearMax',
+      'dpe',
+      'ges',
+      'updatedSince',
+      'createdSince',
     ];
     const used = new Set(goldens.flatMap((g) => (g.kind === 'search' || g.kind === 'map' || g.kind === 'feed' ? Object.keys(g.query.filter) : [])));
     expect(all.filter((key) => !used.has(key))).to.deep.equal([]);
@@ -40,20 +58,32 @@ describe('the SQLite golden table covers the query space and the plans', () => {
 
   it('uses every sort, in page mode and after a position, with the texts current and stale', () => {
     for (const sort of SORTS) {
-      expect(searches.some((g) => g.query.sort === sort && g.query.after !== null), sort).to.equal(true);
+      expect(
+        searches.some((g) => g.query.sort === sort && g.query.after !== null),
+        sort,
+      ).to.equal(true);
     }
     expect(searches.some((g) => g.query.after === null && g.query.page > 1)).to.equal(true);
     expect(new Set(searches.map((g) => g.plan.presented))).to.deep.equal(new Set([true, false]));
   });
 
-  it('covers every full-text plan: text first (alone, with the department\'s set, from the intersection) and index first (set, FTS5)', () => {
-    const plans = new Set(searches.map((g) => {
-      const text = g.plan.text;
-      if (text === null) return 'none';
-      if (text.plan === 'index-first') return `index-first/${text.check}`;
-      return `text-first/${text.intersection !== null ? 'intersection' : text.departmentSet !== null ? 'department' : 'alone'}`;
-    }));
-    expect([...plans].sort()).to.deep.equal(['index-first/fts', 'index-first/set', 'none', 'text-first/alone', 'text-first/department', 'text-first/intersection']);
+  it("covers every full-text plan: text first (alone, with the department's set, from the intersection) and index first (set, FTS5)", () => {
+    const plans = new Set(
+      searches.map((g) => {
+        const text = g.plan.text;
+        if (text === null) return 'none';
+        if (text.plan === 'index-first') return `index-first/${text.check}`;
+        return `text-first/${text.intersection !== null ? 'intersection' : text.departmentSet !== null ? 'department' : 'alone'}`;
+      }),
+    );
+    expect([...plans].sort()).to.deep.equal([
+      'index-first/fts',
+      'index-first/set',
+      'none',
+      'text-first/alone',
+      'text-first/department',
+      'text-first/intersection',
+    ]);
   });
 
   it('covers the map: antimeridian, the R*Tree plans, each points read, counts in memory and missing indexes', () => {
@@ -69,9 +99,18 @@ describe('the SQLite golden table covers the query space and the plans', () => {
   it('covers the feed and the withdrawn flow (first page, after a position, sites, texts current and stale) and the detail', () => {
     for (const kind of ['feed', 'withdrawn'] as const) {
       const flow = of(kind);
-      expect(flow.some((g) => g.query.after === null), kind).to.equal(true);
-      expect(flow.some((g) => g.query.after !== null), kind).to.equal(true);
-      expect(flow.some((g) => g.query.scope.eligibleSites !== null), kind).to.equal(true);
+      expect(
+        flow.some((g) => g.query.after === null),
+        kind,
+      ).to.equal(true);
+      expect(
+        flow.some((g) => g.query.after !== null),
+        kind,
+      ).to.equal(true);
+      expect(
+        flow.some((g) => g.query.scope.eligibleSites !== null),
+        kind,
+      ).to.equal(true);
       expect(new Set(flow.map((g) => g.plan.presented)), kind).to.deep.equal(new Set([true, false]));
     }
     expect(of('detail')).to.have.length(1);

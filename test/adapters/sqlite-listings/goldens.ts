@@ -28,8 +28,10 @@ export type Golden = GoldenCase & { file: string; description: string; expected:
 const GOLDEN_DIR = new URL('./golden/', import.meta.url);
 
 export function loadGoldens(): Golden[] {
-  return readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.json')).sort().map((file) =>
-    ({ ...JSON.parse(readFileSync(new URL(file, GOLDEN_DIR), 'utf8')), file }) as Golden);
+  return readdirSync(GOLDEN_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ ...JSON.parse(readFileSync(new URL(file, GOLDEN_DIR), 'utf8')), file }) as Golden);
 }
 
 /** A statement as stored: its text as lines. */
@@ -42,7 +44,8 @@ const stored = <S extends Sql>({ sql, ...rest }: S) => ({ sql: sql.split('\n'), 
  */
 export function buildExpected(golden: GoldenCase): unknown {
   switch (golden.kind) {
-    case 'search': return stored(buildSearchSql(golden.query, golden.plan));
+    case 'search':
+      return stored(buildSearchSql(golden.query, golden.plan));
     case 'map': {
       const boxes = splitAtAntimeridian(golden.query.bbox);
       return {
@@ -52,9 +55,12 @@ export function buildExpected(golden: GoldenCase): unknown {
         }),
       };
     }
-    case 'feed': return stored(buildFeedSql(golden.query, golden.plan.presented));
-    case 'withdrawn': return stored(buildWithdrawnSql(golden.query, golden.plan.presented));
-    case 'detail': return stored(buildDetailSql(golden.query.id));
+    case 'feed':
+      return stored(buildFeedSql(golden.query, golden.plan.presented));
+    case 'withdrawn':
+      return stored(buildWithdrawnSql(golden.query, golden.plan.presented));
+    case 'detail':
+      return stored(buildDetailSql(golden.query.id));
   }
 }
 

@@ -15,7 +15,15 @@ describe('SQLite store: reindex brings older index definitions up to date', () =
     const loaded = await storeHolding('ix', listings);
     const { file } = loaded;
     let { store } = loaded;
-    const query = { filter: { department: listings[0].content.department!, priceMin: 1 }, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, sort: 'recent' as const, pageSize: 10, page: 1, after: null };
+    const query = {
+      filter: { department: listings[0].content.department!, priceMin: 1 },
+      scope: { enteredFrom: 0, eligibleSites: null },
+      grouped: true,
+      sort: 'recent' as const,
+      pageSize: 10,
+      page: 1,
+      after: null,
+    };
     const before = (await store.search(query)).items.map((l) => l.id);
     expect(before).to.not.be.empty;
     await store.close();
@@ -31,7 +39,9 @@ describe('SQLite store: reindex brings older index definitions up to date', () =
           sql: (check.prepare("SELECT sql FROM sqlite_master WHERE name = 'ix_main_dept_recent'").get() as { sql: string }).sql,
           version: (check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value,
         };
-      } finally { check.close(); }
+      } finally {
+        check.close();
+      }
     };
     store = new SqliteListingStore(file);
     // Opening (the API's start-up) builds nothing.
@@ -47,7 +57,11 @@ describe('SQLite store: reindex brings older index definitions up to date', () =
 describe('SQLite store: the listing count kept by triggers (listing_count)', () => {
   const tableCount = (file: string): number => {
     const db = new Database(file, { readonly: true });
-    try { return (db.prepare('SELECT count(*) AS n FROM listings').get() as { n: number }).n; } finally { db.close(); }
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM listings').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
   };
 
   it('follows inserts of its own connection and of another one, not updates', async () => {
@@ -72,7 +86,9 @@ describe('SQLite store: the listing count kept by triggers (listing_count)', () 
     // Older code: no triggers, and rows inserted without them (copies of five rows under new ids).
     const db = new Database(file);
     db.exec('DROP TRIGGER listing_count_ai; DROP TRIGGER listing_count_ad');
-    const columns = (db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name).filter((name) => name !== 'rowid' && name !== 'id');
+    const columns = (db.prepare('PRAGMA table_info(listings)').all() as { name: string }[])
+      .map((c) => c.name)
+      .filter((name) => name !== 'rowid' && name !== 'id');
     db.exec(`INSERT INTO listings (id, ${columns.join(', ')}) SELECT id || '-copy', ${columns.join(', ')} FROM listings ORDER BY rowid LIMIT 5`);
     db.close();
     const reopened = new SqliteListingStore(file);

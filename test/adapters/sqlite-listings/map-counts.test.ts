@@ -122,5 +122,4 @@ describe('SQLite store: exact map totals from the in-memory copy of ix_map (map-
     await indexer.close();
     await store.close();
   });
-
 });

@@ -20,7 +20,13 @@ describe('SQLite store: numbered migrations', () => {
   it('run the steps above the recorded version, once each, and record the last one', () => {
     const db = new Database(':memory:');
     const ran: string[] = [];
-    const steps: Migration[] = [1, 2, 3].map((version) => ({ version, name: `step ${version}`, up: () => { ran.push(`step ${version}`); } }));
+    const steps: Migration[] = [1, 2, 3].map((version) => ({
+      version,
+      name: `step ${version}`,
+      up: () => {
+        ran.push(`step ${version}`);
+      },
+    }));
     db.pragma('user_version = 1');
     expect(runMigrations(db, steps)).to.equal(3);
     expect(ran).to.deep.equal(['step 2', 'step 3']);
@@ -35,8 +41,12 @@ describe('SQLite store: numbered migrations', () => {
     const ran: number[] = [];
     let fail = true;
     const steps: Migration[] = [1, 2, 3].map((version) => ({
-      version, name: `step ${version}`,
-      up: () => { if (version === 2 && fail) throw new Error('step 2 failed'); ran.push(version); },
+      version,
+      name: `step ${version}`,
+      up: () => {
+        if (version === 2 && fail) throw new Error('step 2 failed');
+        ran.push(version);
+      },
     }));
     expect(() => runMigrations(db, steps)).to.throw('step 2 failed');
     expect(userVersion(db)).to.equal(1);

@@ -20,8 +20,8 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
 
   /** What a client sees of the store: pages (texts included), a map, full-text pages, details, the feed. */
   async function answers(store: SqliteListingStore) {
-    const page = async (filter: object, grouped: boolean) => (await store.search({ filter, scope: ALL, grouped, sort: 'recent', pageSize: 40, page: 1, after: null }))
-      .items.map((item) => String(annonceJson(item)));
+    const page = async (filter: object, grouped: boolean) =>
+      (await store.search({ filter, scope: ALL, grouped, sort: 'recent', pageSize: 40, page: 1, after: null })).items.map((item) => String(annonceJson(item)));
     const word = listings[3].content.title!.split(' ')[1];
     const world = { south: -90, west: -180, north: 90, east: 180 };
     const map = await store.map({ filter: {}, scope: ALL, grouped: false, bbox: world, limit: 2000 });
@@ -29,7 +29,8 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
       page: await page({}, false),
       grouped: await page({}, true),
       text: await page({ words: [word] }, false),
-      textCount: (await store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 200, page: 1, after: null })).items.length,
+      textCount: (await store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 200, page: 1, after: null })).items
+        .length,
       map: map.texts.map(String).join(','),
       details: await Promise.all(listings.slice(0, 20).map(async (l) => String(annonceJson((await store.get(l.id))!)))),
       feed: (await store.feed({ filter: {}, scope: ALL, changedUntil: Number.MAX_SAFE_INTEGER, pageSize: 200, after: null })).items.map((item) => item.id),
@@ -44,12 +45,17 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     expect(columnsOf(db, 'listing_annonces')).to.deep.equal(['rowid', 'public_json']);
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     expect(count('SELECT count(*) AS n FROM listing_texts')).to.equal(listings.length);
-    expect(count('SELECT count(*) AS n FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid')).to.equal(listings.length);
+    expect(count('SELECT count(*) AS n FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid')).to.equal(
+      listings.length,
+    );
     db.close();
     // A new title is found by its words, the old one no longer.
     const [first] = listings;
     await store.upsertMany([{ ...first, content: { ...first.content, title: 'Zanzibarite lumineuse' } }]);
-    const find = async (word: string) => (await store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 10, page: 1, after: null })).items.map((l) => l.id);
+    const find = async (word: string) =>
+      (await store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 10, page: 1, after: null })).items.map(
+        (l) => l.id,
+      );
     expect(await find('zanzibarite')).to.deep.equal([first.id]);
     expect(await find(first.content.title!.split(' ')[1])).to.not.include(first.id);
     await store.close();
@@ -64,7 +70,10 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     // the same name (a TEMP view: this connection only), so the store's own SQL is what is counted.
     let reads = 0;
     const db = sorted.store.database;
-    db.function('counted_read', (text: unknown) => { reads++; return text; });
+    db.function('counted_read', (text: unknown) => {
+      reads++;
+      return text;
+    });
     db.exec(`ALTER TABLE listing_annonces RENAME TO listing_annonces_kept;
       CREATE TEMP VIEW listing_annonces AS SELECT rowid AS rowid, counted_read(public_json) AS public_json FROM listing_annonces_kept`);
     const page = await sorted.store.search(query);
@@ -80,10 +89,22 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
   it('gives the listings of search and feed pages whole: the fields a page did not read come from their rows when asked', async () => {
     const { store } = await storeHolding('nr', listings);
     const fields = (l: StoredListing) => ({
-      id: l.id, content: l.content, completed_from: l.completed_from, status: l.status, catalogue_entered_at: l.catalogue_entered_at,
-      updated_at: l.updated_at, published_at: l.published_at, changed_at: l.changed_at, change_seq: l.change_seq, left_market_at: l.left_market_at,
-      has_photos: l.has_photos, dedup_key: l.dedup_key, group_sites_ahead: l.group_sites_ahead, group_members: l.group_members,
-      price_points: l.price_points, content_hash: l.content_hash,
+      id: l.id,
+      content: l.content,
+      completed_from: l.completed_from,
+      status: l.status,
+      catalogue_entered_at: l.catalogue_entered_at,
+      updated_at: l.updated_at,
+      published_at: l.published_at,
+      changed_at: l.changed_at,
+      change_seq: l.change_seq,
+      left_market_at: l.left_market_at,
+      has_photos: l.has_photos,
+      dedup_key: l.dedup_key,
+      group_sites_ahead: l.group_sites_ahead,
+      group_members: l.group_members,
+      price_points: l.price_points,
+      content_hash: l.content_hash,
     });
     for (const sort of ['recent', 'price_asc', 'surface_desc'] as const) {
       const page = await store.search({ filter: {}, scope: ALL, grouped: false, sort, pageSize: 30, page: 2, after: null });
@@ -100,8 +121,12 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
       expect(fields(item)).to.deep.equal(fields((await store.get(item.id))!));
     }
     // The feed's page, from ix_feed's entries alone: no listing row read (the texts' table is read by rowid).
-    const plan = (store.database.prepare(`EXPLAIN QUERY PLAN SELECT l.rowid AS rowid, l.id AS id, l.changed_at AS changed_at, l.change_seq AS change_seq
-      FROM listings l WHERE l.active = 1 AND l.changed_at <= ? ORDER BY l.changed_at, l.change_seq LIMIT 41`).all(0) as { detail: string }[]).map((r) => r.detail);
+    const plan = (
+      store.database
+        .prepare(`EXPLAIN QUERY PLAN SELECT l.rowid AS rowid, l.id AS id, l.changed_at AS changed_at, l.change_seq AS change_seq
+      FROM listings l WHERE l.active = 1 AND l.changed_at <= ? ORDER BY l.changed_at, l.change_seq LIMIT 41`)
+        .all(0) as { detail: string }[]
+    ).map((r) => r.detail);
     expect(plan).to.deep.equal(['SEARCH l USING COVERING INDEX ix_feed (changed_at<?)']);
     await store.close();
   });
@@ -112,7 +137,8 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     expect(before.textCount).to.be.greaterThan(0);
     await store.close();
     const db = new Database(file);
-    const indexesOf = (handle: Database.Database) => handle.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listings' ORDER BY name").all();
+    const indexesOf = (handle: Database.Database) =>
+      handle.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'listings' ORDER BY name").all();
     const indexesBefore = indexesOf(db);
     expect(indexesBefore.length).to.be.greaterThan(15);
     toSchema4Layout(db);
@@ -124,7 +150,8 @@ describe('SQLite store: narrow rows (schema 5: the texts in listing_texts)', () 
     await converted.close();
     const check = new Database(file);
     expect(columnsOf(check, 'listings')).to.not.include.members(['doc']).and.not.include('title').and.not.include('description').and.not.include('public_json');
-    for (const table of ['listing_texts', 'listing_annonces']) expect((check.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n).to.equal(listings.length);
+    for (const table of ['listing_texts', 'listing_annonces'])
+      expect((check.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n).to.equal(listings.length);
     expect((check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).to.equal(String(SCHEMA_VERSION));
     check.exec("INSERT INTO listings_fts(listings_fts, rank) VALUES ('integrity-check', 1)");
     // The table was rebuilt: every index it had is there again, and the count's triggers follow it.

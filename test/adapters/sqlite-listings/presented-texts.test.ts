@@ -78,8 +78,8 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     const file = await loadedStore();
     const db = new Database(file);
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'public_json_version'").run();
-    db.prepare("UPDATE listing_annonces SET public_json = '{\"stale\":true}'").run();
-    db.prepare("UPDATE listings SET map_json = '{\"stale\":true}'").run();
+    db.prepare('UPDATE listing_annonces SET public_json = \'{"stale":true}\'').run();
+    db.prepare('UPDATE listings SET map_json = \'{"stale":true}\'').run();
     db.close();
     const store = new SqliteListingStore(file);
     const before = await firstPage(store);
@@ -93,7 +93,7 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
     await store.close();
   });
 
-  it('joins the points\' texts in SQL, and reads rows when some point has no text', async () => {
+  it("joins the points' texts in SQL, and reads rows when some point has no text", async () => {
     const file = await loadedStore();
     const store = new SqliteListingStore(file);
     const world = { south: -90, west: -180, north: 90, east: 180 };

@@ -26,7 +26,9 @@ describe('SQLite store: a department and one type walk the (department, type) in
         const expected = await without.search(query);
         // One type: the sort's (department, type) index; several: the department's, whose entries are checked.
         const index = types.length === 1 ? `ix_main_dept_type_${sort}` : `ix_main_dept_${sort}`;
-        expect(first.plan, `${sort} ${types}`).to.match(new RegExp(`USING (COVERING )?INDEX ${index} \\(department=\\?${types.length === 1 ? ' AND type_norm=\\?' : ''}\\)`));
+        expect(first.plan, `${sort} ${types}`).to.match(
+          new RegExp(`USING (COVERING )?INDEX ${index} \\(department=\\?${types.length === 1 ? ' AND type_norm=\\?' : ''}\\)`),
+        );
         expect(first.page.items.length, `${sort} ${types}`).to.equal(7);
         expect(ids(first.page.items), `${sort} ${types}`).to.deep.equal(ids(expected.items));
         const next = await store.search({ ...query, after: first.page.last });
@@ -52,7 +54,7 @@ describe('SQLite store: a department and one type walk the (department, type) in
       expect(page.items, sort).to.have.length(7);
       // Statistics on a store that has them already: the switch is kept, written once.
       store.analyze();
-      expect(store.database.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = ?").pluck().get(`ix_main_dept_type_${sort}`)).to.match(/\d noskipscan$/);
+      expect(store.database.prepare('SELECT stat FROM sqlite_stat1 WHERE idx = ?').pluck().get(`ix_main_dept_type_${sort}`)).to.match(/\d noskipscan$/);
     }
     await store.close();
   });
@@ -60,9 +62,20 @@ describe('SQLite store: a department and one type walk the (department, type) in
   it('a postal code or a city drives the plan (its index), whatever the department and the type', async () => {
     const { store } = await storeHolding('dt', listings);
     const searchWithPlan = planned(store);
-    const cases: [ListingFilter, string][] = [[{ postalCode: '75008' }, 'ix_main_cp_recent (postal_code=?)'], [{ cities: ['paris'] }, 'ix_main_city_recent (city_norm=?)']];
+    const cases: [ListingFilter, string][] = [
+      [{ postalCode: '75008' }, 'ix_main_cp_recent (postal_code=?)'],
+      [{ cities: ['paris'] }, 'ix_main_city_recent (city_norm=?)'],
+    ];
     for (const [narrower, index] of cases) {
-      const query: SearchQuery = { filter: { department: '75', types: ['maison'], ...narrower }, scope: ALL, grouped: true, sort: 'recent', pageSize: 50, page: 1, after: null };
+      const query: SearchQuery = {
+        filter: { department: '75', types: ['maison'], ...narrower },
+        scope: ALL,
+        grouped: true,
+        sort: 'recent',
+        pageSize: 50,
+        page: 1,
+        after: null,
+      };
       const { page, plan } = await searchWithPlan(query);
       expect(plan).to.include(`INDEX ${index}`);
       // The department still filters: the same page as without it (the place is in it), and none with another one.
@@ -168,7 +181,10 @@ describe('SQLite store: a transaction in the price sorts across France walks its
       const inDepartment = await searchWithPlan(query(sort, { transaction: 'vente', department: '75' }));
       expect(inDepartment.plan, sort).to.include(`INDEX ix_main_dept_${sort} (department=?)`);
       // The transaction still filters: every listing of the page has it.
-      expect(inDepartment.page.items.every((item) => sold.has(item.id)), sort).to.equal(true);
+      expect(
+        inDepartment.page.items.every((item) => sold.has(item.id)),
+        sort,
+      ).to.equal(true);
       expect(inDepartment.page.items, sort).to.not.be.empty;
     }
     await store.close();

@@ -13,7 +13,9 @@ import { planned, storeHolding } from '../../support/sqlite-store-files.js';
 describe('SQLite store: document sets of the index-first plan never serve a stale answer', () => {
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
   const searchWord = (store: SqliteListingStore, word: string) =>
-    store.search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null }).then((r) => r.items.map((l) => l.id));
+    store
+      .search({ filter: { words: [word] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null })
+      .then((r) => r.items.map((l) => l.id));
 
   it('sees a write of another connection (the indexer) and of its own at the next search', async () => {
     const listings = makeListings({ count: 60, seed: 21 }).map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
@@ -38,7 +40,8 @@ describe('SQLite store: document sets of the index-first plan never serve a stal
 describe('SQLite store: department sets of the text-first plan never serve a stale answer', () => {
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
   const search = (store: SqliteListingStore, department: string) =>
-    store.search({ filter: { words: ['xylophone'], department }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null })
+    store
+      .search({ filter: { words: ['xylophone'], department }, scope: ALL, grouped: false, sort: 'recent', pageSize: 50, page: 1, after: null })
       .then((r) => r.items.map((l) => l.id));
 
   it('sees a listing move to another department, written by another connection or its own', async () => {
@@ -60,9 +63,12 @@ describe('SQLite store: department sets of the text-first plan never serve a sta
     await api.close();
   });
 
-  it('with the word\'s set current, starts from its intersection with the department\'s: no FTS5 read, the same pages', async () => {
+  it("with the word's set current, starts from its intersection with the department's: no FTS5 read, the same pages", async () => {
     const listings = makeListings({ count: 300, seed: 29 }).map((l, i) => ({
-      ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [],
+      ...l,
+      status: 'active' as const,
+      has_photos: true,
+      group_sites_ahead: [],
       content: { ...l.content, title: i % 4 === 0 ? `Grenier ${i}` : l.content.title },
     }));
     const { file, store } = await storeHolding('di', listings, { textPlan: 'text-first' });
@@ -77,7 +83,10 @@ describe('SQLite store: department sets of the text-first plan never serve a sta
         expect(plan, department).to.match(/^CO-ROUTINE l \| SCAN j VIRTUAL TABLE INDEX \d+:/);
         expect(plan, department).to.not.include('listings_fts');
         const expected = await checkedInFts.search(query);
-        expect(page.items.map((l) => l.id), `${department} ${sort}`).to.deep.equal(expected.items.map((l) => l.id));
+        expect(
+          page.items.map((l) => l.id),
+          `${department} ${sort}`,
+        ).to.deep.equal(expected.items.map((l) => l.id));
         expect(page.hasMore).to.equal(expected.hasMore);
         matched += page.items.length;
       }
@@ -108,7 +117,7 @@ describe('SQLite store: document sets (text-sets.ts) and the plan choice', () =>
     const listings = makeListings({ count: 30, seed: 4 });
     const { store } = await storeHolding('tc', listings);
     const sets = new TextSetCache(store.database);
-    const has = (rowid: number) => store.database.prepare("SELECT text_set_has('\"xylophone\"', ?) AS x").pluck().get(rowid);
+    const has = (rowid: number) => store.database.prepare('SELECT text_set_has(\'"xylophone"\', ?) AS x').pluck().get(rowid);
     const T = 1_000_000;
     expect(sets.prepare('"xylophone"', T)).to.equal(true);
     expect(has(1)).to.equal(0);

@@ -15,7 +15,9 @@ const BIG = { day: 1e6, month: 1e6 };
 
 describe('SQLite counters of idle accounts', function () {
   let dir: string;
-  before(() => { dir = mkdtempSync(path.join(tmpdir(), 'access-expiry-')); });
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'access-expiry-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('are dropped once every window of the account has passed', async function () {

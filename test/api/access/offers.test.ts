@@ -6,7 +6,8 @@ describe('offers configuration', function () {
   const offers = loadOffers();
 
   it('matches the table of docs/api.md', function () {
-    const table = offers.offers.filter((o) => o.id !== 'sur_mesure' && o.id !== 'legacy')
+    const table = offers.offers
+      .filter((o) => o.id !== 'sur_mesure' && o.id !== 'legacy')
       .map((o) => [o.id, o.itemsPerMonth, o.itemsPerDay, o.requestsPerDay, o.perMinute, o.perSecond]);
     expect(table).to.deep.equal([
       ['decouverte', 50, 200, 300, 60, 1],

@@ -35,7 +35,11 @@ describe('usage scopes of the offers', function () {
   const now = at('2026-03-10T12:00:00Z');
 
   it('subscriptions use the billing period, the free offer 30 rolling days, legacy none', function () {
-    expect(usageScope(account('ville'), offers.get('ville')!, now).month).to.deep.equal({ kind: 'period', start: at('2026-03-01T00:00:00Z'), end: at('2026-04-01T00:00:00Z') });
+    expect(usageScope(account('ville'), offers.get('ville')!, now).month).to.deep.equal({
+      kind: 'period',
+      start: at('2026-03-01T00:00:00Z'),
+      end: at('2026-04-01T00:00:00Z'),
+    });
     expect(usageScope(account('decouverte'), offers.get('decouverte')!, now).month).to.deep.equal({ kind: 'rolling', ms: ROLLING_MONTH_MS });
     expect(usageScope(account('legacy'), offers.get('legacy')!, now).month).to.equal(null);
   });

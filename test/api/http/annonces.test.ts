@@ -18,10 +18,12 @@ describeEngines('GET /annonces', function (engine) {
   let key: string;
 
   before(async () => {
-    app = await startTestApp({ listings , engine });
+    app = await startTestApp({ listings, engine });
     key = await app.newKey('sur_mesure');
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   async function walk(query: string, usePages = false): Promise<string[]> {
     const ids: string[] = [];
@@ -45,7 +47,11 @@ describeEngines('GET /annonces', function (engine) {
     ['type=appartement,maison&transaction=vente&sort=pricem2_asc', { types: ['appartement', 'maison'], transaction: 'vente' }, 'pricem2_asc'],
     ['transaction=vente&sort=surface_desc', { transaction: 'vente' }, 'surface_desc'],
     ['dept=75&transaction=vente&sort=price_asc', { department: '75', transaction: 'vente' }, 'price_asc'],
-    ['region=%C3%8Ele-de-France&type=appartement&transaction=vente&sort=pricem2_asc', { region: 'ile de france', types: ['appartement'], transaction: 'vente' }, 'pricem2_asc'],
+    [
+      'region=%C3%8Ele-de-France&type=appartement&transaction=vente&sort=pricem2_asc',
+      { region: 'ile de france', types: ['appartement'], transaction: 'vente' },
+      'pricem2_asc',
+    ],
     ['ville=SAINT-ETIENNE,lyon&sort=price_desc', { cities: ['saint etienne', 'lyon'] }, 'price_desc'],
     ['cp=69003', { postalCode: '69003' }, 'recent'],
     ['region=%C3%8Ele-de-France', { region: 'ile de france' }, 'recent'],
@@ -98,7 +104,7 @@ describeEngines('GET /annonces', function (engine) {
     const first = await app.get('/annonces?page_size=10', key);
     const cursor: string = first.body.next_cursor;
     const [payload, signature] = cursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ k: 'search:recent', p: [0, 'zzz', 2] })).toString('base64url') + '.' + signature;
+    const forged = `${Buffer.from(JSON.stringify({ k: 'search:recent', p: [0, 'zzz', 2] })).toString('base64url')}.${signature}`;
     for (const bad of [forged, `${payload}.AAAA`, 'garbage', `${cursor}.x`]) {
       const { status, body } = await app.get(`/annonces?cursor=${encodeURIComponent(bad)}`, key);
       expect(status).to.equal(400);
@@ -165,7 +171,13 @@ describeEngines('GET /annonces', function (engine) {
     });
     it('400 for too many cities, a too long q, a repeated single parameter', async () => {
       const nine = Array.from({ length: 9 }, (_, i) => `v${i}`).join(',');
-      for (const [query, field] of [[`ville=${nine}`, 'ville'], [`q=${'a'.repeat(121)}`, 'q'], ['dept=75&dept=69', 'dept'], [`cursor=${'x'.repeat(501)}`, 'cursor'], ['updated_since=yesterday', 'updated_since']]) {
+      for (const [query, field] of [
+        [`ville=${nine}`, 'ville'],
+        [`q=${'a'.repeat(121)}`, 'q'],
+        ['dept=75&dept=69', 'dept'],
+        [`cursor=${'x'.repeat(501)}`, 'cursor'],
+        ['updated_since=yesterday', 'updated_since'],
+      ]) {
         const { status, body } = await app.get(`/annonces?${query}`, key);
         expect(status, query).to.equal(400);
         expect(body.details[0].field).to.equal(field);
@@ -181,14 +193,38 @@ describeEngines('GET /annonces', function (engine) {
       expect([status, body.code]).to.deep.equal([404, 'NOT_FOUND']);
     });
     it('never a 500, whatever the query string', async () => {
-      const names = ['q', 'type', 'ville', 'cp', 'dept', 'prix_min', 'surface_max', 'dpe', 'sort', 'page', 'page_size', 'cursor', 'updated_since', 'dedup', 'sources', 'annee_max'];
-      await fc.assert(fc.asyncProperty(
-        fc.array(fc.tuple(fc.constantFrom(...names), fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String), fc.constant('%ZZ'), fc.constant('%C3%28'))), { maxLength: 5 }),
-        async (pairs) => {
-          const query = pairs.map(([k, v]) => `${k}=${v.startsWith('%') ? v : encodeURIComponent(v)}`).join('&');
-          const { status } = await app.get(`/annonces?${query}`, key);
-          expect(status, query).to.be.oneOf([200, 400, 422]);
-        }), { numRuns: 150 });
+      const names = [
+        'q',
+        'type',
+        'ville',
+        'cp',
+        'dept',
+        'prix_min',
+        'surface_max',
+        'dpe',
+        'sort',
+        'page',
+        'page_size',
+        'cursor',
+        'updated_since',
+        'dedup',
+        'sources',
+        'annee_max',
+      ];
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.tuple(fc.constantFrom(...names), fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String), fc.constant('%ZZ'), fc.constant('%C3%28'))),
+            { maxLength: 5 },
+          ),
+          async (pairs) => {
+            const query = pairs.map(([k, v]) => `${k}=${v.startsWith('%') ? v : encodeURIComponent(v)}`).join('&');
+            const { status } = await app.get(`/annonces?${query}`, key);
+            expect(status, query).to.be.oneOf([200, 400, 422]);
+          },
+        ),
+        { numRuns: 150 },
+      );
     });
     it('a 10 000-character q is a 400, not a 500; a URL over the 16 KiB header limit is a 431', async () => {
       expect((await app.get(`/annonces?q=${'a'.repeat(10000)}`, key)).status).to.equal(400);

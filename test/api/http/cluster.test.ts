@@ -19,14 +19,16 @@ const TSX = path.resolve('node_modules/.bin/tsx');
 const REDIS_URL = process.env.REDIS_URL;
 
 function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 async function freePort(): Promise<number> {
@@ -43,7 +45,9 @@ function get(port: number, pathname: string, key: string): Promise<{ status: num
   return new Promise((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path: `/api/v1${pathname}`, headers: { 'x-api-key': key }, agent: false }, (response) => {
       let body = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; });
+      response.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+      });
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
     });
     request.setTimeout(10_000, () => request.destroy(new Error(`no answer to ${pathname} within 10 s`)));
@@ -56,8 +60,12 @@ describe('API_WORKERS: several API processes on one port', function () {
 
   it('refuses to start without REDIS_URL, naming the setting', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cluster-'));
-    const failure = await run(TSX, ['src/main.ts'], { env: { ...process.env, DATA_DIR: dataDir, API_WORKERS: '2', REDIS_URL: '', SAMPLE_COUNT: '0', PORT: '0' } })
-      .then(() => null, (error: { code: number; stderr: string }) => error);
+    const failure = await run(TSX, ['src/main.ts'], {
+      env: { ...process.env, DATA_DIR: dataDir, API_WORKERS: '2', REDIS_URL: '', SAMPLE_COUNT: '0', PORT: '0' },
+    }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure, 'the server started').to.not.equal(null);
     expect(failure!.code).to.equal(1);
     expect(failure!.stderr).to.contain('API_WORKERS=2 needs REDIS_URL');
@@ -75,25 +83,40 @@ describe('API_WORKERS: several API processes on one port', function () {
       if (!REDIS_URL) this.skip();
       const dataDir = mkdtempSync(path.join(tmpdir(), 'cluster-'));
       const env = { ...process.env, DATA_DIR: dataDir, REDIS_URL, REDIS_KEY_PREFIX: prefix, ES_URL: '', LOG_LEVEL: 'silent' };
-      const file = writeNdjson(Array.from({ length: 30 }, (_, i) => rawRecord(i + 1)), 'in.ndjson', dataDir);
+      const file = writeNdjson(
+        Array.from({ length: 30 }, (_, i) => rawRecord(i + 1)),
+        'in.ndjson',
+        dataDir,
+      );
       await run(TSX, ['indexer/cli.ts', 'load', file], { env });
       const createKey = async (account: string, offer: string) =>
-        JSON.parse((await run(TSX, ['src/admin/cli.ts', 'keys', 'create', '--account', account, '--offer', offer, '--history-days', '3650'], { env })).stdout).key as string;
+        JSON.parse((await run(TSX, ['src/admin/cli.ts', 'keys', 'create', '--account', account, '--offer', offer, '--history-days', '3650'], { env })).stdout)
+          .key as string;
       key = await createKey('acme', 'sur_mesure');
       slowKey = await createKey('slow', 'region');
       port = await freePort();
       metricsPort = await freePort();
       server = spawn(TSX, ['src/main.ts'], {
-        env: { ...env, API_WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '0', METRICS_PORT: String(metricsPort) }, stdio: 'ignore',
+        env: { ...env, API_WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '0', METRICS_PORT: String(metricsPort) },
+        stdio: 'ignore',
       });
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-        if (childrenOf(primaryPid()).length === 2 && (await get(port, '/health', '').then((r) => r.status, () => 0)) === 200) return;
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+        if (
+          childrenOf(primaryPid()).length === 2 &&
+          (await get(port, '/health', '').then(
+            (r) => r.status,
+            () => 0,
+          )) === 200
+        )
+          return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       throw new Error('the cluster did not start');
     });
 
-    after(() => { server?.kill('SIGTERM'); });
+    after(() => {
+      server?.kill('SIGTERM');
+    });
 
     /** tsx runs node as its child: the cluster primary is the node process under the tsx wrapper. */
     function primaryPid(): number {
@@ -118,8 +141,11 @@ describe('API_WORKERS: several API processes on one port', function () {
       // a worker is still starting (the primary waits for every worker), as the one after succeeds.
       const searches = 'annonces_http_requests_total{route="/api/v1/annonces",method="GET",status="200"} 12';
       let text = '';
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline && !text.includes(searches);) {
-        text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text(), () => '');
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline && !text.includes(searches); ) {
+        text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+          (r) => r.text(),
+          () => '',
+        );
         if (!text.includes(searches)) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(text).to.include(searches);
@@ -139,7 +165,7 @@ describe('API_WORKERS: several API processes on one port', function () {
       // A connection handed to the victim just before it died is lost (as with any crashed server);
       // once the primary has replaced it, every connection is answered.
       let workers: number[] = [];
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
         workers = childrenOf(primaryPid());
         if (workers.length === 2 && !workers.includes(victim)) break;
         await new Promise((resolve) => setTimeout(resolve, 100));

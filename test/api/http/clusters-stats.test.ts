@@ -25,13 +25,19 @@ describeEngines('map clusters and market statistics', function (engine) {
   let cheap: string;
 
   before(async () => {
-    app = await startTestApp({ listings, engine, deps: { offers: offersWith({ decouverte: { itemsPerMonth: 2, itemsPerDay: 2 }, region: { itemsPerMonth: 2, itemsPerDay: 2 } }, NO_RATE_WINDOWS) } });
+    app = await startTestApp({
+      listings,
+      engine,
+      deps: { offers: offersWith({ decouverte: { itemsPerMonth: 2, itemsPerDay: 2 }, region: { itemsPerMonth: 2, itemsPerDay: 2 } }, NO_RATE_WINDOWS) },
+    });
     app.clock.now = NOW;
     paid = await app.newKey('departement');
     cheap = await app.newKey('ville');
     contract = new Contract((await app.get('/openapi.json')).body);
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   const conform = async (path: string, key: string, status: number) => {
     const answer = await app.get(path, key);
@@ -41,7 +47,12 @@ describeEngines('map clusters and market statistics', function (engine) {
   };
 
   describe('GET /annonces/map/clusters', () => {
-    for (const [bbox, zoom, filters] of [[FRANCE, 5, ''], ['48.8,2.2,48.95,2.45', 12, ''], [FRANCE, 7, '&transaction=vente&type=maison'], ['-30,179,-10,-179', 6, '']] as const) {
+    for (const [bbox, zoom, filters] of [
+      [FRANCE, 5, ''],
+      ['48.8,2.2,48.95,2.45', 12, ''],
+      [FRANCE, 7, '&transaction=vente&type=maison'],
+      ['-30,179,-10,-179', 6, ''],
+    ] as const) {
       it(`counts add up to the map's total: ${bbox} at zoom ${zoom}${filters}`, async () => {
         const { body } = await conform(`/annonces/map/clusters?bbox=${bbox}&zoom=${zoom}${filters}`, cheap, 200);
         const map = await app.get(`/annonces/map?bbox=${bbox}${filters}`, cheap);
@@ -65,7 +76,7 @@ describeEngines('map clusters and market statistics', function (engine) {
       });
     }
 
-    it('gives a lone listing\'s id, which the detail answers', async () => {
+    it("gives a lone listing's id, which the detail answers", async () => {
       const { body } = await app.get('/annonces/map/clusters?bbox=45.7,4.8,45.8,4.95&zoom=16', paid);
       const lone = body.cells.find((cell: { id: string | null }) => cell.id !== null);
       expect(lone, 'a tile with one listing').to.not.equal(undefined);
@@ -111,16 +122,32 @@ describeEngines('map clusters and market statistics', function (engine) {
 
     it('takes a commune by INSEE code (Lyon: all its postal codes), a postal code, a box, and the criteria', async () => {
       const lyon = await conform('/stats?commune=69123&type=appartement&transaction=vente&pieces_min=2&pieces_max=4', paid, 200);
-      const criteria = (l: StoredListing) => l.content.type === 'Appartement' && l.content.transaction_type === 'vente' && l.content.rooms !== null && l.content.rooms >= 2 && l.content.rooms <= 4;
-      const want = expectedStats(listings.filter((l) => l.content.city === 'Lyon' && criteria(l)), ALL, true, since);
+      const criteria = (l: StoredListing) =>
+        l.content.type === 'Appartement' && l.content.transaction_type === 'vente' && l.content.rooms !== null && l.content.rooms >= 2 && l.content.rooms <= 4;
+      const want = expectedStats(
+        listings.filter((l) => l.content.city === 'Lyon' && criteria(l)),
+        ALL,
+        true,
+        since,
+      );
       expect(lyon.body.area).to.deep.include({ kind: 'commune', code: '69123', name: 'Lyon' });
       expect(lyon.body.active.count).to.equal(want.active.count).and.to.be.greaterThan(0);
       expect(lyon.body.withdrawn.count).to.equal(want.withdrawn.count);
       const cp = await conform('/stats?cp=75016&dedup=0', paid, 200);
-      const wantCp = expectedStats(listings.filter((l) => l.content.postal_code === '75016'), ALL, false, since);
+      const wantCp = expectedStats(
+        listings.filter((l) => l.content.postal_code === '75016'),
+        ALL,
+        false,
+        since,
+      );
       expect(cp.body.active.count).to.equal(wantCp.active.count);
       const box = await conform('/stats?bbox=-30,179,-10,-179', paid, 200);
-      const wantBox = expectedStats(listings.filter((l) => inBox(l, { south: -30, west: 179, north: -10, east: -179 })), ALL, true, since);
+      const wantBox = expectedStats(
+        listings.filter((l) => inBox(l, { south: -30, west: 179, north: -10, east: -179 })),
+        ALL,
+        true,
+        since,
+      );
       expect(box.body.active.count).to.equal(wantBox.active.count).and.to.be.greaterThan(0);
     });
 

@@ -11,7 +11,11 @@ import { makeListings } from '../../support/fixtures.js';
 import { recordReliability } from '../../support/reliability-output.js';
 import { NO_RATE_WINDOWS, offersWith, startQuotaApp, type AccessBackendName } from '../access/support/quota-app.js';
 
-interface RawAnswer { status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer;
+}
 
 /** What this file tried, for the reliability report: exchanges sent, and tests passed of those run. */
 const tally = { requests: 0, passed: 0, run: 0 };
@@ -42,7 +46,9 @@ describeEngines('HTTP conventions', function (engine) {
     app = await startTestApp({ listings, engine, deps: { offers: offersWith({}, NO_RATE_WINDOWS) } });
     key = await app.newKey('sur_mesure');
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   describe('methods', () => {
     it('answers a method the path does not serve with a JSON 405 and Allow', async () => {
@@ -81,8 +87,11 @@ describeEngines('HTTP conventions', function (engine) {
   describe('headers', () => {
     it('sends X-Content-Type-Options: nosniff on every answer', async () => {
       const answers = await Promise.all([
-        raw(app, 'GET', '/health'), raw(app, 'GET', '/ping'), raw(app, 'GET', '/nowhere'),
-        raw(app, 'GET', '/annonces', { 'X-Api-Key': key }), raw(app, 'DELETE', '/annonces'),
+        raw(app, 'GET', '/health'),
+        raw(app, 'GET', '/ping'),
+        raw(app, 'GET', '/nowhere'),
+        raw(app, 'GET', '/annonces', { 'X-Api-Key': key }),
+        raw(app, 'DELETE', '/annonces'),
       ]);
       for (const answer of answers) expect(answer.headers['x-content-type-options']).to.equal('nosniff');
     });
@@ -153,7 +162,9 @@ for (const backend of ['sqlite', 'redis'] as AccessBackendName[]) {
       if (backend === 'redis' && !process.env.REDIS_URL) this.skip();
       app = await startQuotaApp(backend, offersWith({}, NO_RATE_WINDOWS));
     });
-    after(async () => { await app?.close(); });
+    after(async () => {
+      await app?.close();
+    });
 
     it('does not count the page of a HEAD against the listing quota', async () => {
       const fresh = await app.newKey('sur_mesure');
@@ -178,9 +189,11 @@ describe('HTTP conventions in the reliability report', () => {
   it('records what the conventions tests tried and how they ended', function () {
     expect(tally.run).to.be.greaterThan(0);
     recordReliability('http-conventions', {
-      title: 'Every method a path does not serve (POST, PUT, DELETE, PATCH, OPTIONS), TRACE, HEAD on each GET path, HEAD and 402-refused requests against the counters, the headers of every kind of answer',
+      title:
+        'Every method a path does not serve (POST, PUT, DELETE, PATCH, OPTIONS), TRACE, HEAD on each GET path, HEAD and 402-refused requests against the counters, the headers of every kind of answer',
       test: 'test/api/http/conventions.test.ts',
-      cases: tally.requests, unit: 'requests',
+      cases: tally.requests,
+      unit: 'requests',
       backend: engineMissing('elasticsearch') === null ? 'sqlite and elasticsearch' : 'sqlite',
       result: `${tally.passed} of ${tally.run} tests passed: 405 (with Allow) and 501 as JSON errors, HEAD counts no listing, a 402 takes no request token, nosniff on every answer, no-store on keyed answers`,
     });

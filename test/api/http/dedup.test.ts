@@ -29,7 +29,11 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
   async function load(records: Raw[]) {
     loadClock += 1000;
     return runLoad({
-      files: [writeNdjson(records)], store: app.service.listingStore, sites, communes, now: () => loadClock,
+      files: [writeNdjson(records)],
+      store: app.service.listingStore,
+      sites,
+      communes,
+      now: () => loadClock,
       grouping: new DedupGrouping({ sites }),
     });
   }
@@ -46,7 +50,9 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
     // seloger (best-ranked) has neither description nor photos nor bedrooms; leboncoin and pap have them.
     await load([onSeloger(), onLeboncoin(), onPap(), other]);
   });
-  afterEach(async () => { await app.close(); });
+  afterEach(async () => {
+    await app.close();
+  });
 
   it('grouped search returns the property once, under its best-ranked site, with sources[] and is_main', async () => {
     const items = await search('');
@@ -79,10 +85,14 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
     expect(body.annonce.description).to.match(/…$/);
     expect(body.annonce).to.not.have.property('description_source');
     expect(body.annonce).to.include({ dpe_value: 212, dpe_value_source: 'seloger', ges_value_source: 'seloger' });
-    expect(body.annonce.sources.map((s: any) => [s.source, s.is_main])).to.deep.equal([['seloger', false], ['leboncoin', false], ['pap', true]]);
+    expect(body.annonce.sources.map((s: any) => [s.source, s.is_main])).to.deep.equal([
+      ['seloger', false],
+      ['leboncoin', false],
+      ['pap', true],
+    ]);
   });
 
-  it('dedup=0 returns every site listing, each with the group\'s key', async () => {
+  it("dedup=0 returns every site listing, each with the group's key", async () => {
     const items = await search('&dedup=0');
     expect(items.map((i) => i.source).sort()).to.deep.equal(['leboncoin', 'pap', 'seloger']);
     expect(new Set(items.map((i) => i.dedup_key)).size).to.equal(1);
@@ -113,7 +123,10 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
     const items = await search('');
     expect(items.map((i) => `${i.source}:${i.reference}`)).to.deep.equal(['leboncoin:LBC-1']);
     expect(items[0].dedup_key).to.equal(before.dedup_key);
-    expect(items[0].sources.map((s: any) => [s.source, s.is_main])).to.deep.equal([['leboncoin', true], ['pap', false]]);
+    expect(items[0].sources.map((s: any) => [s.source, s.is_main])).to.deep.equal([
+      ['leboncoin', true],
+      ['pap', false],
+    ]);
     // The withdrawn flow delivers seloger on its own; the feed redelivers the members whose sources[] changed.
     const { body: withdrawn } = await app.get('/annonces/retirees?page_size=100', key);
     expect(withdrawn.items.map((i: any) => [i.source, i.reason, i.dedup_key])).to.deep.equal([['seloger', 'vendue', null]]);

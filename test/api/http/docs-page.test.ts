@@ -39,7 +39,9 @@ describe('GET /docs in a browser', function () {
     const document = (await app.get('/openapi.json')).body;
     const page = await browser.newPage();
     const external: string[] = [];
-    page.on('request', (request) => { if (!request.url().startsWith(app.base)) external.push(request.url()); });
+    page.on('request', (request) => {
+      if (!request.url().startsWith(app.base)) external.push(request.url());
+    });
     await page.goto(`${app.base}/docs`);
     await page.locator('.opblock').first().waitFor();
     const shown = await page.locator('.opblock-summary-path').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-path')));

@@ -28,7 +28,9 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
     app.clock.now = Date.parse('2026-11-20T00:00:00Z');
     key = await app.newKey('sur_mesure');
   });
-  afterEach(async () => { await app.close(); });
+  afterEach(async () => {
+    await app.close();
+  });
 
   async function follow(cursor: string | null, pageSize: number): Promise<{ items: any[]; cursor: string }> {
     const items: any[] = [];
@@ -39,18 +41,26 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
       expect(body.count).to.equal(body.items.length);
       items.push(...body.items);
       cursor = body.next_cursor;
-      if (body.items.length === 0) { expect(body.has_more).to.equal(false); return { items, cursor: cursor! }; }
+      if (body.items.length === 0) {
+        expect(body.has_more).to.equal(false);
+        return { items, cursor: cursor! };
+      }
     }
   }
 
   for (const pageSize of [1, 7, 100]) {
     it(`a mirror following feed + withdrawn flow while the indexer writes equals /annonces?dedup=0 (page_size ${pageSize})`, async () => {
       const mirror = new Map<string, any>();
-      const apply = (items: any[]) => { for (const item of items) mirror.set(`${item.source}:${item.reference}`, item); };
+      const apply = (items: any[]) => {
+        for (const item of items) mirror.set(`${item.source}:${item.reference}`, item);
+      };
       let withdrawnCursor: string | null = null;
       const applyWithdrawn = async () => {
         for (;;) {
-          const { body } = await app.get(`/annonces/retirees?page_size=${pageSize}${withdrawnCursor ? `&cursor=${encodeURIComponent(withdrawnCursor)}` : ''}`, key);
+          const { body } = await app.get(
+            `/annonces/retirees?page_size=${pageSize}${withdrawnCursor ? `&cursor=${encodeURIComponent(withdrawnCursor)}` : ''}`,
+            key,
+          );
           for (const item of body.items) mirror.delete(`${item.source}:${item.reference}`);
           withdrawnCursor = body.next_cursor;
           if (!body.has_more) return;
@@ -129,7 +139,8 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
     await load([rawRecord(1, { collected_at: '2026-11-03T00:00:00Z', status: 'vendu' })]);
     const { body } = await app.get('/annonces/retirees', key);
     expect(body.items.map((a: any) => [a.reference, a.reason, a.withdrawn_at])).to.deep.equal([
-      ['R2', 'sous_compromis', '2026-11-02T00:00:00.000Z'], ['R1', 'vendue', '2026-11-03T00:00:00.000Z'],
+      ['R2', 'sous_compromis', '2026-11-02T00:00:00.000Z'],
+      ['R1', 'vendue', '2026-11-03T00:00:00.000Z'],
     ]);
     expect(body).to.include.keys('items', 'count', 'has_more', 'next_cursor');
   });

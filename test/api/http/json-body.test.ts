@@ -8,7 +8,13 @@ import { JsonTexts, sendJson, serialiseBody } from '../../../src/api/http/json-b
 describe('serialiseBody', () => {
   it('writes fields in order, items from strings or UTF-8 bytes, like JSON.stringify', () => {
     const items = [{ x: 1, t: 'a "quoted" é' }, { y: null }];
-    const body = { page: 1, items: new JsonTexts([JSON.stringify(items[0]), Buffer.from(JSON.stringify(items[1]))]), next_cursor: null, skipped: undefined, has_more: true };
+    const body = {
+      page: 1,
+      items: new JsonTexts([JSON.stringify(items[0]), Buffer.from(JSON.stringify(items[1]))]),
+      next_cursor: null,
+      skipped: undefined,
+      has_more: true,
+    };
     expect(serialiseBody(body).toString('utf8')).to.equal(JSON.stringify({ page: 1, items, next_cursor: null, has_more: true }));
   });
 
@@ -30,8 +36,13 @@ describe('sendJson', () => {
       return await new Promise((resolve, reject) => {
         request({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/' }, (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) })).on('error', reject);
-        }).on('error', reject).end();
+          res
+            .on('data', (c: Buffer) => chunks.push(c))
+            .on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }))
+            .on('error', reject);
+        })
+          .on('error', reject)
+          .end();
       });
     } finally {
       server.close();

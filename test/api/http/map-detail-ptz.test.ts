@@ -22,11 +22,13 @@ describeEngines('map, detail, PTZ, sources, ping, health', function (engine) {
   let cheapKey: string;
 
   before(async () => {
-    app = await startTestApp({ listings: listings.map((l) => (l.id === withSeries.id ? withSeries : l)) , engine });
+    app = await startTestApp({ listings: listings.map((l) => (l.id === withSeries.id ? withSeries : l)), engine });
     paidKey = await app.newKey('sur_mesure');
     cheapKey = await app.newKey('ville');
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   describe('GET /annonces/map', () => {
     const visible = (l: StoredListing) => l.status === 'active' && l.has_photos && l.group_sites_ahead.length === 0;
@@ -40,14 +42,32 @@ describeEngines('map, detail, PTZ, sources, ping, health', function (engine) {
       expect(body.capped).to.equal(false);
       expect(body.items.map((p: { reference: string }) => p.reference).sort()).to.deep.equal(expected.map((l) => l.content.reference).sort());
       const point = body.items[0];
-      expect(Object.keys(point)).to.deep.equal(['source', 'reference', 'latitude', 'longitude', 'price', 'price_per_m2', 'surface', 'price_per_m2_color', 'type', 'title', 'city', 'postal_code', 'image', 'rooms', 'is_internal']);
+      expect(Object.keys(point)).to.deep.equal([
+        'source',
+        'reference',
+        'latitude',
+        'longitude',
+        'price',
+        'price_per_m2',
+        'surface',
+        'price_per_m2_color',
+        'type',
+        'title',
+        'city',
+        'postal_code',
+        'image',
+        'rooms',
+        'is_internal',
+      ]);
       const original = listings.find((l) => l.content.reference === point.reference)!;
       expect(point.image).to.equal(original.content.images[0]);
     });
 
     it('applies the /annonces filters', async () => {
       const { body } = await app.get('/annonces/map?bbox=40,-5,52,10&type=maison&transaction=vente', paidKey);
-      const expected = listings.filter((l) => visible(l) && inBox(l, { south: 40, west: -5, north: 52, east: 10 }) && l.content.type === 'Maison' && l.content.transaction_type === 'vente');
+      const expected = listings.filter(
+        (l) => visible(l) && inBox(l, { south: 40, west: -5, north: 52, east: 10 }) && l.content.type === 'Maison' && l.content.transaction_type === 'vente',
+      );
       expect(body.total).to.equal(expected.length);
     });
 
@@ -79,7 +99,12 @@ describeEngines('map, detail, PTZ, sources, ping, health', function (engine) {
       expect(status).to.equal(200);
       expect(body.annonce.reference).to.equal(withSeries.content.reference);
       expect(body.annonce.price_history).to.deep.equal({
-        current: 280000, previous: 290000, changed_at: '2026-08-01T10:00:00.000Z', changes: 2, tracked_since: '2026-06-23T00:00:00.000Z', depth: 3,
+        current: 280000,
+        previous: 290000,
+        changed_at: '2026-08-01T10:00:00.000Z',
+        changes: 2,
+        tracked_since: '2026-06-23T00:00:00.000Z',
+        depth: 3,
         points: withSeries.price_points,
       });
     });
@@ -111,16 +136,29 @@ describeEngines('map, detail, PTZ, sources, ping, health', function (engine) {
   });
 
   describe('GET /ptz/zone', () => {
-    const summary = readFileSync(new URL('../../../src/core/refdata/data/postal_code_zone_summary.csv', import.meta.url), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const summary = readFileSync(new URL('../../../src/core/refdata/data/postal_code_zone_summary.csv', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
 
     it('answers known codes from the data file (75001 Abis, a rural code C, a mixed code by population majority)', async () => {
-      const expectations: [string, string][] = [['75001', 'Abis'], ['23000', summary.find((r) => r[0] === '23000')![4]], ['91400', summary.find((r) => r[0] === '91400')![4]]];
+      const expectations: [string, string][] = [
+        ['75001', 'Abis'],
+        ['23000', summary.find((r) => r[0] === '23000')![4]],
+        ['91400', summary.find((r) => r[0] === '91400')![4]],
+      ];
       const rural = summary.find((r) => r[6] === 'yes' && r[2] === 'C')!;
       expectations.push([rural[0], 'C']);
       for (const [cp, zone] of expectations) {
         const { status, body, headers } = await app.get(`/ptz/zone?cp=${cp}`, paidKey);
         expect(status).to.equal(200);
-        expect(body).to.deep.equal({ zone, codePostal: cp, source: "Arrêté du 5 septembre 2025 modifiant l'arrêté du 1er août 2014 pris en application de l'article D. 304-1 du code de la construction et de l'habitation" });
+        expect(body).to.deep.equal({
+          zone,
+          codePostal: cp,
+          source:
+            "Arrêté du 5 septembre 2025 modifiant l'arrêté du 1er août 2014 pris en application de l'article D. 304-1 du code de la construction et de l'habitation",
+        });
         expect(headers.get('cache-control')).to.match(/max-age=86400/);
       }
     });

@@ -14,14 +14,20 @@ import { metricsSource, startMetricsServer } from '../../../src/metrics-server.j
 
 describe('metrics and request logs', function () {
   const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   let app: TestApp;
   let metricsServer: Server;
   let metricsUrl: string;
 
   before(async () => {
     app = await startTestApp({
-      listings: makeListings({ count: 50, seed: 3 }), env: { METRICS_PORT: '0' },
+      listings: makeListings({ count: 50, seed: 3 }),
+      env: { METRICS_PORT: '0' },
       deps: { logger: pino({ level: 'info' }, sink), offers: offersWith({}, NO_RATE_WINDOWS) },
     });
     metricsServer = await startMetricsServer(metricsSource(app.service.deps.metrics!), 0, '127.0.0.1');
@@ -62,7 +68,10 @@ describe('metrics and request logs', function () {
     await app.get('/ping', key, { 'X-Request-Id': 'req-logs-1' });
     await app.get('/ping', null, { Authorization: `Bearer ${key}`, 'X-Request-Id': 'req-logs-2' });
     const logged = lines.filter((l) => l.msg === 'request');
-    expect(logged.map((l) => [l.req_id, l.account])).to.deep.equal([['req-logs-1', 'acme-logs'], ['req-logs-2', 'acme-logs']]);
+    expect(logged.map((l) => [l.req_id, l.account])).to.deep.equal([
+      ['req-logs-1', 'acme-logs'],
+      ['req-logs-2', 'acme-logs'],
+    ]);
     expect(JSON.stringify(lines)).to.not.include(key);
   });
 

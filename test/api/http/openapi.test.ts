@@ -21,7 +21,12 @@ function variedListings(): StoredListing[] {
   active[0] = Object.assign(active[0], { content: { ...active[0].content, legal_info: { copropriete: true, lots: 12 } } });
   active[1] = Object.assign(active[1], { content: { ...active[1].content, legal_info: 'Copropriété de 12 lots' } });
   Object.assign(active[2], { completed_from: { description: 'leboncoin', bedrooms: 'pap' } });
-  Object.assign(active[3], { price_points: [{ at: '2026-06-23T00:00:00.000Z', price: 300000 }, { at: '2026-07-10T10:00:00.000Z', price: 290000 }] });
+  Object.assign(active[3], {
+    price_points: [
+      { at: '2026-06-23T00:00:00.000Z', price: 300000 },
+      { at: '2026-07-10T10:00:00.000Z', price: 290000 },
+    ],
+  });
   return listings;
 }
 
@@ -38,8 +43,10 @@ function downStore(store: ListingStore): ListingStore {
   });
 }
 
-const templateOf = (path: string): string => (path.startsWith('/annonces/') && !['/annonces/feed', '/annonces/retirees', '/annonces/map', '/annonces/map/clusters'].includes(path.split('?')[0])
-  ? '/annonces/{source}/{reference}' : path.split('?')[0]);
+const templateOf = (path: string): string =>
+  path.startsWith('/annonces/') && !['/annonces/feed', '/annonces/retirees', '/annonces/map', '/annonces/map/clusters'].includes(path.split('?')[0])
+    ? '/annonces/{source}/{reference}'
+    : path.split('?')[0];
 
 describeEngines('OpenAPI document', function (engine) {
   const listings = variedListings();
@@ -49,14 +56,20 @@ describeEngines('OpenAPI document', function (engine) {
   let cheap: string;
 
   before(async () => {
-    app = await startTestApp({ listings, engine, deps: { offers: offersWith({ secteur: { perMinute: 1, perSecond: 100 }, decouverte: { itemsPerMonth: 2 } }, NO_RATE_WINDOWS) } });
+    app = await startTestApp({
+      listings,
+      engine,
+      deps: { offers: offersWith({ secteur: { perMinute: 1, perSecond: 100 }, decouverte: { itemsPerMonth: 2 } }, NO_RATE_WINDOWS) },
+    });
     paid = await app.newKey('sur_mesure');
     cheap = await app.newKey('ville');
     const served = await app.get('/openapi.json');
     expect(served.status).to.equal(200);
     contract = new Contract(served.body);
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   async function conform(path: string, key: string | null, expectedStatus: number, headers: Record<string, string> = {}) {
     const answer = await app.get(path, key, headers);
@@ -74,13 +87,24 @@ describeEngines('OpenAPI document', function (engine) {
   });
 
   it('documents every route of the router, both security schemes and the headers of docs/api.md', () => {
-    const routed = createRouter(app.service.deps).stack.map((layer) => String(layer.path).slice(BASE_PATH.length).replace(/:(\w+)/g, '{$1}'))
+    const routed = createRouter(app.service.deps)
+      .stack.map((layer) =>
+        String(layer.path)
+          .slice(BASE_PATH.length)
+          .replace(/:(\w+)/g, '{$1}'),
+      )
       // The files of the documentation page are not part of the API.
       .filter((path) => path !== '/docs/{file}');
     expect(Object.keys(contract.document.paths).sort()).to.deep.equal([...new Set(routed)].sort());
     expect(Object.keys(contract.document.components.securitySchemes).sort()).to.deep.equal(['ApiKey', 'Bearer']);
     const search = contract.document.paths['/annonces'].get;
-    expect(Object.keys(search.responses[200].headers)).to.include.members(['X-Annonces-From', 'X-RateLimit-Limit', 'X-Quota-Items-Used', 'X-Quota-Mois-Reset', 'X-Unknown-Sources']);
+    expect(Object.keys(search.responses[200].headers)).to.include.members([
+      'X-Annonces-From',
+      'X-RateLimit-Limit',
+      'X-Quota-Items-Used',
+      'X-Quota-Mois-Reset',
+      'X-Unknown-Sources',
+    ]);
     expect(Object.keys(search.responses[429].headers)).to.include('Retry-After');
     expect(Object.keys(search.responses).sort()).to.deep.equal(['200', '400', '401', '402', '422', '429', '503', 'default']);
   });
@@ -135,7 +159,8 @@ describeEngines('OpenAPI document', function (engine) {
     const detail = await conform(`/annonces/${listings[0].content.source}/${listings[0].content.reference}`, paid, 200);
     await conform(`/annonces/${listings[0].content.source}/${listings[0].content.reference}`, paid, 304, {
       // fetch adds Cache-Control: no-cache to a conditional request (an end-to-end reload) unless one is set.
-      'If-None-Match': detail.headers.get('etag')!, 'Cache-Control': 'max-age=0',
+      'If-None-Match': detail.headers.get('etag')!,
+      'Cache-Control': 'max-age=0',
     });
     await conform('/ptz/zone?cp=75001', paid, 200);
   });

@@ -1,4 +1,5 @@
 /**
+ * Over 300 lines on purpose: one suite of quota rules over one app, each case a few lines.
  * Offers, quotas and rate limits over HTTP (docs/api.md "Offers, quotas and headers", "Error codes"), on the
  * real app, with the embedded access backend and with Redis (when REDIS_URL is set). The clock is
  * injected: windows pass without sleeping. Accounts are created on 2020-01-01, so their billing
@@ -13,10 +14,20 @@ import { hasRedisServer, privateRedis, until, type PrivateRedis } from '../acces
 const NOW = Date.parse('2026-11-20T10:00:00Z');
 const DAY = 86_400_000;
 const BBOX = 'bbox=-90,-180,90,180';
-const QUOTA_HEADERS = ['x-quota-items-limit', 'x-quota-items-used', 'x-quota-requests-limit', 'x-quota-requests-used', 'x-quota-mois-limit', 'x-quota-mois-used', 'x-quota-mois-remaining', 'x-quota-mois-reset'];
+const QUOTA_HEADERS = [
+  'x-quota-items-limit',
+  'x-quota-items-used',
+  'x-quota-requests-limit',
+  'x-quota-requests-used',
+  'x-quota-mois-limit',
+  'x-quota-mois-used',
+  'x-quota-mois-remaining',
+  'x-quota-mois-reset',
+];
 
 type Reply = Awaited<ReturnType<TestApp['get']>>;
-const idsOf = (reply: Reply): string[] => (reply.body.items ?? [reply.body.annonce]).map((a: { source: string; reference: string }) => `${a.source}:${a.reference}`);
+const idsOf = (reply: Reply): string[] =>
+  (reply.body.items ?? [reply.body.annonce]).map((a: { source: string; reference: string }) => `${a.source}:${a.reference}`);
 const header = (reply: Reply, name: string) => reply.headers.get(name);
 
 function expectQuotaHeaders(reply: Reply, expected: Record<string, string | null>): void {
@@ -45,7 +56,9 @@ for (const backend of backends()) {
         this.skip();
       }
     });
-    afterEach(async () => { await Promise.all(apps.splice(0).map((a) => a.close())); });
+    afterEach(async () => {
+      await Promise.all(apps.splice(0).map((a) => a.close()));
+    });
 
     async function start(offers = offersWith({}, NO_RATE_WINDOWS)): Promise<TestApp> {
       const app = await startQuotaApp(backend.name, offers, undefined, engine);
@@ -66,9 +79,13 @@ for (const backend of backends()) {
         return reply;
       };
       const counters = () => ({
-        'x-quota-items-limit': '200', 'x-quota-items-used': String(seen.size),
-        'x-quota-requests-limit': '600', 'x-quota-requests-used': String(requests),
-        'x-quota-mois-limit': '1000', 'x-quota-mois-used': String(seen.size), 'x-quota-mois-remaining': String(1000 - seen.size),
+        'x-quota-items-limit': '200',
+        'x-quota-items-used': String(seen.size),
+        'x-quota-requests-limit': '600',
+        'x-quota-requests-used': String(requests),
+        'x-quota-mois-limit': '1000',
+        'x-quota-mois-used': String(seen.size),
+        'x-quota-mois-remaining': String(1000 - seen.size),
         'x-quota-mois-reset': '2026-12-01T00:00:00.000Z',
       });
 
@@ -119,8 +136,12 @@ for (const backend of backends()) {
       const refused = await app.get('/annonces?page_size=20&page=4', key);
       expect(refused.status).to.equal(402);
       expect(refused.body).to.deep.equal({
-        error: refused.body.error, code: 'ITEMS_QUOTA', quota: 50, consomme: 60,
-        se_libere_le: new Date(NOW + 30 * DAY).toISOString(), palier_suivant: { offre: 'secteur', annonces_par_mois: 1000 },
+        error: refused.body.error,
+        code: 'ITEMS_QUOTA',
+        quota: 50,
+        consomme: 60,
+        se_libere_le: new Date(NOW + 30 * DAY).toISOString(),
+        palier_suivant: { offre: 'secteur', annonces_par_mois: 1000 },
       });
       expect(refused.body.error).to.be.a('string').and.match(/50/);
       const [known] = idsOf(pages[0]);
@@ -159,15 +180,25 @@ for (const backend of backends()) {
       const key = await app.newKey('legacy');
       const first = await app.get('/annonces?page_size=10', key);
       expectQuotaHeaders(first, {
-        'x-quota-items-limit': '15', 'x-quota-items-used': '10', 'x-quota-requests-limit': '6000', 'x-quota-requests-used': '1',
-        'x-quota-mois-limit': null, 'x-quota-mois-used': null, 'x-quota-mois-remaining': null, 'x-quota-mois-reset': null,
+        'x-quota-items-limit': '15',
+        'x-quota-items-used': '10',
+        'x-quota-requests-limit': '6000',
+        'x-quota-requests-used': '1',
+        'x-quota-mois-limit': null,
+        'x-quota-mois-used': null,
+        'x-quota-mois-remaining': null,
+        'x-quota-mois-reset': null,
       });
       app.clock.now += 3_600_000;
       await app.get('/annonces?page_size=10&page=2', key);
       const refused = await app.get('/annonces?page_size=10&page=3', key);
       expect(refused.status).to.equal(402);
       expect(refused.body).to.deep.equal({
-        error: refused.body.error, code: 'QUOTA_EXCEEDED', quota: 15, consomme: 20, se_libere_le: new Date(NOW + DAY).toISOString(),
+        error: refused.body.error,
+        code: 'QUOTA_EXCEEDED',
+        quota: 15,
+        consomme: 20,
+        se_libere_le: new Date(NOW + DAY).toISOString(),
       });
       app.clock.now = NOW + DAY;
       expectQuotaHeaders(await app.get('/annonces?page_size=10&page=3', key), { 'x-quota-items-used': '20' });
@@ -218,7 +249,14 @@ for (const backend of backends()) {
     it('site filters and /sources below 118,80 EUR TTC: 402 PAID_PLAN_REQUIRED', async function () {
       const app = await start();
       const cheap = await app.newKey('ville');
-      for (const path of ['/sources', '/annonces?sources=seloger', '/annonces?exclude_sources=pap', '/annonces/feed?sources=seloger', `/annonces/map?${BBOX}&exclude_sources=pap`, '/annonces/retirees?sources=pap']) {
+      for (const path of [
+        '/sources',
+        '/annonces?sources=seloger',
+        '/annonces?exclude_sources=pap',
+        '/annonces/feed?sources=seloger',
+        `/annonces/map?${BBOX}&exclude_sources=pap`,
+        '/annonces/retirees?sources=pap',
+      ]) {
         const reply = await app.get(path, cheap);
         expect(reply.status, path).to.equal(402);
         expect(reply.body.code, path).to.equal('PAID_PLAN_REQUIRED');

@@ -26,7 +26,11 @@ describe('API listings store settings', () => {
   it('maps 2 047 MiB of the listings file by default, SQLITE_MMAP_MIB otherwise (0: none), and answers the same', async () => {
     const listings = makeListings({ count: 80, seed: 3 });
     const answers: unknown[] = [];
-    for (const [env, expected] of [[{}, 2047 * MIB], [{ SQLITE_MMAP_MIB: '64' }, 64 * MIB], [{ SQLITE_MMAP_MIB: '0' }, 0]] as const) {
+    for (const [env, expected] of [
+      [{}, 2047 * MIB],
+      [{ SQLITE_MMAP_MIB: '64' }, 64 * MIB],
+      [{ SQLITE_MMAP_MIB: '0' }, 0],
+    ] as const) {
       const app = await startTestApp({ listings, env });
       try {
         expect(mappedBytes(app), JSON.stringify(env)).to.equal(expected);
@@ -51,12 +55,13 @@ describe('API listings store settings', () => {
 describe('npm start', function () {
   this.timeout(60_000);
 
-  const freePort = () => new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
     });
-  });
   /** Processes of the tree under `pid` (npm -> sh -> node), with their command lines. */
   const descendants = (pid: number): { pid: number; argv: string[] }[] => {
     const found: { pid: number; argv: string[] }[] = [];
@@ -67,7 +72,9 @@ describe('npm start', function () {
         if (parent !== pid) continue;
         const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
         found.push({ pid: Number(entry), argv }, ...descendants(Number(entry)));
-      } catch { /* the process ended meanwhile */ }
+      } catch {
+        /* the process ended meanwhile */
+      }
     }
     return found;
   };
@@ -78,13 +85,26 @@ describe('npm start', function () {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'npm-start-'));
     const child = spawn('npm', ['start', '--silent'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '0', LOG_LEVEL: 'silent', REDIS_URL: '', ES_URL: '', API_WORKERS: '1' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SAMPLE_COUNT: '0',
+        LOG_LEVEL: 'silent',
+        REDIS_URL: '',
+        ES_URL: '',
+        API_WORKERS: '1',
+      },
       stdio: 'ignore',
     });
     try {
       let status = 0;
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline && status !== 200;) {
-        status = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status, () => 0);
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline && status !== 200; ) {
+        status = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status).to.equal(200);
@@ -93,7 +113,11 @@ describe('npm start', function () {
       for (const flag of API_NODE_FLAGS) expect(api!.argv).to.include(flag);
     } finally {
       for (const { pid } of descendants(child.pid!)) {
-        try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          /* already gone */
+        }
       }
       child.kill('SIGTERM');
     }
@@ -109,24 +133,40 @@ describe('npm start', function () {
     const alias = testAlias('npmstart');
     const dataDir = mkdtempSync(path.join(tmpdir(), 'npm-start-es-'));
     const child = spawn('npm', ['start', '--silent'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '300', LOG_LEVEL: 'silent', REDIS_URL: '', ES_INDEX_ALIAS: alias, API_WORKERS: '1' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SAMPLE_COUNT: '300',
+        LOG_LEVEL: 'silent',
+        REDIS_URL: '',
+        ES_INDEX_ALIAS: alias,
+        API_WORKERS: '1',
+      },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let output = '';
-    child.stdout!.on('data', (chunk) => { output += chunk; });
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
     const client = createElasticsearchClient(elasticsearchConnection()!);
     try {
-      for (const deadline = Date.now() + 50_000; Date.now() < deadline && !/curl -s/.test(output);) await new Promise((resolve) => setTimeout(resolve, 200));
+      for (const deadline = Date.now() + 50_000; Date.now() < deadline && !/curl -s/.test(output); ) await new Promise((resolve) => setTimeout(resolve, 200));
       const key = /X-Api-Key: (\S+)'/.exec(output)?.[1];
       expect(key, output).to.be.a('string');
       const reply = await fetch(`http://127.0.0.1:${port}/api/v1/annonces?page_size=3`, { headers: { 'X-Api-Key': key! } });
       expect(reply.status).to.equal(200);
-      expect((await reply.json() as { items: unknown[] }).items).to.have.length(3);
+      expect(((await reply.json()) as { items: unknown[] }).items).to.have.length(3);
       await client.indices.refresh({ index: alias });
       expect((await client.count({ index: alias })).count).to.be.within(250, 300);
     } finally {
       for (const { pid } of descendants(child.pid!)) {
-        try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          /* already gone */
+        }
       }
       child.kill('SIGTERM');
       await deleteAliasIndices(client, alias);

@@ -24,28 +24,59 @@ describeEngines('sparse real-shaped records over HTTP', function (engine) {
     key = await app.newKey('sur_mesure');
     const sites = loadSites();
     const report = await runLoad({
-      files: [writeNdjson([
-        {
-          source: 'seloger', reference: '262973311', url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
-          collected_at: '2026-11-10T16:37:09Z', transaction: 'vente', price: '210000.0', surface: '65.95', rooms: '4.0', city: '83100',
-          images: ['https://img.example/1.jpg'],
-        },
-        {
-          source: 'leboncoin', reference: '3100000001', url: 'https://www.leboncoin.fr/ad/ventes_immobilieres/3100000001', collected_at: '2026-11-11T08:00:00Z',
-          category: 'Ventes immobilières', type: 'Appartement', price: 210000, surface: 66, rooms: 4, city: 'Toulon', latitude: 43.1221, longitude: 5.9312,
-          images: ['https://img.example/2.jpg'],
-        },
-      ])],
-      store: app.service.listingStore, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }), now: () => Date.parse('2026-11-12T00:00:00Z'),
+      files: [
+        writeNdjson([
+          {
+            source: 'seloger',
+            reference: '262973311',
+            url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
+            collected_at: '2026-11-10T16:37:09Z',
+            transaction: 'vente',
+            price: '210000.0',
+            surface: '65.95',
+            rooms: '4.0',
+            city: '83100',
+            images: ['https://img.example/1.jpg'],
+          },
+          {
+            source: 'leboncoin',
+            reference: '3100000001',
+            url: 'https://www.leboncoin.fr/ad/ventes_immobilieres/3100000001',
+            collected_at: '2026-11-11T08:00:00Z',
+            category: 'Ventes immobilières',
+            type: 'Appartement',
+            price: 210000,
+            surface: 66,
+            rooms: 4,
+            city: 'Toulon',
+            latitude: 43.1221,
+            longitude: 5.9312,
+            images: ['https://img.example/2.jpg'],
+          },
+        ]),
+      ],
+      store: app.service.listingStore,
+      sites,
+      communes: loadCommunes(),
+      grouping: new DedupGrouping({ sites }),
+      now: () => Date.parse('2026-11-12T00:00:00Z'),
     });
     expect(report).to.include({ written: 2, rejected: 0 });
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   it('serves the SeLoger-like listing with a type from its URL and a built title', async () => {
     const { status, body } = await app.get('/annonces/seloger/262973311', key);
     expect(status).to.equal(200);
-    expect(body.annonce).to.include({ type: 'Appartement', title: 'Appartement 4 pièces 65,95 m² à Toulon', postal_code: '83100', city: 'Toulon', surface: 65.95 });
+    expect(body.annonce).to.include({
+      type: 'Appartement',
+      title: 'Appartement 4 pièces 65,95 m² à Toulon',
+      postal_code: '83100',
+      city: 'Toulon',
+      surface: 65.95,
+    });
   });
 
   it('returns the two sites as one property, the Leboncoin copy without a postal code included', async () => {

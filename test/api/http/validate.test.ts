@@ -12,7 +12,12 @@ import { ApiError } from '../../../src/api/http/errors.js';
 const requestWith = (query: Record<string, string>) => ({ query }) as unknown as Context;
 
 async function refusal(schema: typeof SearchParams | typeof MapParams, query: Record<string, string>): Promise<ApiError> {
-  const error = await input(schema).validate(requestWith(query), async () => {}).then(() => null, (e: unknown) => e);
+  const error = await input(schema)
+    .validate(requestWith(query), async () => {})
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   expect(error).to.be.instanceOf(ApiError);
   return error as ApiError;
 }
@@ -24,13 +29,22 @@ describe('route input (validate middleware)', () => {
     const search = input(SearchParams);
     const ctx = requestWith({ prix_min: '100', page_size: '10' });
     let received: SearchParams | null = null;
-    await search.validate(ctx, () => search.handle(async (_ctx, params) => { received = params; })(ctx, async () => {}));
+    await search.validate(ctx, () =>
+      search.handle(async (_ctx, params) => {
+        received = params;
+      })(ctx, async () => {}),
+    );
     expect(received).to.include({ prix_min: 100, page_size: 10, page: 1, sort: 'recent' });
   });
 
   it('refuses to run a handler whose validate middleware did not run', async () => {
     const search = input(SearchParams);
-    const error = await search.handle(async () => {})(requestWith({}), async () => {}).then(() => null, (e: Error) => e);
+    const error = await search
+      .handle(async () => {})(requestWith({}), async () => {})
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
     expect(error?.message).to.match(/without its validate middleware/);
   });
 

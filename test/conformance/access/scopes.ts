@@ -23,5 +23,4 @@ export function scopeAt(accountId: string, now: number, kind: WindowKind = 'peri
 let counter = 0;
 export const newAccountId = (label: string): string => `${label}-${process.pid}-${++counter}`;
 
-export const ids = (prefix: string, count: number, from = 0): string[] =>
-  Array.from({ length: count }, (_, i) => `${prefix}:${from + i}`);
+export const ids = (prefix: string, count: number, from = 0): string[] => Array.from({ length: count }, (_, i) => `${prefix}:${from + i}`);

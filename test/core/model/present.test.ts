@@ -21,7 +21,9 @@ describe('presenters', () => {
 
   it('adds <field>_source only for completed fields, and sources[] only for groups', () => {
     const grouped = {
-      ...listing, completed_from: { description: 'pap' }, dedup_key: 'd_1',
+      ...listing,
+      completed_from: { description: 'pap' },
+      dedup_key: 'd_1',
       group_members: [
         { source: listing.content.source, reference: listing.content.reference, url: 'u1', price: 1 },
         { source: 'pap', reference: 'x', url: 'u2', price: 2 },

@@ -6,11 +6,18 @@ describe('cursors', () => {
   const codec = new CursorCodec('secret-a');
 
   it('round-trips any position of a printable-ASCII id (<= 161 chars) within 500 characters', () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => (Object.is(v, -0) ? 0 : v)), fc.stringMatching(/^[\x21-\x7E]{1,161}$/), fc.integer({ min: 1, max: 1000 }), (key, id, page) => {
-      const cursor = codec.encode('search:recent', [key, id, page]);
-      expect(cursor.length).to.be.at.most(500);
-      expect(codec.decode('search:recent', cursor)).to.deep.equal([key, id, page]);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => (Object.is(v, -0) ? 0 : v)),
+        fc.stringMatching(/^[\x21-\x7E]{1,161}$/),
+        fc.integer({ min: 1, max: 1000 }),
+        (key, id, page) => {
+          const cursor = codec.encode('search:recent', [key, id, page]);
+          expect(cursor.length).to.be.at.most(500);
+          expect(codec.decode('search:recent', cursor)).to.deep.equal([key, id, page]);
+        },
+      ),
+    );
   });
 
   it('refuses a cursor of another kind, another secret, or tampered', () => {

@@ -6,7 +6,11 @@ import type { StoredListing } from '../../../src/core/model/stored.js';
 import { stored } from './helpers.js';
 
 const flat = (reference: string, price: number, fields: Partial<StoredListing> = {}) => stored({ reference, price }, fields);
-const ids = (cache: BlockCache, key: string) => cache.get(key)?.map((member) => member.id).sort();
+const ids = (cache: BlockCache, key: string) =>
+  cache
+    .get(key)
+    ?.map((member) => member.id)
+    .sort();
 /** A write of `listing`, which the store held in block `before` (null: in none). */
 const write = (listing: StoredListing, before: string | null) => ({ listing, before });
 

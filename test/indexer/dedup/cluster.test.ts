@@ -24,7 +24,10 @@ describe('ConstrainedUnionFind', () => {
     expect(uf.union(1, 2)).to.equal(false); // 2 is of site a, like 0
     expect(uf.union(2, 3)).to.equal(true);
     expect(uf.union(3, 0)).to.equal(false); // {0,1} and {2,3} both hold site a
-    expect(uf.groups()).to.deep.equal([[0, 1], [2, 3]]);
+    expect(uf.groups()).to.deep.equal([
+      [0, 1],
+      [2, 3],
+    ]);
   });
 });
 
@@ -39,7 +42,19 @@ describe('dedup block clustering', () => {
   const A = { source: 'seloger', reference: 'A', surface: 65.4, seller_name: 'Agence du Parc', year_built: null };
   const B = { source: 'pap', reference: 'B', surface: 65.4, seller_name: 'Immo Sud', year_built: 1930 };
   // No text, no energy figures: it matches B (same agency, same year) but not A directly.
-  const C = { source: 'locamoi', reference: 'C', surface: 64.5, description: null, seller_name: 'Immo Sud', year_built: 1930, dpe: null, ges: null, dpe_value: null, ges_value: null, bedrooms: null };
+  const C = {
+    source: 'locamoi',
+    reference: 'C',
+    surface: 64.5,
+    description: null,
+    seller_name: 'Immo Sud',
+    year_built: 1930,
+    dpe: null,
+    ges: null,
+    dpe_value: null,
+    ges_value: null,
+    bedrooms: null,
+  };
 
   it('joins a chain A~B~C when A and C are compatible, though A and C do not match directly', () => {
     const { ids, features } = block([A, B, C]);
@@ -53,7 +68,11 @@ describe('dedup block clustering', () => {
 
   it('does not let a chain join two listings that cannot be one property (price drifting along the chain)', () => {
     // A 300 000, B 320 000 (A~B), C 336 000 (B~C), but A and C are 10.7 % apart.
-    const { ids, features } = block([{ ...A, price: 300_000 }, { ...B, price: 320_000 }, { ...C, price: 336_000 }]);
+    const { ids, features } = block([
+      { ...A, price: 300_000 },
+      { ...B, price: 320_000 },
+      { ...C, price: 336_000 },
+    ]);
     const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
     expect(scorePair(f('B'), f('C'))).to.be.at.least(MATCH_THRESHOLD);
     expect(withinLimits(f('A'), f('C'))).to.equal(false);
@@ -73,8 +92,24 @@ describe('dedup block clustering', () => {
   describe('matches on a few common values (a price, a surface, the rooms)', () => {
     // Sparse rentals: no text, energy figures, year, bedrooms or agency; the usual rent of a studio.
     const studio = (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({
-      source, reference, transaction_type: 'location' as const, price: 570, surface: 19, rooms: 1, description: null, dpe: null, ges: null,
-      dpe_value: null, ges_value: null, year_built: null, bedrooms: null, seller_name: null, seller_type: null, latitude: null, longitude: null, ...fields,
+      source,
+      reference,
+      transaction_type: 'location' as const,
+      price: 570,
+      surface: 19,
+      rooms: 1,
+      description: null,
+      dpe: null,
+      ges: null,
+      dpe_value: null,
+      ges_value: null,
+      year_built: null,
+      bedrooms: null,
+      seller_name: null,
+      seller_type: null,
+      latitude: null,
+      longitude: null,
+      ...fields,
     });
 
     it('join an unambiguous pair', () => {
@@ -101,7 +136,9 @@ describe('dedup block clustering', () => {
 
   it('gives the same groups whatever order the listings come in', () => {
     const listings = [
-      A, B, C,
+      A,
+      B,
+      C,
       { source: 'seloger', reference: 'S2', description: null, dpe_value: null, ges_value: null },
       { source: 'bienici', reference: 'N', surface: 65.4, price: 400_000, description: 'Autre appartement, 5e étage.', dpe: 'F' as const },
       { source: 'notaires', reference: 'M', surface: 80, rooms: 4 },
@@ -109,14 +146,23 @@ describe('dedup block clustering', () => {
     ];
     const { ids, features } = block(listings);
     const expected = groupsById(ids, clusterBlock(features));
-    fc.assert(fc.property(fc.shuffledSubarray(listings, { minLength: listings.length }), (shuffled) => {
-      const again = block(shuffled);
-      expect(groupsById(again.ids, clusterBlock(again.features))).to.deep.equal(expected);
-    }), { numRuns: 50 });
+    fc.assert(
+      fc.property(fc.shuffledSubarray(listings, { minLength: listings.length }), (shuffled) => {
+        const again = block(shuffled);
+        expect(groupsById(again.ids, clusterBlock(again.features))).to.deep.equal(expected);
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('regroups only the parts reachable from the seeds, with the groups a whole-block clustering gives', () => {
-    const { ids, features } = block([A, B, C, { source: 'notaires', reference: 'M', surface: 80, rooms: 4 }, { source: 'leboncoin', reference: 'M', surface: 80, rooms: 4 }]);
+    const { ids, features } = block([
+      A,
+      B,
+      C,
+      { source: 'notaires', reference: 'M', surface: 80, rooms: 4 },
+      { source: 'leboncoin', reference: 'M', surface: 80, rooms: 4 },
+    ]);
     const whole = groupsById(ids, clusterBlock(features));
     const fromC = groupsById(ids, clusterAround(features, [ids.indexOf('locamoi:C')]).groups);
     expect(fromC).to.deep.equal([['locamoi:C', 'pap:B', 'seloger:A']]);

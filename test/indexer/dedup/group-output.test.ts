@@ -8,8 +8,16 @@ import { stored } from './helpers.js';
 describe('dedup group fields', () => {
   const sites = loadSites(); // seloger 1, leboncoin 2, bienici 3, ..., pap 5
   const seloger = stored({ source: 'seloger', reference: 'S', description: null, images: [], images_count: 0, bedrooms: null, dpe: null });
-  const pap = stored({ source: 'pap', reference: 'P', description: 'Texte PAP', bedrooms: 3, dpe: 'E', images: ['https://img.pap.example/1.jpg', 'https://img.pap.example/2.jpg'], images_count: 2 });
-  const bienici = stored({ source: 'bienici', reference: 'B', description: 'Texte Bien\'ici', bedrooms: null, dpe: 'C', images: [], images_count: 0 });
+  const pap = stored({
+    source: 'pap',
+    reference: 'P',
+    description: 'Texte PAP',
+    bedrooms: 3,
+    dpe: 'E',
+    images: ['https://img.pap.example/1.jpg', 'https://img.pap.example/2.jpg'],
+    images_count: 2,
+  });
+  const bienici = stored({ source: 'bienici', reference: 'B', description: "Texte Bien'ici", bedrooms: null, dpe: 'C', images: [], images_count: 0 });
 
   it('ranks members by site priority and gives each the sites ranked above it', () => {
     const ranked = rankMembers([pap, seloger, bienici], sites);
@@ -26,7 +34,7 @@ describe('dedup group fields', () => {
 
   it('completes each missing field from the best-ranked member that has it, and names the site', () => {
     const [main, second, third] = groupFields(rankMembers([seloger, bienici, pap], sites), 'K');
-    expect(main.content.description).to.equal('Texte Bien\'ici');
+    expect(main.content.description).to.equal("Texte Bien'ici");
     expect(main.content.dpe).to.equal('C');
     expect(main.content.bedrooms).to.equal(3);
     expect(main.content.images).to.deep.equal(pap.content.images);
@@ -34,7 +42,7 @@ describe('dedup group fields', () => {
     expect(main.has_photos).to.equal(true);
     expect(main.completed_from).to.deep.equal({ description: 'bienici', images: 'pap', bedrooms: 'pap', dpe: 'bienici' });
     // Own values are never replaced.
-    expect(second.content.description).to.equal('Texte Bien\'ici');
+    expect(second.content.description).to.equal("Texte Bien'ici");
     expect(second.completed_from).to.deep.equal({ images: 'pap', bedrooms: 'pap' });
     expect(third.completed_from).to.deep.equal({});
     expect(third.content).to.equal(pap.content);
@@ -45,7 +53,7 @@ describe('dedup group fields', () => {
     expect(alone).to.deep.include({ dedup_key: null, group_members: null, group_sites_ahead: [], completed_from: {}, has_photos: false });
   });
 
-  it('undoes a completion to get back the listing\'s own content (what scoring and completion start from)', () => {
+  it("undoes a completion to get back the listing's own content (what scoring and completion start from)", () => {
     const [main] = groupFields(rankMembers([seloger, pap], sites), 'K');
     const completed = { ...seloger, ...main };
     expect(ownContent(completed)).to.deep.equal(seloger.content);

@@ -32,13 +32,25 @@ describe('dedup keys', () => {
   });
 
   it('gives the key of a split group to the part holding most of its members, a new key to the other', () => {
-    const keys = assignKeys([[h('a', 'K'), h('b', 'K')], [h('c', 'K'), h('d', 'K'), h('e', 'K')]], new Set());
+    const keys = assignKeys(
+      [
+        [h('a', 'K'), h('b', 'K')],
+        [h('c', 'K'), h('d', 'K'), h('e', 'K')],
+      ],
+      new Set(),
+    );
     expect(keys[1]).to.equal('K');
     expect(keys[0]).to.equal(mintKey('a#1'));
   });
 
   it('on an even split, gives the key to the part holding its oldest member', () => {
-    const keys = assignKeys([[h('a', 'K', 20), h('b', 'K', 30)], [h('c', 'K', 10), h('d', 'K', 40)]], new Set());
+    const keys = assignKeys(
+      [
+        [h('a', 'K', 20), h('b', 'K', 30)],
+        [h('c', 'K', 10), h('d', 'K', 40)],
+      ],
+      new Set(),
+    );
     expect(keys).to.deep.equal([mintKey('a#1'), 'K']);
   });
 
@@ -50,7 +62,14 @@ describe('dedup keys', () => {
   });
 
   it('never gives one key to two groups', () => {
-    const keys = assignKeys([[h('a', 'K'), h('b', null)], [h('c', 'K'), h('d', null)], [h('e', 'K'), h('f', 'J')]], new Set());
+    const keys = assignKeys(
+      [
+        [h('a', 'K'), h('b', null)],
+        [h('c', 'K'), h('d', null)],
+        [h('e', 'K'), h('f', 'J')],
+      ],
+      new Set(),
+    );
     const given = keys.filter((k) => k !== null);
     expect(new Set(given).size).to.equal(given.length);
     expect(given).to.include('K').and.to.include('J');

@@ -7,25 +7,41 @@ import { floorOf } from '../../../src/core/dedup/features.js';
 import { DESCRIPTION, features } from './helpers.js';
 
 /** How another site republishes the text: other wording, sentences reordered, its own intro. */
-const REWRITTEN = 'EXCLUSIF ! À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 2e étage d\'un immeuble ancien. '
-  + 'Les plus : balcon, parquet ancien et cave. À proximité des commerces et transports. '
-  + 'Vous y trouverez une entrée, un séjour lumineux, une cuisine équipée, 2 chambres et une salle de bains.';
+const REWRITTEN =
+  "EXCLUSIF ! À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 2e étage d'un immeuble ancien. " +
+  'Les plus : balcon, parquet ancien et cave. À proximité des commerces et transports. ' +
+  'Vous y trouverez une entrée, un séjour lumineux, une cuisine équipée, 2 chambres et une salle de bains.';
 
 describe('dedup scoring', () => {
   const original = features({ source: 'seloger', reference: 'S1', surface: 65.4 });
 
   it('matches a copy with realistic differences: price +3 %, surface rounded, text rewritten, other agency', () => {
     const copy = features({
-      source: 'leboncoin', reference: 'L1', price: 329_600, surface: 65, description: REWRITTEN,
-      seller_name: 'Century 21 Lyon Est', dpe_value: null, ges_value: null, year_built: null, images: [],
+      source: 'leboncoin',
+      reference: 'L1',
+      price: 329_600,
+      surface: 65,
+      description: REWRITTEN,
+      seller_name: 'Century 21 Lyon Est',
+      dpe_value: null,
+      ges_value: null,
+      year_built: null,
+      images: [],
     });
     expect(scorePair(original, copy)).to.be.at.least(MATCH_THRESHOLD);
   });
 
   it('matches a copy whose description was cut and which gives no energy figures', () => {
     const copy = features({
-      source: 'pap', reference: 'P1', price: 316_000, description: `${DESCRIPTION.slice(0, 170)}…`,
-      dpe: null, ges: null, dpe_value: null, ges_value: null, seller_name: 'AGENCE DU PARC',
+      source: 'pap',
+      reference: 'P1',
+      price: 316_000,
+      description: `${DESCRIPTION.slice(0, 170)}…`,
+      dpe: null,
+      ges: null,
+      dpe_value: null,
+      ges_value: null,
+      seller_name: 'AGENCE DU PARC',
     });
     expect(scorePair(original, copy)).to.be.at.least(MATCH_THRESHOLD);
   });
@@ -39,11 +55,27 @@ describe('dedup scoring', () => {
 
   describe('sparse real shapes', () => {
     // SeLoger-like: a price, a surface, the rooms and a postal code; no text, no energy, no position.
-    const sparse = (overrides: Record<string, unknown>) => features({
-      description: null, dpe: null, ges: null, dpe_value: null, ges_value: null, year_built: null, bedrooms: null,
-      latitude: null, longitude: null, seller_name: null, seller_type: null, price: 210_000, surface: 65, rooms: 4, postal_code: '83100', city: 'Toulon', department: '83',
-      ...overrides,
-    });
+    const sparse = (overrides: Record<string, unknown>) =>
+      features({
+        description: null,
+        dpe: null,
+        ges: null,
+        dpe_value: null,
+        ges_value: null,
+        year_built: null,
+        bedrooms: null,
+        latitude: null,
+        longitude: null,
+        seller_name: null,
+        seller_type: null,
+        price: 210_000,
+        surface: 65,
+        rooms: 4,
+        postal_code: '83100',
+        city: 'Toulon',
+        department: '83',
+        ...overrides,
+      });
 
     it('match on the same price, the same rooms and a surface one site rounds', () => {
       const seloger = sparse({ source: 'seloger', reference: 'S', surface: 65.95 });
@@ -65,7 +97,9 @@ describe('dedup scoring', () => {
     it('the same agency spelled another way counts, another name costs nothing', () => {
       const a = sparse({ source: 'seloger', reference: 'S', seller_type: 'Pro', seller_name: 'Mcd' });
       expect(scoreDetail(a, sparse({ source: 'bienici', reference: 'B', seller_type: 'Pro', seller_name: 'MCD ORPI' })).parts.agency).to.equal(1.5);
-      expect(scoreDetail(a, sparse({ source: 'bienici', reference: 'B', seller_type: 'Pro', seller_name: 'Laforêt Mourillon' })).parts).to.not.have.property('agency');
+      expect(scoreDetail(a, sparse({ source: 'bienici', reference: 'B', seller_type: 'Pro', seller_name: 'Laforêt Mourillon' })).parts).to.not.have.property(
+        'agency',
+      );
     });
 
     it('two flats of one agency at one price with other surfaces or floors do not match', () => {
@@ -73,7 +107,8 @@ describe('dedup scoring', () => {
       const flat = sparse({ source: 'seloger', reference: 'S', surface: 65, ...agency });
       expect(scorePair(flat, sparse({ source: 'bienici', reference: 'B', surface: 66.5, ...agency }))).to.be.below(MATCH_THRESHOLD);
       expect(scorePair(flat, sparse({ source: 'bienici', reference: 'B', surface: 71, ...agency }))).to.equal(-Infinity);
-      const floors = (floor: string, source: string) => sparse({ source, reference: source, description: `Appartement au ${floor} étage, 4 pièces.`, ...agency });
+      const floors = (floor: string, source: string) =>
+        sparse({ source, reference: source, description: `Appartement au ${floor} étage, 4 pièces.`, ...agency });
       expect(scorePair(floors('2e', 'seloger'), floors('4e', 'bienici'))).to.equal(-Infinity);
     });
 
@@ -84,13 +119,23 @@ describe('dedup scoring', () => {
 
   describe('hard negatives: the neighbouring flat of the same building', () => {
     // Same building (coordinates), type, surface and rooms; another floor, its own text and energy figures.
-    const neighbourText = 'À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 5e étage avec ascenseur d\'un immeuble ancien. '
-      + 'Il comprend une entrée, un salon, une cuisine américaine, 2 chambres et une salle d\'eau. '
-      + 'Belle vue dégagée, double vitrage. À visiter sans tarder !';
-    const neighbour = (price: number) => features({
-      source: 'leboncoin', reference: 'N1', surface: 65.4, price, description: neighbourText,
-      dpe: 'E', ges: 'D', dpe_value: 268, ges_value: 41, kitchen: 'américaine',
-    });
+    const neighbourText =
+      "À vendre à Lyon, appartement de 3 pièces de 65 m² situé au 5e étage avec ascenseur d'un immeuble ancien. " +
+      "Il comprend une entrée, un salon, une cuisine américaine, 2 chambres et une salle d'eau. " +
+      'Belle vue dégagée, double vitrage. À visiter sans tarder !';
+    const neighbour = (price: number) =>
+      features({
+        source: 'leboncoin',
+        reference: 'N1',
+        surface: 65.4,
+        price,
+        description: neighbourText,
+        dpe: 'E',
+        ges: 'D',
+        dpe_value: 268,
+        ges_value: 41,
+        kitchen: 'américaine',
+      });
 
     it('does not match when the prices are more than 12 % apart', () => {
       expect(scorePair(original, neighbour(Math.round(320_000 * 1.13)))).to.equal(-Infinity);
@@ -103,8 +148,15 @@ describe('dedup scoring', () => {
 
     it('does not match on the evidence either when its text gives no floor', () => {
       const noFloor = features({
-        source: 'leboncoin', reference: 'N1', surface: 65.4, price: 326_000, description: neighbourText.replace(' situé au 5e étage', ''),
-        dpe: 'E', ges: 'D', dpe_value: 268, ges_value: 41,
+        source: 'leboncoin',
+        reference: 'N1',
+        surface: 65.4,
+        price: 326_000,
+        description: neighbourText.replace(' situé au 5e étage', ''),
+        dpe: 'E',
+        ges: 'D',
+        dpe_value: 268,
+        ges_value: 41,
       });
       const detail = scoreDetail(original, noFloor);
       expect(detail.score).to.be.below(MATCH_THRESHOLD);
@@ -113,16 +165,32 @@ describe('dedup scoring', () => {
     });
 
     it('tells the floors apart: the same template text, agency and price, another floor', () => {
-      const upstairs = features({ source: 'leboncoin', reference: 'N3', surface: 65.4, description: DESCRIPTION.replace('2e étage', '5e étage'), dpe_value: null, ges_value: null, year_built: null });
+      const upstairs = features({
+        source: 'leboncoin',
+        reference: 'N3',
+        surface: 65.4,
+        description: DESCRIPTION.replace('2e étage', '5e étage'),
+        dpe_value: null,
+        ges_value: null,
+        year_built: null,
+      });
       expect(scorePair(original, upstairs)).to.equal(-Infinity);
       // The same floor is evidence; a floor stated on one side only is none.
       expect(scoreDetail(original, features({ source: 'pap', reference: 'P2' })).parts.floor).to.equal(1);
-      expect(scoreDetail(original, features({ source: 'pap', reference: 'P3', description: 'Appartement lumineux, balcon.' })).parts).to.not.have.property('floor');
+      expect(scoreDetail(original, features({ source: 'pap', reference: 'P3', description: 'Appartement lumineux, balcon.' })).parts).to.not.have.property(
+        'floor',
+      );
     });
 
     it('does not match with the same agency and the same energy class either', () => {
       const sameAgency = features({
-        source: 'leboncoin', reference: 'N2', surface: 65.4, price: 330_000, description: neighbourText, dpe_value: 231, ges_value: 27,
+        source: 'leboncoin',
+        reference: 'N2',
+        surface: 65.4,
+        price: 330_000,
+        description: neighbourText,
+        dpe_value: 231,
+        ges_value: 27,
       });
       expect(scorePair(original, sameAgency)).to.be.below(MATCH_THRESHOLD);
     });
@@ -147,21 +215,46 @@ describe('dedup scoring', () => {
   });
 
   it('takes a value missing on either side as no evidence', () => {
-    const bare = { description: null, dpe: null, ges: null, dpe_value: null, ges_value: null, year_built: null, bedrooms: null, seller_type: 'Particulier' as const, seller_name: null, latitude: null, longitude: null, price: null, surface: null, rooms: null };
+    const bare = {
+      description: null,
+      dpe: null,
+      ges: null,
+      dpe_value: null,
+      ges_value: null,
+      year_built: null,
+      bedrooms: null,
+      seller_type: 'Particulier' as const,
+      seller_name: null,
+      latitude: null,
+      longitude: null,
+      price: null,
+      surface: null,
+      rooms: null,
+    };
     const detail = scoreDetail(features({ source: 'seloger', ...bare }), features({ source: 'pap', ...bare }));
     expect(detail).to.deep.equal({ score: 0, parts: {} });
   });
 
   it('is symmetric', () => {
-    fc.assert(fc.property(
-      fc.record({ price: fc.integer({ min: 280_000, max: 360_000 }), surface: fc.double({ min: 60, max: 70, noNaN: true }), dpe: fc.constantFrom('C', 'D', null) }),
-      fc.record({ price: fc.integer({ min: 280_000, max: 360_000 }), surface: fc.double({ min: 60, max: 70, noNaN: true }), dpe: fc.constantFrom('C', 'D', null) }),
-      (a, b) => {
-        const fa = features({ source: 'seloger', ...a } as never);
-        const fb = features({ source: 'pap', reference: 'P', ...b } as never);
-        expect(scorePair(fa, fb)).to.equal(scorePair(fb, fa));
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.record({
+          price: fc.integer({ min: 280_000, max: 360_000 }),
+          surface: fc.double({ min: 60, max: 70, noNaN: true }),
+          dpe: fc.constantFrom('C', 'D', null),
+        }),
+        fc.record({
+          price: fc.integer({ min: 280_000, max: 360_000 }),
+          surface: fc.double({ min: 60, max: 70, noNaN: true }),
+          dpe: fc.constantFrom('C', 'D', null),
+        }),
+        (a, b) => {
+          const fa = features({ source: 'seloger', ...a } as never);
+          const fb = features({ source: 'pap', reference: 'P', ...b } as never);
+          expect(scorePair(fa, fb)).to.equal(scorePair(fb, fa));
+        },
+      ),
+    );
   });
 });
 

@@ -44,7 +44,9 @@ describe('DedupGrouping in the load pipeline', function () {
     store = new SqliteListingStore(path.join(dir, 'listings.sqlite'));
     wallClock = Date.parse('2026-11-15T00:00:00Z');
   });
-  afterEach(async () => { await store.close(); });
+  afterEach(async () => {
+    await store.close();
+  });
 
   it('joins a copy loaded later to the existing listing: one key on every site, the earlier one redelivered', async () => {
     await load([onLeboncoin(), flat('bienici', 'OTHER', { postal_code: '69007', price: '210 000 €' })]);
@@ -155,7 +157,9 @@ describe('DedupGrouping in the load pipeline', function () {
   describe('rebuild (npm run indexer -- dedup --rebuild)', () => {
     // Generated records are collected up to 2026-11-20: the loads run after that.
     const AFTER_SAMPLE = Date.parse('2026-11-21T00:00:00Z');
-    beforeEach(() => { wallClock = AFTER_SAMPLE; });
+    beforeEach(() => {
+      wallClock = AFTER_SAMPLE;
+    });
     const sample = (count: number, seed: number) => [...generateSample({ count, seed })].map((s) => s.record);
     const partition = async () => {
       const rows = store.database.prepare('SELECT id, dedup_key FROM listings WHERE dedup_key IS NOT NULL').all() as { id: string; dedup_key: string }[];
@@ -202,11 +206,19 @@ describe('DedupGrouping in the load pipeline', function () {
       // The bases whose blocks each batch reads from the store, in order (no cache: every read is seen).
       const reads: string[][] = [];
       const readBlock = store.findBlockCandidates.bind(store);
-      store.findBlockCandidates = async (key: string) => { reads.at(-1)!.push(baseOfKey(key)); return readBlock(key); };
+      store.findBlockCandidates = async (key: string) => {
+        reads.at(-1)!.push(baseOfKey(key));
+        return readBlock(key);
+      };
       const stage = new DedupGrouping({ sites, cacheListings: 0 });
       const batches: GroupingStage = {
-        get groupsFormed() { return stage.groupsFormed; },
-        apply: (...args) => { reads.push([]); return stage.apply(...args); },
+        get groupsFormed() {
+          return stage.groupsFormed;
+        },
+        apply: (...args) => {
+          reads.push([]);
+          return stage.apply(...args);
+        },
       };
       await load(records.slice(1500), batches);
       expect(reads).to.have.length(2);
@@ -223,7 +235,10 @@ describe('DedupGrouping in the load pipeline', function () {
 
     it('writes the same store whatever the block cache holds (none, a few blocks, the default)', async () => {
       const records = sample(3000, 23);
-      const snapshot = () => store.database.prepare('SELECT l.id, l.dedup_key, l.sites_ahead, l.change_seq, t.doc FROM listings l JOIN listing_texts t ON t.rowid = l.rowid ORDER BY l.id').all();
+      const snapshot = () =>
+        store.database
+          .prepare('SELECT l.id, l.dedup_key, l.sites_ahead, l.change_seq, t.doc FROM listings l JOIN listing_texts t ON t.rowid = l.rowid ORDER BY l.id')
+          .all();
       const states = [];
       for (const cacheListings of [0, 40, undefined]) {
         await store.close();
@@ -233,7 +248,10 @@ describe('DedupGrouping in the load pipeline', function () {
         const grouping = new DedupGrouping({ sites, cacheListings });
         await load(records.slice(0, 1400), grouping);
         await load(records.slice(1400), grouping);
-        const withdrawals = await load(records.slice(0, 600).map((r) => ({ ...r, collected_at: '2026-11-20T12:00:00Z', status: 'vendue' })), grouping);
+        const withdrawals = await load(
+          records.slice(0, 600).map((r) => ({ ...r, collected_at: '2026-11-20T12:00:00Z', status: 'vendue' })),
+          grouping,
+        );
         expect(withdrawals.written).to.be.above(500);
         states.push(snapshot());
         // The cache is a copy of the store's blocks: each cached block holds what the store returns
@@ -256,12 +274,17 @@ describe('DedupGrouping in the load pipeline', function () {
       const blockReads: string[] = [];
       const countReads = () => {
         const readBlock = store.findBlockCandidates.bind(store);
-        store.findBlockCandidates = async (key: string) => { blockReads.push(key); return readBlock(key); };
+        store.findBlockCandidates = async (key: string) => {
+          blockReads.push(key);
+          return readBlock(key);
+        };
       };
       countReads();
       // Pages of 3 block keys: many bases straddle two pages or more.
       const atEnd = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3 }));
-      const keys = (store.database.prepare('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key IS NOT NULL').pluck().all() as string[]).sort();
+      const keys = (
+        store.database.prepare('SELECT DISTINCT block_key FROM listings WHERE active = 1 AND block_key IS NOT NULL').pluck().all() as string[]
+      ).sort();
       expect([...blockReads].sort()).to.deep.equal(keys);
       expect(atEnd.grouping_seconds).to.be.above(0);
       const groups = await partition();
@@ -271,8 +294,11 @@ describe('DedupGrouping in the load pipeline', function () {
       const firstBuild = store;
       const listings = async () => Promise.all((await all()).map(get));
       const grouped = await listings();
-      const features = () => store.database.prepare('SELECT l.id, f.* FROM dedup_features f JOIN listings l ON l.rowid = f.rowid ORDER BY l.id').all()
-        .map((row) => ({ ...(row as object), rowid: 0 }));
+      const features = () =>
+        store.database
+          .prepare('SELECT l.id, f.* FROM dedup_features f JOIN listings l ON l.rowid = f.rowid ORDER BY l.id')
+          .all()
+          .map((row) => ({ ...(row as object), rowid: 0 }));
       const featuresAtEnd = features();
 
       store = new SqliteListingStore(path.join(dir, 'batch-by-batch.sqlite'));
@@ -284,14 +310,28 @@ describe('DedupGrouping in the load pipeline', function () {
       expect(batchByBatch.regrouped_at_end).to.equal(0);
       expect(blockReads.length).to.be.above(2 * keys.length);
       expect(await partition()).to.deep.equal(groups);
-      const counts = (report: LoadReport) => ({ ...report, seconds: 0, records_per_second: 0, write_seconds: 0, grouping_seconds: 0, regrouped_at_end: 0, peak_rss_mib_writing: 0, peak_rss_mib: 0 });
+      const counts = (report: LoadReport) => ({
+        ...report,
+        seconds: 0,
+        records_per_second: 0,
+        write_seconds: 0,
+        grouping_seconds: 0,
+        regrouped_at_end: 0,
+        peak_rss_mib_writing: 0,
+        peak_rss_mib: 0,
+      });
       expect(counts(atEnd)).to.deep.equal(counts(batchByBatch));
 
       // Listing by listing, the same but for the keys (minted from the final groups, not from the
       // groups as they formed) and the change positions (the group fields are written last).
       const keyOf = new Map<string, string>();
       for (const listing of await listings()) if (listing.dedup_key !== null) keyOf.set(listing.id, listing.dedup_key);
-      const comparable = (listing: StoredListing) => ({ ...listing, dedup_key: listing.dedup_key === null ? null : keyOf.get(listing.id), change_seq: 0, changed_at: 0 });
+      const comparable = (listing: StoredListing) => ({
+        ...listing,
+        dedup_key: listing.dedup_key === null ? null : keyOf.get(listing.id),
+        change_seq: 0,
+        changed_at: 0,
+      });
       const expected = await listings();
       expect(grouped.map(comparable)).to.deep.equal(expected.map(comparable));
       expect(featuresAtEnd.length).to.be.above(2500);
@@ -305,9 +345,21 @@ describe('DedupGrouping in the load pipeline', function () {
 
     it('a first build grouped in a worker thread writes the rows the load thread writes, feed positions included', async () => {
       const records = sample(3000, 31);
-      const rows = () => store.database.prepare(`SELECT l.rowid AS rowid, l.*, t.doc, t.title, t.description, a.public_json
-        FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid ORDER BY l.rowid`).all();
-      const comparable = (report: LoadReport) => ({ ...report, seconds: 0, records_per_second: 0, write_seconds: 0, grouping_seconds: 0, peak_rss_mib_writing: 0, peak_rss_mib: 0, grouped_in_worker: null });
+      const rows = () =>
+        store.database
+          .prepare(`SELECT l.rowid AS rowid, l.*, t.doc, t.title, t.description, a.public_json
+        FROM listings l JOIN listing_texts t ON t.rowid = l.rowid JOIN listing_annonces a ON a.rowid = l.rowid ORDER BY l.rowid`)
+          .all();
+      const comparable = (report: LoadReport) => ({
+        ...report,
+        seconds: 0,
+        records_per_second: 0,
+        write_seconds: 0,
+        grouping_seconds: 0,
+        peak_rss_mib_writing: 0,
+        peak_rss_mib: 0,
+        grouped_in_worker: null,
+      });
       const clockBefore = wallClock;
       const inWorker = await load(records, new DedupGrouping({ sites, blockKeysPerPage: 3, groupInWorker: true }));
       const workerRows = rows() as { change_seq: number; dedup_key: string | null }[];
@@ -346,8 +398,9 @@ describe('DedupGrouping in the load pipeline', function () {
       await rebuildGroups({ store, sites, now: () => wallClock });
       expect(await partition()).to.deep.equal(loaded);
       const any = (await store.get((await all())[0]))!;
-      expect((await store.findBlock((store.database.prepare('SELECT block_key FROM listings WHERE id = ?').get(any.id) as { block_key: string }).block_key)).length).to.be.above(0);
+      expect(
+        (await store.findBlock((store.database.prepare('SELECT block_key FROM listings WHERE id = ?').get(any.id) as { block_key: string }).block_key)).length,
+      ).to.be.above(0);
     });
   });
 });
-

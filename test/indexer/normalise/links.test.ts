@@ -5,7 +5,8 @@ describe('normaliseRecord: images, other fields, title', () => {
   describe('images and other fields', () => {
     it('splits a string of URLs on |, commas and whitespace, keeps http(s) only, deduplicated in order', () => {
       const c = content({
-        images: 'https://img.example.org/1.jpg|https://img.example.org/2.jpg, https://img.example.org/1.jpg\nhttp://img.example.org/3.jpg ftp://x/4.jpg not-a-url',
+        images:
+          'https://img.example.org/1.jpg|https://img.example.org/2.jpg, https://img.example.org/1.jpg\nhttp://img.example.org/3.jpg ftp://x/4.jpg not-a-url',
       });
       expect(c.images).to.deep.equal(['https://img.example.org/1.jpg', 'https://img.example.org/2.jpg', 'http://img.example.org/3.jpg']);
       expect(c.images_count).to.equal(3);
@@ -37,8 +38,20 @@ describe('normaliseRecord: images, other fields, title', () => {
     });
 
     it('copies http(s) media URLs and plain text fields', () => {
-      const c = content({ video_url: 'https://youtu.be/x', virtual_tour_url: 'javascript:alert(1)', dpe_chart_url: 'https://x/dpe.png', kitchen: 'équipée', real_estate_network: 'Orpi' });
-      expect(c).to.include({ video_url: 'https://youtu.be/x', virtual_tour_url: null, dpe_chart_url: 'https://x/dpe.png', kitchen: 'équipée', real_estate_network: 'Orpi' });
+      const c = content({
+        video_url: 'https://youtu.be/x',
+        virtual_tour_url: 'javascript:alert(1)',
+        dpe_chart_url: 'https://x/dpe.png',
+        kitchen: 'équipée',
+        real_estate_network: 'Orpi',
+      });
+      expect(c).to.include({
+        video_url: 'https://youtu.be/x',
+        virtual_tour_url: null,
+        dpe_chart_url: 'https://x/dpe.png',
+        kitchen: 'équipée',
+        real_estate_network: 'Orpi',
+      });
     });
   });
 

@@ -25,7 +25,12 @@ describe('normaliseRecord: location', () => {
 
     it('fills department and region but not the postal code of a city with several postal codes', () => {
       expect(content({ city: 'Annecy' })).to.include({ city: 'Annecy', postal_code: null, department: '74', latitude: 45.902, longitude: 6.126 });
-      expect(content({ city: 'Saint-Denis', department: '93' })).to.include({ city: 'Saint-Denis', postal_code: null, department: '93', region: 'Île-de-France' });
+      expect(content({ city: 'Saint-Denis', department: '93' })).to.include({
+        city: 'Saint-Denis',
+        postal_code: null,
+        department: '93',
+        region: 'Île-de-France',
+      });
       expect(content({ city: 'Saint-Denis' })).to.include({ city: 'Saint-Denis', department: null, region: null });
     });
 

@@ -4,19 +4,45 @@ import { normalise, content } from './helpers.js';
 describe('normaliseRecord: type, transaction, status', () => {
   describe('type', () => {
     const cases: [string, string][] = [
-      ['appartement', 'Appartement'], ['Appt', 'Appartement'], ['apt', 'Appartement'], ['T3', 'Appartement'],
-      ['F2', 'Appartement'], ['Studio', 'Appartement'], ['duplex', 'Appartement'], ['Loft', 'Appartement'],
-      ['triplex', 'Appartement'], ['Appartement T4', 'Appartement'],
-      ['maison', 'Maison'], ['Villa', 'Maison'], ['maison de ville', 'Maison'], ['Pavillon', 'Maison'],
-      ['Longère', 'Maison'], ['mas', 'Maison'], ['Chalet', 'Maison'], ['ferme', 'Maison'], ['Château', 'Maison'],
-      ['castle', 'Maison'], ['propriété', 'Maison'], ['Bastide', 'Maison'], ['Maison avec garage', 'Maison'],
-      ['terrain', 'Terrain'], ['Terrain à bâtir', 'Terrain'],
-      ['parking', 'Parking'], ['Garage', 'Parking'], ['box', 'Parking'],
-      ['Local commercial', 'Local commercial'], ['commerce', 'Local commercial'], ['Boutique', 'Local commercial'],
+      ['appartement', 'Appartement'],
+      ['Appt', 'Appartement'],
+      ['apt', 'Appartement'],
+      ['T3', 'Appartement'],
+      ['F2', 'Appartement'],
+      ['Studio', 'Appartement'],
+      ['duplex', 'Appartement'],
+      ['Loft', 'Appartement'],
+      ['triplex', 'Appartement'],
+      ['Appartement T4', 'Appartement'],
+      ['maison', 'Maison'],
+      ['Villa', 'Maison'],
+      ['maison de ville', 'Maison'],
+      ['Pavillon', 'Maison'],
+      ['Longère', 'Maison'],
+      ['mas', 'Maison'],
+      ['Chalet', 'Maison'],
+      ['ferme', 'Maison'],
+      ['Château', 'Maison'],
+      ['castle', 'Maison'],
+      ['propriété', 'Maison'],
+      ['Bastide', 'Maison'],
+      ['Maison avec garage', 'Maison'],
+      ['terrain', 'Terrain'],
+      ['Terrain à bâtir', 'Terrain'],
+      ['parking', 'Parking'],
+      ['Garage', 'Parking'],
+      ['box', 'Parking'],
+      ['Local commercial', 'Local commercial'],
+      ['commerce', 'Local commercial'],
+      ['Boutique', 'Local commercial'],
       ['Fonds de commerce', 'Local commercial'],
-      ['Immeuble', 'Immeuble'], ['immeuble de rapport', 'Immeuble'],
-      ['bureau', 'Bureau'], ['Bureaux', 'Bureau'], ['local professionnel', 'Bureau'],
-      ['péniche', 'Autre'], ['viager', 'Autre'],
+      ['Immeuble', 'Immeuble'],
+      ['immeuble de rapport', 'Immeuble'],
+      ['bureau', 'Bureau'],
+      ['Bureaux', 'Bureau'],
+      ['local professionnel', 'Bureau'],
+      ['péniche', 'Autre'],
+      ['viager', 'Autre'],
     ];
     for (const [input, expected] of cases) {
       it(`${JSON.stringify(input)} is ${expected}`, () => {
@@ -44,8 +70,14 @@ describe('normaliseRecord: type, transaction, status', () => {
 
   describe('transaction', () => {
     const byField: [string, string][] = [
-      ['vente', 'vente'], ['Achat', 'vente'], ['à vendre', 'vente'], ['sale', 'vente'],
-      ['location', 'location'], ['Louer', 'location'], ['À louer', 'location'], ['rent', 'location'],
+      ['vente', 'vente'],
+      ['Achat', 'vente'],
+      ['à vendre', 'vente'],
+      ['sale', 'vente'],
+      ['location', 'location'],
+      ['Louer', 'location'],
+      ['À louer', 'location'],
+      ['rent', 'location'],
     ];
     for (const [input, expected] of byField) {
       it(`transaction ${JSON.stringify(input)} is ${expected}`, () => {
@@ -76,11 +108,21 @@ describe('normaliseRecord: type, transaction, status', () => {
 
   describe('status', () => {
     const cases: [string | undefined, string][] = [
-      [undefined, 'active'], ['active', 'active'], ['en ligne', 'active'], ['bizarre', 'active'],
-      ['vendu', 'vendue'], ['Vendue', 'vendue'], ['sold', 'vendue'],
-      ['Sous compromis', 'sous_compromis'], ['sous_compromis', 'sous_compromis'], ['under offer', 'sous_compromis'],
-      ['archivée', 'archivee'], ['archived', 'archivee'],
-      ['retiré', 'retiree'], ['Retirée', 'retiree'], ['withdrawn', 'retiree'],
+      [undefined, 'active'],
+      ['active', 'active'],
+      ['en ligne', 'active'],
+      ['bizarre', 'active'],
+      ['vendu', 'vendue'],
+      ['Vendue', 'vendue'],
+      ['sold', 'vendue'],
+      ['Sous compromis', 'sous_compromis'],
+      ['sous_compromis', 'sous_compromis'],
+      ['under offer', 'sous_compromis'],
+      ['archivée', 'archivee'],
+      ['archived', 'archivee'],
+      ['retiré', 'retiree'],
+      ['Retirée', 'retiree'],
+      ['withdrawn', 'retiree'],
     ];
     for (const [input, expected] of cases) {
       it(`${JSON.stringify(input)} is ${expected}`, () => {

@@ -34,7 +34,6 @@ describe('normaliseRecord', () => {
       });
     }
 
-
     it('a site missing from the sources configuration', () => {
       expect(rejection({ source: 'inconnu' }).field).to.equal('source');
     });
@@ -77,8 +76,12 @@ describe('normaliseRecord', () => {
 
     it('never copies contact fields anywhere', () => {
       const c = content({
-        seller_type: 'particulier', seller_name: 'Jean Dupont', seller_phone: '06 99 88 77 66', seller_email: 'jd@example.org',
-        contact_phone: '06 11 22 33 44', email: 'x@example.org',
+        seller_type: 'particulier',
+        seller_name: 'Jean Dupont',
+        seller_phone: '06 99 88 77 66',
+        seller_email: 'jd@example.org',
+        contact_phone: '06 11 22 33 44',
+        email: 'x@example.org',
         legal_info: { honoraires: '5 % TTC', telephone: '06 55 44 33 22', mentions: 'Contact 06 55 44 33 21' },
       });
       const json = JSON.stringify(c);
@@ -89,14 +92,31 @@ describe('normaliseRecord', () => {
 
   describe('sparse records (no title, no type)', () => {
     const SELOGER_LIKE = {
-      source: 'seloger', reference: '262973311', url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
-      collected_at: '2026-11-10T16:37:09Z', transaction: 'vente', price: '210000.0', surface: '65.0', rooms: '4.0', city: '83100',
-      images: ['https://img.example/1.jpg'], title: undefined,
+      source: 'seloger',
+      reference: '262973311',
+      url: 'https://www.seloger.com/annonces/achat/appartement/toulon-83/brunet/262973311.htm',
+      collected_at: '2026-11-10T16:37:09Z',
+      transaction: 'vente',
+      price: '210000.0',
+      surface: '65.0',
+      rooms: '4.0',
+      city: '83100',
+      images: ['https://img.example/1.jpg'],
+      title: undefined,
     };
 
     it('are stored: the type from the URL path, a title built from what is known, the city from the postal code', () => {
       const c = content(SELOGER_LIKE);
-      expect(c).to.include({ type: 'Appartement', title: 'Appartement 4 pièces 65 m² à Toulon', transaction_type: 'vente', price: 210000, surface: 65, rooms: 4, postal_code: '83100', city: 'Toulon' });
+      expect(c).to.include({
+        type: 'Appartement',
+        title: 'Appartement 4 pièces 65 m² à Toulon',
+        transaction_type: 'vente',
+        price: 210000,
+        surface: 65,
+        rooms: 4,
+        postal_code: '83100',
+        city: 'Toulon',
+      });
     });
 
     it('take the type from the site category, then from the description opening, else Autre', () => {
@@ -117,7 +137,14 @@ describe('normaliseRecord', () => {
     });
 
     it('keep the values written as collectors write them', () => {
-      const record = normalise({ surface: 'env. 45,5 m² Carrez', land_surface: '1,5 ha', rooms: 'T3', bedrooms: '2 ch.', price: '350 000 € FAI', year_built: '1975.0' });
+      const record = normalise({
+        surface: 'env. 45,5 m² Carrez',
+        land_surface: '1,5 ha',
+        rooms: 'T3',
+        bedrooms: '2 ch.',
+        price: '350 000 € FAI',
+        year_built: '1975.0',
+      });
       expect(record.content).to.include({ surface: 45.5, land_surface: 15000, rooms: 3, bedrooms: 2, price: 350000, year_built: 1975 });
       expect(record.nulled).to.deep.equal([]);
     });
@@ -130,34 +157,76 @@ describe('normaliseRecord', () => {
   describe('on real collector shapes', () => {
     it('a notaires.fr sale', () => {
       const record = normalise({
-        source: 'notaires', reference: 1847402, collected_at: '2025-06-12T10:00:00Z',
+        source: 'notaires',
+        reference: 1847402,
+        collected_at: '2025-06-12T10:00:00Z',
         url: 'https://www.immobilier.notaires.fr/fr/annonce-immo/vente/appartement/paris-08-75008/1847402',
-        title: 'Achat :Appartement T4- Paris 8 - Paris (75)', type: 'Appartement T4', city: '- Paris 8 - Paris (75)',
-        department: '75', price: '955000', surface: '72.12', rooms: '4',
+        title: 'Achat :Appartement T4- Paris 8 - Paris (75)',
+        type: 'Appartement T4',
+        city: '- Paris 8 - Paris (75)',
+        department: '75',
+        price: '955000',
+        surface: '72.12',
+        rooms: '4',
         description: 'Notaire - F4 Rue Berryer. Contact : Thomas AUCLAIR : 06.74.19.74.81\nClasse énergie : D - Classe climat : B',
       });
       expect(record.status).to.equal('active');
       expect(record.content).to.include({
-        type: 'Appartement', transaction_type: 'vente', price: 955000, surface: 72.12, rooms: 4, price_per_m2: 13242,
-        city: 'Paris', postal_code: '75008', department: '75', region: 'Île-de-France', latitude: 48.873, longitude: 2.311,
-        dpe: 'D', ges: 'B',
+        type: 'Appartement',
+        transaction_type: 'vente',
+        price: 955000,
+        surface: 72.12,
+        rooms: 4,
+        price_per_m2: 13242,
+        city: 'Paris',
+        postal_code: '75008',
+        department: '75',
+        region: 'Île-de-France',
+        latitude: 48.873,
+        longitude: 2.311,
+        dpe: 'D',
+        ges: 'B',
       });
       expect(record.content.description).to.include(`AUCLAIR : ${REDACTION_MARKER}`);
     });
 
     it("a Bien'ici castle with a placeholder publication date and repeated photos", () => {
       const record = normalise({
-        source: 'bienici', reference: '402', city: 'Montvalent', postal_code: 46600, type: 'castle', rooms: 26, bedrooms: 13,
-        price: 797600, published_at: '1970-01-01T00:00:00.000Z', url: 'https://www.bienici.com/annonce/vente/montvalent/402',
+        source: 'bienici',
+        reference: '402',
+        city: 'Montvalent',
+        postal_code: 46600,
+        type: 'castle',
+        rooms: 26,
+        bedrooms: 13,
+        price: 797600,
+        published_at: '1970-01-01T00:00:00.000Z',
+        url: 'https://www.bienici.com/annonce/vente/montvalent/402',
         title: 'Château à vendre dans le lot avec dépendances et piscine.',
-        images: 'https://media.example.org/a.jpg?DATEMAJ=23/11/2022-09:45:40, https://media.example.org/b.jpg?DATEMAJ=23/11/2022-09:45:40, https://media.example.org/a.jpg?DATEMAJ=23/11/2022-09:45:40',
+        images:
+          'https://media.example.org/a.jpg?DATEMAJ=23/11/2022-09:45:40, https://media.example.org/b.jpg?DATEMAJ=23/11/2022-09:45:40, https://media.example.org/a.jpg?DATEMAJ=23/11/2022-09:45:40',
       });
       expect(record.content).to.include({ type: 'Maison', city: 'Montvalent', department: '46', region: 'Occitanie', images_count: 2, published_at: null });
     });
 
     it('a private rental without description', () => {
-      const c = content({ source: 'pap', title: '1 chambre appartement de 31m² à Paris', price: '690 €/mois', surface: '31', rooms: 1, city: '92110 Clichy, France', seller_type: 'particulier' });
-      expect(c).to.include({ transaction_type: 'location', price_label: '690 €/mois', city: 'Clichy', postal_code: '92110', department: '92', seller_name: null });
+      const c = content({
+        source: 'pap',
+        title: '1 chambre appartement de 31m² à Paris',
+        price: '690 €/mois',
+        surface: '31',
+        rooms: 1,
+        city: '92110 Clichy, France',
+        seller_type: 'particulier',
+      });
+      expect(c).to.include({
+        transaction_type: 'location',
+        price_label: '690 €/mois',
+        city: 'Clichy',
+        postal_code: '92110',
+        department: '92',
+        seller_name: null,
+      });
     });
   });
 });

@@ -33,8 +33,13 @@ export function requestContext(logger: pino.Logger, metrics?: ApiMetrics) {
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const line = {
-      req_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10,
-      account: ctx.state.caller?.account.id, key: ctx.state.caller?.key.prefix,
+      req_id: requestId,
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      ms: Math.round(ms * 10) / 10,
+      account: ctx.state.caller?.account.id,
+      key: ctx.state.caller?.key.prefix,
     };
     if (ctx.status >= 500) logger.error({ ...line, err: failure }, 'request failed');
     else logger.info(line, 'request');

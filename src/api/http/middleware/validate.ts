@@ -40,9 +40,10 @@ export function input<S extends z.ZodType>(schema: S, pick: (ctx: Context) => un
       await next();
     },
     params,
-    handle: (handler) => async function handleValidated(ctx: Context): Promise<void> {
-      await handler(ctx, params(ctx));
-    },
+    handle: (handler) =>
+      async function handleValidated(ctx: Context): Promise<void> {
+        await handler(ctx, params(ctx));
+      },
   };
 }
 

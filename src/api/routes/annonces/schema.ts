@@ -5,16 +5,20 @@ import { Annonce } from '../../../core/model/annonce.js';
 import { boundsInOrder, listingFilterParams } from '../shared/listing-filter.js';
 import { cursor, integer, oneOf, pageSize } from '../shared/params.js';
 
-export const SearchParams = z.object({
-  ...listingFilterParams,
-  /** Obsolete, without effect; still accepted (docs/api.md). */
-  source: oneOf(['all', 'interne', 'scraped'], 'must be all, interne or scraped').optional(),
-  sort: oneOf(SORTS, `must be one of ${SORTS.join(', ')}`).optional().transform((v) => v ?? 'recent'),
-  page: integer(1, 1000).transform((v) => v ?? 1),
-  page_size: pageSize(25),
-  cursor,
-  dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
-}).superRefine(boundsInOrder);
+export const SearchParams = z
+  .object({
+    ...listingFilterParams,
+    /** Obsolete, without effect; still accepted (docs/api.md). */
+    source: oneOf(['all', 'interne', 'scraped'], 'must be all, interne or scraped').optional(),
+    sort: oneOf(SORTS, `must be one of ${SORTS.join(', ')}`)
+      .optional()
+      .transform((v) => v ?? 'recent'),
+    page: integer(1, 1000).transform((v) => v ?? 1),
+    page_size: pageSize(25),
+    cursor,
+    dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
+  })
+  .superRefine(boundsInOrder);
 export type SearchParams = z.infer<typeof SearchParams>;
 
 export const SearchPage = z.object({

@@ -25,8 +25,15 @@ export function mapClusters(deps: AppDeps) {
       zoom,
       total: result.total,
       cells: cells.map((cell) => ({
-        zoom: cell.zoom, x: cell.x, y: cell.y, count: cell.count, latitude: cell.lat, longitude: cell.lon,
-        price_min: cell.priceMin, price_median: cell.priceMedian, id: cell.id,
+        zoom: cell.zoom,
+        x: cell.x,
+        y: cell.y,
+        count: cell.count,
+        latitude: cell.lat,
+        longitude: cell.lon,
+        price_min: cell.priceMin,
+        price_median: cell.priceMedian,
+        id: cell.id,
       })),
     };
   };

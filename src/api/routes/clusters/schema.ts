@@ -5,8 +5,13 @@ import { contradiction } from '../../http/middleware/validate.js';
 import { MapParamsShape, mapRules } from '../map/schema.js';
 
 export const ClustersParams = MapParamsShape.extend({
-  zoom: z.string({ error: (issue) => (issue.input === undefined ? `is required: an integer from 0 to ${MAX_CLUSTER_ZOOM}` : 'given more than once; must be given once, as a string') })
-    .trim().regex(/^\d{1,2}$/, `must be an integer from 0 to ${MAX_CLUSTER_ZOOM}`)
+  zoom: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is required: an integer from 0 to ${MAX_CLUSTER_ZOOM}` : 'given more than once; must be given once, as a string',
+    })
+    .trim()
+    .regex(/^\d{1,2}$/, `must be an integer from 0 to ${MAX_CLUSTER_ZOOM}`)
     .transform(Number)
     .pipe(z.number().int().max(MAX_CLUSTER_ZOOM, `must be <= ${MAX_CLUSTER_ZOOM}`)),
 }).superRefine((params, ctx) => {
@@ -27,12 +32,14 @@ export const ClusterCell = z.object({
   longitude: z.number(),
   price_min: z.number().nullable().describe('Lowest known price of the tile (null when none is known).'),
   price_median: z.number().nullable().describe('Median of the known prices (exact on SQLite; within the documented bound on Elasticsearch).'),
-  id: z.string().nullable().describe('The listing\'s `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null.'),
+  id: z.string().nullable().describe("The listing's `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null."),
 });
 
 export const ClustersAnswer = z.object({
-  bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).describe('The box asked for; west > east crosses the antimeridian.'),
+  bbox: z
+    .object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() })
+    .describe('The box asked for; west > east crosses the antimeridian.'),
   zoom: z.number().int(),
-  total: z.number().int().min(0).describe('Every listing in the box: the sum of the counts, and the map\'s `total` for the same query.'),
+  total: z.number().int().min(0).describe("Every listing in the box: the sum of the counts, and the map's `total` for the same query."),
   cells: z.array(ClusterCell).describe('The non-empty tiles, north to south, then west to east.'),
 });

@@ -14,7 +14,7 @@ export function showListing(deps: AppDeps) {
   return async function showListingHandler(ctx: Context, params: DetailParams): Promise<void> {
     const caller = ctx.state.caller as Caller;
     const listing = await deps.listings.get(listingId(params.source, params.reference));
-    if (!listing || listing.status !== 'active' || listing.catalogue_entered_at < caller.enteredFrom) {
+    if (listing?.status !== 'active' || listing.catalogue_entered_at < caller.enteredFrom) {
       throw notFound(`No listing ${params.source}/${params.reference} in your access period`);
     }
     ctx.state.delivered = [listing.id];

@@ -22,7 +22,11 @@ export function readFeed(deps: AppDeps) {
     const scope = requestScope(ctx, params, deps.sites);
     try {
       const result = await deps.listings.feed({
-        filter: toListingFilter(params), scope, changedUntil: deps.now() - deps.feedSettleMs, pageSize: params.page_size, after,
+        filter: toListingFilter(params),
+        scope,
+        changedUntil: deps.now() - deps.feedSettleMs,
+        pageSize: params.page_size,
+        after,
       });
       ctx.state.delivered = result.items.map((l) => l.id);
       // Always a cursor: the last item's position, or the same position when up to date.
@@ -38,7 +42,14 @@ export function readFeed(deps: AppDeps) {
       // docs/api.md: next_cursor is null only when the data store is momentarily unavailable.
       ctx.status = 503;
       ctx.set('Retry-After', '5');
-      ctx.body = { error: 'The listings store is temporarily unavailable; retry with the same cursor.', code: 'SERVICE_UNAVAILABLE', items: [], count: 0, has_more: false, next_cursor: null };
+      ctx.body = {
+        error: 'The listings store is temporarily unavailable; retry with the same cursor.',
+        code: 'SERVICE_UNAVAILABLE',
+        items: [],
+        count: 0,
+        has_more: false,
+        next_cursor: null,
+      };
     }
   };
 }

@@ -11,6 +11,11 @@ export function health(deps: AppDeps) {
     ]);
     const ok = listings.ok && access.ok;
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ok' : 'degraded', version: deps.version, time: new Date(deps.now()).toISOString(), checks: { listings, access } } satisfies HealthAnswer;
+    ctx.body = {
+      status: ok ? 'ok' : 'degraded',
+      version: deps.version,
+      time: new Date(deps.now()).toISOString(),
+      checks: { listings, access },
+    } satisfies HealthAnswer;
   };
 }

@@ -7,7 +7,11 @@ import { contradiction } from '../../http/middleware/validate.js';
 
 const coordinate = /^[+-]?\d{1,3}(\.\d{1,12})?$/;
 
-export const Bbox = z.string({ error: (issue) => (issue.input === undefined ? 'is required: south,west,north,east in decimal degrees' : 'given more than once; must be given once, as a string') })
+export const Bbox = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? 'is required: south,west,north,east in decimal degrees' : 'given more than once; must be given once, as a string',
+  })
   .max(200, 'at most 200 characters')
   .transform((value, ctx) => {
     const parts = value.split(',').map((s) => s.trim());
@@ -21,7 +25,10 @@ export const Bbox = z.string({ error: (issue) => (issue.input === undefined ? 'i
     if (north < -90 || north > 90) wrong.push('north must be within -90..90');
     if (west < -180 || west > 180) wrong.push('west must be within -180..180');
     if (east < -180 || east > 180) wrong.push('east must be within -180..180');
-    if (wrong.length) { ctx.addIssue({ code: 'custom', message: wrong.join('; ') }); return z.NEVER; }
+    if (wrong.length) {
+      ctx.addIssue({ code: 'custom', message: wrong.join('; ') });
+      return z.NEVER;
+    }
     return { south, west, north, east };
   });
 
@@ -43,7 +50,9 @@ export const MapParams = MapParamsShape.superRefine(mapRules);
 export type MapParams = z.infer<typeof MapParams>;
 
 export const MapAnswer = z.object({
-  bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).describe('The box asked for; west > east crosses the antimeridian.'),
+  bbox: z
+    .object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() })
+    .describe('The box asked for; west > east crosses the antimeridian.'),
   total: z.number().int().min(0).describe('Every listing in the box, exactly.'),
   capped: z.boolean().describe('True when total is above the points returned (at most 2 000).'),
   items: z.array(AnnonceMapPoint).max(2000),

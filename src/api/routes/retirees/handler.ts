@@ -13,7 +13,10 @@ export function listWithdrawn(deps: AppDeps) {
   return async function listWithdrawnHandler(ctx: Context, params: WithdrawnParams): Promise<void> {
     const after = params.cursor ? decodeCursorParam(deps.cursors, CURSOR_KIND, params.cursor) : null;
     const result = await deps.listings.withdrawn({
-      scope: requestScope(ctx, params, deps.sites), changedUntil: deps.now() - deps.feedSettleMs, pageSize: params.page_size, after,
+      scope: requestScope(ctx, params, deps.sites),
+      changedUntil: deps.now() - deps.feedSettleMs,
+      pageSize: params.page_size,
+      after,
     });
     ctx.state.delivered = result.items.map((l) => l.id);
     const position = result.last ?? after ?? [0, 0];

@@ -41,6 +41,7 @@ function searchShapeProblem(position: SortPosition): string | null {
   const [key, id, page] = position;
   if (typeof key !== 'number' || !Number.isFinite(key)) return 'its sort key is not a number';
   if (typeof id !== 'string' || id === '') return 'its id is not a listing id';
-  if (typeof page !== 'number' || !Number.isInteger(page) || page < 1 || page > MAX_CURSOR_PAGE) return `its page is not an integer from 1 to ${MAX_CURSOR_PAGE}`;
+  if (typeof page !== 'number' || !Number.isInteger(page) || page < 1 || page > MAX_CURSOR_PAGE)
+    return `its page is not an integer from 1 to ${MAX_CURSOR_PAGE}`;
   return null;
 }

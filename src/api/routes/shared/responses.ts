@@ -22,7 +22,12 @@ const NextTier = z.object({ offre: z.string(), annonces_par_mois: z.number().int
  */
 export const ErrorBody = z.object({
   error: z.string().describe('Human-readable message.'),
-  code: z.string().optional().describe('Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR.'),
+  code: z
+    .string()
+    .optional()
+    .describe(
+      'Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR.',
+    ),
   details: z.array(FieldIssue).optional().describe('Every faulty field (400, 422).'),
   retry_after_seconds: z.number().int().min(1).optional().describe('Seconds to wait (429), as in Retry-After.'),
   quota: z.number().int().optional().describe('402 QUOTA_EXCEEDED / ITEMS_QUOTA: the quota reached.'),

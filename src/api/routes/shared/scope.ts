@@ -8,7 +8,10 @@ import type { Caller } from '../../http/state.js';
 import type { Scope } from '../../../core/query/query.js';
 import type { SiteCatalog } from '../../../core/model/sites.js';
 
-export interface SiteFilterInput { sources?: string[]; exclude_sources?: string[] }
+export interface SiteFilterInput {
+  sources?: string[];
+  exclude_sources?: string[];
+}
 
 export interface ResolvedSites {
   /** null: no site filter, every site. */

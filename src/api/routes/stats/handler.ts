@@ -22,7 +22,12 @@ export function marketStatsOffer() {
   };
 }
 
-interface AreaAnswer { kind: 'commune' | 'postal_code' | 'department' | 'bbox'; code: string | null; name: string | null; bbox: StatsParams['bbox'] | null }
+interface AreaAnswer {
+  kind: 'commune' | 'postal_code' | 'department' | 'bbox';
+  code: string | null;
+  name: string | null;
+  bbox: StatsParams['bbox'] | null;
+}
 
 function areaOf(params: StatsParams): { area: StatsArea; answer: AreaAnswer } {
   // The schema let exactly one area through.
@@ -34,14 +39,24 @@ function areaOf(params: StatsParams): { area: StatsArea; answer: AreaAnswer } {
     const codes = [...new Set(rows.map((c) => c.postalCode))];
     const shared = codes.filter((code) => communes.byPostalCode(code).some((c) => c.insee !== insee));
     return {
-      area: { kind: 'commune', insee, postalCodes: codes.filter((code) => !shared.includes(code)), sharedPostalCodes: shared, cityNames: [foldText(rows[0].name)] },
+      area: {
+        kind: 'commune',
+        insee,
+        postalCodes: codes.filter((code) => !shared.includes(code)),
+        sharedPostalCodes: shared,
+        cityNames: [foldText(rows[0].name)],
+      },
       answer: { kind: 'commune', code: insee, name: rows[0].name, bbox: null },
     };
   }
-  if (params.cp !== undefined) return { area: { kind: 'postalCode', postalCode: params.cp }, answer: { kind: 'postal_code', code: params.cp, name: null, bbox: null } };
+  if (params.cp !== undefined)
+    return { area: { kind: 'postalCode', postalCode: params.cp }, answer: { kind: 'postal_code', code: params.cp, name: null, bbox: null } };
   if (params.dept !== undefined) {
     const department = params.dept.toUpperCase();
-    return { area: { kind: 'department', department }, answer: { kind: 'department', code: department, name: communes.departmentName(department) ?? null, bbox: null } };
+    return {
+      area: { kind: 'department', department },
+      answer: { kind: 'department', code: department, name: communes.departmentName(department) ?? null, bbox: null },
+    };
   }
   const bbox = params.bbox!;
   return { area: { kind: 'bbox', bbox }, answer: { kind: 'bbox', code: null, name: null, bbox } };

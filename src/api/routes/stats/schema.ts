@@ -11,28 +11,38 @@ import { contradiction } from '../../http/middleware/validate.js';
 
 const single = { error: 'given more than once; must be given once, as a string' };
 
-export const StatsParams = z.object({
-  commune: z.string(single).trim().regex(/^(\d{5}|2[AB]\d{3})$/i, 'must be an INSEE commune code (5 characters, 2A/2B for Corsica)').optional(),
-  cp: z.string(single).trim().regex(/^\d{5}$/, 'must be a postal code of 5 digits').optional(),
-  dept: text(3),
-  bbox: Bbox.optional(),
-  type: text(40),
-  transaction: oneOf(TRANSACTION_TYPES, 'must be vente or location').optional(),
-  pieces_min: integer(0, 1000),
-  pieces_max: integer(0, 1000),
-  dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
-  ...siteFilterParams,
-}).superRefine((params, ctx) => {
-  // Exactly one area: a malformed request (400), named by the second area given, or by `commune`.
-  const given = (['commune', 'cp', 'dept', 'bbox'] as const).filter((key) => params[key] !== undefined);
-  if (given.length !== 1) {
-    ctx.addIssue({ code: 'custom', path: [given.length ? given[1] : 'commune'], message: 'give exactly one area: commune, cp, dept or bbox' });
-  }
-  if (params.bbox && params.bbox.south > params.bbox.north) contradiction(ctx, 'bbox', 'south is above north');
-  if (params.pieces_min !== undefined && params.pieces_max !== undefined && params.pieces_min > params.pieces_max) {
-    contradiction(ctx, 'pieces_min', `pieces_min (${params.pieces_min}) is above pieces_max (${params.pieces_max})`);
-  }
-});
+export const StatsParams = z
+  .object({
+    commune: z
+      .string(single)
+      .trim()
+      .regex(/^(\d{5}|2[AB]\d{3})$/i, 'must be an INSEE commune code (5 characters, 2A/2B for Corsica)')
+      .optional(),
+    cp: z
+      .string(single)
+      .trim()
+      .regex(/^\d{5}$/, 'must be a postal code of 5 digits')
+      .optional(),
+    dept: text(3),
+    bbox: Bbox.optional(),
+    type: text(40),
+    transaction: oneOf(TRANSACTION_TYPES, 'must be vente or location').optional(),
+    pieces_min: integer(0, 1000),
+    pieces_max: integer(0, 1000),
+    dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
+    ...siteFilterParams,
+  })
+  .superRefine((params, ctx) => {
+    // Exactly one area: a malformed request (400), named by the second area given, or by `commune`.
+    const given = (['commune', 'cp', 'dept', 'bbox'] as const).filter((key) => params[key] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({ code: 'custom', path: [given.length ? given[1] : 'commune'], message: 'give exactly one area: commune, cp, dept or bbox' });
+    }
+    if (params.bbox && params.bbox.south > params.bbox.north) contradiction(ctx, 'bbox', 'south is above north');
+    if (params.pieces_min !== undefined && params.pieces_max !== undefined && params.pieces_min > params.pieces_max) {
+      contradiction(ctx, 'pieces_min', `pieces_min (${params.pieces_min}) is above pieces_max (${params.pieces_max})`);
+    }
+  });
 export type StatsParams = z.infer<typeof StatsParams>;
 
 const Quartiles = z.object({

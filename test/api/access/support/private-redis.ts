@@ -30,8 +30,21 @@ export async function privateRedis(options: { persistent?: boolean } = {}): Prom
     url: `redis://127.0.0.1:${port}`,
     async start() {
       const started = spawnSync('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--save', '', ...(options.persistent === false ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always']),
-        '--dir', dir, '--daemonize', 'yes', '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log'),
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        ...(options.persistent === false ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always']),
+        '--dir',
+        dir,
+        '--daemonize',
+        'yes',
+        '--pidfile',
+        pidFile,
+        '--logfile',
+        path.join(dir, 'redis.log'),
       ]);
       if (started.status !== 0) throw new Error(`redis-server did not start: ${started.stderr}`);
       // Redis listens before it writes its pid file: wait for both.
@@ -55,13 +68,21 @@ export async function privateRedis(options: { persistent?: boolean } = {}): Prom
 }
 
 function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }

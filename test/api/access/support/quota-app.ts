@@ -23,7 +23,12 @@ export const NO_RATE_WINDOWS: Partial<Offer> = { perSecond: 10_000, perMinute: 1
 
 export const LISTINGS = makeListings({ count: 300, seed: 11 });
 
-export async function startQuotaApp(backend: AccessBackendName, offers: OfferCatalog, redisUrl = process.env.REDIS_URL, engine: Engine = 'sqlite'): Promise<TestApp> {
+export async function startQuotaApp(
+  backend: AccessBackendName,
+  offers: OfferCatalog,
+  redisUrl = process.env.REDIS_URL,
+  engine: Engine = 'sqlite',
+): Promise<TestApp> {
   if (backend === 'sqlite') return startTestApp({ listings: LISTINGS, engine, deps: { offers } });
   const keyPrefix = `test:quotas:${process.pid}:${randomBytes(4).toString('hex')}:`;
   const access = await createAccessBackend({ redisUrl: redisUrl!, accessFile: '', keyPrefix, offers });

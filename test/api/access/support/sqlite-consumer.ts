@@ -4,7 +4,13 @@ import { SqliteAccessStore } from '../../../../src/adapters/sqlite-access/access
 import { ids, scopeAt } from '../../../conformance/access/scopes.js';
 
 const { file, account, worker, calls, page, monthLimit, now } = workerData as {
-  file: string; account: string; worker: number; calls: number; page: number; monthLimit: number; now: number;
+  file: string;
+  account: string;
+  worker: number;
+  calls: number;
+  page: number;
+  monthLimit: number;
+  now: number;
 };
 const store = SqliteAccessStore.open(file);
 let added = 0;
