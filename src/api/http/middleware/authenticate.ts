@@ -17,7 +17,7 @@ export function authenticate(deps: AppDeps) {
     const key = readKey(ctx);
     if (!key) throw new ApiError(401, 'API_KEY_MISSING', 'An API key is required in the X-Api-Key header (or Authorization: Bearer).');
     const found = key.length <= 256 ? await deps.access.findKeyWithAccount(hashApiKey(key)) : null;
-    if (!found || found.key.status !== 'active') throw new ApiError(401, 'API_KEY_INVALID', 'The API key is invalid, revoked or blocked.');
+    if (found?.key.status !== 'active') throw new ApiError(401, 'API_KEY_INVALID', 'The API key is invalid, revoked or blocked.');
     const record = found.key;
     const account = found.account;
     const offer = account ? deps.offers.get(account.offer) : undefined;
