@@ -7,10 +7,10 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
 import { annonceJson } from '../../../core/model/present.js';
-import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { StoreUnavailableError } from '../../../core/ports/store-unavailable.js';
 import { toListingFilter } from '../shared/listing-filter.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
+import { sendFlowPage } from '../shared/flow-page.js';
 import { requestScope } from '../shared/scope.js';
 import type { FeedParams } from './schema.js';
 
@@ -28,15 +28,7 @@ export function readFeed(deps: AppDeps) {
         pageSize: params.page_size,
         after,
       });
-      ctx.state.delivered = result.items.map((l) => l.id);
-      // Always a cursor: the last item's position, or the same position when up to date.
-      const position = result.last ?? after ?? [0, 0];
-      sendJson(ctx, {
-        items: new JsonTexts(result.items.map(annonceJson)),
-        count: result.items.length,
-        has_more: result.hasMore,
-        next_cursor: deps.cursors.encode(CURSOR_KIND, position),
-      });
+      sendFlowPage(ctx, deps, CURSOR_KIND, result, after, annonceJson);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       // docs/api.md: next_cursor is null only when the data store is momentarily unavailable.

@@ -2,8 +2,8 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
 import { withdrawnJson } from '../../../core/model/present.js';
-import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
+import { sendFlowPage } from '../shared/flow-page.js';
 import { requestScope } from '../shared/scope.js';
 import type { WithdrawnParams } from './schema.js';
 
@@ -18,13 +18,6 @@ export function listWithdrawn(deps: AppDeps) {
       pageSize: params.page_size,
       after,
     });
-    ctx.state.delivered = result.items.map((l) => l.id);
-    const position = result.last ?? after ?? [0, 0];
-    sendJson(ctx, {
-      items: new JsonTexts(result.items.map(withdrawnJson)),
-      count: result.items.length,
-      has_more: result.hasMore,
-      next_cursor: deps.cursors.encode(CURSOR_KIND, position),
-    });
+    sendFlowPage(ctx, deps, CURSOR_KIND, result, after, withdrawnJson);
   };
 }
