@@ -36,7 +36,7 @@ import { buildFeedSql, buildWithdrawnSql, type ChangePageSql } from './change-sq
 import { indexedItems, pageListings, pageOf, type IndexedFeedRow, type IndexedPageRow } from './page-results.js';
 import { fromRow, type ListingRow, type PageRow } from './rows.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnValues } from '../../core/query/aggregates.js';
-import { buildClustersSql, clusterCells, type ClusterRow } from './clusters-sql.js';
+import { ClustersReader } from './clusters-read.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
 export interface SqliteListingStoreOptions {
@@ -85,6 +85,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   private readonly state: StoreState;
   private readonly textPlanner: TextPlanner;
   private readonly mapReader: MapReader;
+  private readonly clustersReader: ClustersReader;
   private readonly reads: ListingReads;
   private readonly writes: ListingWrites;
 
@@ -99,6 +100,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     this.reads = new ListingReads(this.statements);
     this.textPlanner = new TextPlanner(this.statements, new TextSetCache(this.db), options.textPlan, options.textSets !== false);
     this.mapReader = new MapReader(this.statements, this.state, new MapPointsCache(this.db), options.mapCountsInMemory !== false);
+    this.clustersReader = new ClustersReader(this.statements, this.mapReader);
     this.writes = new ListingWrites(this.db, options.bulkCommitRows);
   }
 
@@ -171,9 +173,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   async clusters(query: ClustersQuery): Promise<ClustersResult> {
-    const { sql, params } = buildClustersSql(query);
-    const cells = clusterCells(this.statements.get(sql).all(...params) as ClusterRow[], query.zoom);
-    return { total: cells.reduce((sum, cell) => sum + cell.count, 0), cells };
+    return this.clustersReader.clusters(query);
   }
 
   async stats(query: StatsQuery): Promise<StatsResult> {

@@ -1,18 +1,19 @@
 /**
- * Exact totals of the default map (grouped, every site, no filter) from the coordinates of `ix_map`
- * held in typed arrays.
+ * The default map's points (grouped, every site, no filter) from `ix_map`, held in typed arrays: the
+ * map's exact totals and the clusters (map-clusters.ts) are computed from them.
  *
  * `/annonces/map` promises the exact number of listings in the box. Asked of SQLite, that count walks
  * the `ix_map` entries of the box's latitude band and checks each one's longitude and access date:
  * one entry at a time, so a whole-France box spends most of its request counting. Here the points are
- * on a grid in typed arrays (32 bytes per point): whole cells are added up, only the box's edge cells
- * are walked.
+ * on a grid in typed arrays (56 bytes per point): whole cells are added up, only the box's edge cells
+ * are walked. The clusters walk the box's points once, without SQLite's per-row cost.
  *
  * Exact, never stale: the arrays serve only while the store is as it was when they were read (the
  * same stamp as text-sets.ts: `data_version`, which changes when another connection commits, with
  * this connection's `total_changes()`); otherwise the count is asked of SQLite.
  */
 import type Database from 'better-sqlite3';
+import { tileRowFraction } from '../../core/query/aggregates.js';
 import type { BoundingBox } from '../../core/query/query.js';
 
 /**
@@ -31,52 +32,75 @@ const MIN_CELL_DEGREES = 0.05;
  * only the points of the cells on the box's edges are checked one by one. The grid has at most about
  * as many cells as points, so no box walks more cells than there are points.
  */
+/** The columns read of each point; `price` is NaN where the listing has none. */
+export interface PointColumns {
+  lat: Float64Array;
+  lon: Float64Array;
+  enteredAt: Float64Array;
+  price: Float64Array;
+  rowid: Float64Array;
+}
+
+/** Called for the points at offsets from .. to - 1 of one grid cell; `inner`: all of them lie inside the box. */
+export type RunVisitor = (from: number, to: number, inner: boolean) => void;
+
 export class MapPoints {
   private constructor(
     private readonly grid: { minLat: number; minLon: number; cell: number; rows: number; cols: number },
-    /** Cell c's points are at offsets[c] .. offsets[c + 1] - 1 of the arrays below. */
+    /** Cell c's points are at offsets[c] .. offsets[c + 1] - 1 of the columns. */
     private readonly offsets: Int32Array,
-    private readonly lat: Float64Array,
-    private readonly lon: Float64Array,
-    private readonly enteredAt: Float64Array,
-    /** The same entry times, each cell's run sorted. */
+    /** The points, in grid order. */
+    readonly columns: PointColumns,
+    /** Each point's web-map row as a fraction of the tiling's height (clusters: the row at zoom z is floor(value x 2^z)). */
+    readonly tileRowFraction: Float64Array,
+    /** The entry times, each cell's run sorted. */
     private readonly enteredSorted: Float64Array,
   ) {}
 
   get size(): number {
-    return this.lat.length;
+    return this.columns.lat.length;
   }
 
   /** Points with south <= lat <= north, west <= lon <= east (west <= east) and entered_at >= enteredFrom. */
   count(box: BoundingBox, enteredFrom: number): number {
-    const { grid, offsets, lat, lon, enteredAt } = this;
-    if (this.size === 0) return 0;
+    const { lat, lon, enteredAt } = this.columns;
+    let n = 0;
+    this.eachRun(box, (from, to, inner) => {
+      if (inner) {
+        n += to - this.firstEnteredAtOrAfter(from, to, enteredFrom);
+        return;
+      }
+      for (let i = from; i < to; i++) {
+        const y = lat[i];
+        const x = lon[i];
+        if (y >= box.south && y <= box.north && x >= box.west && x <= box.east && enteredAt[i] >= enteredFrom) n++;
+      }
+    });
+    return n;
+  }
+
+  /**
+   * Visits the runs of the grid cells that overlap the box (west <= east). A run is `inner` when its
+   * cell's row and column are strictly between the box's edge rows and columns: exact, not approximate,
+   * since the cell index is a monotonic function of the coordinate. Only the edge runs need their
+   * points checked one by one.
+   */
+  eachRun(box: BoundingBox, visit: RunVisitor): void {
+    const { grid, offsets } = this;
+    if (this.size === 0) return;
     const rowLo = Math.max(0, this.row(box.south));
     const rowHi = Math.min(grid.rows - 1, this.row(box.north));
     const colLo = Math.max(0, this.col(box.west));
     const colHi = Math.min(grid.cols - 1, this.col(box.east));
-    let n = 0;
     for (let r = rowLo; r <= rowHi; r++) {
-      // Exact, not approximate: the cell index is a monotonic function of the coordinate, so a point of
-      // a row (column) strictly between the edges' rows (columns) is inside the box.
       const innerRow = r > rowLo && r < rowHi;
       for (let c = colLo; c <= colHi; c++) {
         const cell = r * grid.cols + c;
         const from = offsets[cell];
         const to = offsets[cell + 1];
-        if (from === to) continue;
-        if (innerRow && c > colLo && c < colHi) {
-          n += to - this.firstEnteredAtOrAfter(from, to, enteredFrom);
-          continue;
-        }
-        for (let i = from; i < to; i++) {
-          const y = lat[i];
-          const x = lon[i];
-          if (y >= box.south && y <= box.north && x >= box.west && x <= box.east && enteredAt[i] >= enteredFrom) n++;
-        }
+        if (from !== to) visit(from, to, innerRow && c > colLo && c < colHi);
       }
     }
-    return n;
   }
 
   private row(latitude: number): number {
@@ -101,7 +125,8 @@ export class MapPoints {
   }
 
   /** Puts the points on the grid (a counting sort by cell). */
-  static onGrid(lat: Float64Array, lon: Float64Array, enteredAt: Float64Array): MapPoints {
+  static onGrid(points: PointColumns): MapPoints {
+    const { lat, lon } = points;
     const n = lat.length;
     let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];
     for (let i = 0; i < n; i++) {
@@ -123,25 +148,24 @@ export class MapPoints {
     }
     for (let c = 1; c < offsets.length; c++) offsets[c] += offsets[c - 1];
     const next = offsets.slice(0, -1);
-    const [gridLat, gridLon, gridEntered] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    const names = Object.keys(points) as (keyof PointColumns)[];
+    const onGrid = Object.fromEntries(names.map((name) => [name, new Float64Array(n)])) as unknown as PointColumns;
     for (let i = 0; i < n; i++) {
       const at = next[cellOf[i]]++;
-      gridLat[at] = lat[i];
-      gridLon[at] = lon[i];
-      gridEntered[at] = enteredAt[i];
+      for (const name of names) onGrid[name][at] = points[name][i];
     }
-    const enteredSorted = gridEntered.slice();
+    const enteredSorted = onGrid.enteredAt.slice();
     for (let c = 0; c + 1 < offsets.length; c++) {
       if (offsets[c + 1] - offsets[c] > 1) enteredSorted.subarray(offsets[c], offsets[c + 1]).sort();
     }
-    return new MapPoints(grid, offsets, gridLat, gridLon, gridEntered, enteredSorted);
+    return new MapPoints(grid, offsets, onGrid, onGrid.lat.map(tileRowFraction), enteredSorted);
   }
 }
 
 /** Rows of `ix_map` read per turn of the event loop: small enough that a request waits little behind a slice. */
 const ROWS_PER_SLICE = 20_000;
 
-const POINT_ROWS = `SELECT lat, lon, entered_at, rowid FROM listings INDEXED BY ix_map
+const POINT_ROWS = `SELECT lat, lon, entered_at, rowid, price FROM listings INDEXED BY ix_map
   WHERE vis = 2 AND lat IS NOT NULL AND lon IS NOT NULL`;
 
 export class MapPointsCache {
@@ -195,8 +219,8 @@ export class MapPointsCache {
    */
   private async read(): Promise<void> {
     const stamp = this.readStamp();
-    /** lat, lon, entered_at, rowid: the last row of a slice is where the next one starts. */
-    type PointRow = [number, number, number, number];
+    /** lat, lon, entered_at, rowid (the last row of a slice is where the next one starts), price. */
+    type PointRow = [number, number, number, number, number | null];
     this.slices ??= {
       first: this.db.prepare(`${POINT_ROWS} ORDER BY lat, lon, entered_at, rowid LIMIT ${this.rowsPerSlice}`).raw(),
       next: this.db
@@ -206,27 +230,36 @@ export class MapPointsCache {
     };
     const { first, next } = this.slices;
     const slices: PointRow[][] = [];
-    let last: PointRow | null = null;
+    let last: [number, number, number, number] | null = null;
     for (;;) {
       const rows = (last === null ? first.all() : next.all(...last)) as PointRow[];
       slices.push(rows);
       if (rows.length < this.rowsPerSlice) break;
-      last = rows[rows.length - 1];
+      const [lat, lon, enteredAt, rowid] = rows[rows.length - 1];
+      last = [lat, lon, enteredAt, rowid];
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.readStamp() !== stamp) return;
     }
     const n = slices.reduce((sum, rows) => sum + rows.length, 0);
-    const [lat, lon, enteredAt] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    const columns: PointColumns = {
+      lat: new Float64Array(n),
+      lon: new Float64Array(n),
+      enteredAt: new Float64Array(n),
+      price: new Float64Array(n),
+      rowid: new Float64Array(n),
+    };
     let i = 0;
     for (const rows of slices) {
       for (const row of rows) {
-        lat[i] = row[0];
-        lon[i] = row[1];
-        enteredAt[i] = row[2];
+        columns.lat[i] = row[0];
+        columns.lon[i] = row[1];
+        columns.enteredAt[i] = row[2];
+        columns.rowid[i] = row[3];
+        columns.price[i] = row[4] ?? Number.NaN;
         i++;
       }
     }
-    this.points = MapPoints.onGrid(lat, lon, enteredAt);
+    this.points = MapPoints.onGrid(columns);
     this.stamp = stamp;
   }
 

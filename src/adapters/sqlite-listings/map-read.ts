@@ -10,8 +10,8 @@ import type { MapResult } from '../../core/ports/listing-reader.js';
 import { mapPointJson } from '../../core/model/present.js';
 import type { StatementCache } from '../sqlite-shared/statements.js';
 import { MAP_POINT_COLUMNS } from './columns.js';
-import type { MapPointsCache } from './map-counts.js';
-import { buildMapBoxSql, mapCountableInMemory, splitAtAntimeridian, type MapPlan } from './map-sql.js';
+import type { MapPoints, MapPointsCache } from './map-counts.js';
+import { buildMapBoxSql, mapCountableInMemory, splitAtAntimeridian, type MapPlan, type MapScopeQuery } from './map-sql.js';
 import { MapTextListing, type ListingRow } from './rows.js';
 import type { StoreState } from './store-state.js';
 
@@ -42,9 +42,14 @@ export class MapReader {
     await this.mapPoints.settled();
   }
 
+  /** The default map's points in memory while they are current, when the query reads them unfiltered; else null. */
+  pointsInMemory(query: MapScopeQuery): MapPoints | null {
+    return mapCountableInMemory(query) && this.countsInMemory && this.state.hasIndex('ix_map') ? this.mapPoints.current() : null;
+  }
+
   /** `joinTexts` false: every point read as a row (after a box whose points lack a text). */
   private mapOnce(query: MapQuery, joinTexts = true): MapRead {
-    const inMemory = mapCountableInMemory(query) && this.countsInMemory && this.state.hasIndex('ix_map') ? this.mapPoints.current() : null;
+    const inMemory = this.pointsInMemory(query);
     // A store opened before `reindex` built ix_map_points (migrations.ts schemaForOpen) reads the texts from the rows;
     // while a first load runs in bulk mode (bulk-load.ts) neither index exists and the planner picks a plan.
     const countIndex = this.state.hasIndex('ix_map') ? 'ix_map' : null;

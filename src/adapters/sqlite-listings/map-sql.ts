@@ -41,17 +41,20 @@ export function splitAtAntimeridian(bbox: BoundingBox): BoundingBox[] {
       ];
 }
 
+/** What decides how a map read (points, counts or clusters) finds its listings. */
+export type MapScopeQuery = Pick<MapQuery, 'filter' | 'scope' | 'grouped'>;
+
 /**
  * The default map (grouped, every site, no text) is served by covering indexes: the exact count
  * reads ix_map's entries only, where the R*Tree needs the listing row of every point in the box to
  * check `vis` and `entered_at`, and the points are the texts of ix_map_points' entries, no row read.
  */
-export function mapServedByIndex(query: MapQuery): boolean {
+export function mapServedByIndex(query: MapScopeQuery): boolean {
   return !query.filter.words?.length && query.grouped && query.scope.eligibleSites === null;
 }
 
 /** Without any filter the default map's exact total may be counted in memory (map-counts.ts). */
-export function mapCountableInMemory(query: MapQuery): boolean {
+export function mapCountableInMemory(query: MapScopeQuery): boolean {
   return mapServedByIndex(query) && filterConditions(query.filter).where.length === 0;
 }
 

@@ -66,10 +66,14 @@ export function tileX(lon: number, zoom: number): number {
  */
 export function tileY(lat: number, zoom: number): number {
   const n = tilesPerSide(zoom);
+  return Math.min(n - 1, Math.max(0, Math.floor(tileRowFraction(lat) * n)));
+}
+
+/** Latitude `lat`'s place down the tiling, from 0 (north edge) to 1: the row at zoom z is this x 2^z, rounded down. */
+export function tileRowFraction(lat: number): number {
   const clamped = Math.max(-MERCATOR_MAX_LATITUDE, Math.min(MERCATOR_MAX_LATITUDE, lat));
   const sin = Math.sin((clamped * Math.PI) / 180);
-  const y = Math.floor((0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * n);
-  return Math.min(n - 1, Math.max(0, y));
+  return 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
 }
 
 /** How many tiles the box covers at `zoom` (both halves of a box across the antimeridian). */

@@ -56,7 +56,7 @@ describe('SQLite store: exact map totals from the in-memory copy of ix_map (map-
       lon[i] = Math.round((city ? 2.3 + random() * 0.2 : -4 + random() * 12) * 1000) / 1000;
       entered[i] = 1_000 + Math.floor(random() * 100);
     }
-    const points = MapPoints.onGrid(lat, lon, entered);
+    const points = MapPoints.onGrid({ lat, lon, enteredAt: entered, price: new Float64Array(n), rowid: new Float64Array(n) });
     for (let round = 0; round < 400; round++) {
       const at = Math.floor(random() * n);
       const span = round % 2 === 0 ? 0.3 : 8;
