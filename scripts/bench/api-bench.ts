@@ -9,10 +9,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BenchOptions, Engine } from './options.js';
+import { accessRedis, type BenchOptions, type Engine } from './options.js';
 import { codeFingerprint, ensureCatalogue, storeBytes, type Catalogue } from './catalogue.js';
 import { describeIndex, ensureEsCatalogue, localNodePids, type EsCatalogue } from './es-catalogue.js';
-import { ENGINE_TITLE, esIndexerRow, indexerSideBySide, sideBySideTable, sqliteIndexerRow } from './side-by-side.js';
+import { esIndexerRow, indexerSideBySide, runLabel, sideBySideTable, sqliteIndexerRow } from './side-by-side.js';
 import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
 import { processTreeCpuMs } from './child.js';
@@ -38,7 +38,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   // The same raw records in Elasticsearch, loaded before any server runs (the load is timed).
   const es = options.engines.includes('elasticsearch') ? await ensureEsCatalogue(catalogue, options.esUrl!, { rebuild: options.rebuild }) : null;
   // The requests are drawn from the SQLite copy for every engine, so both answer the same ones.
-  const bench = await createBenchKey(catalogue.dataDir, options.redisUrl);
+  const bench = await createBenchKey(catalogue.dataDir, accessRedis(options, options.workers[0]));
   const factsStore = RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
   let facts: CatalogueFacts;
   try {
@@ -56,14 +56,17 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
         .join(', ')}`,
   );
   const runs: EngineRun[] = [];
-  for (const engine of options.engines) runs.push(await runEngine(engine, { options, scenarios, catalogue, es, facts }));
+  for (const engine of options.engines)
+    for (const workers of options.workers) runs.push(await runEngine(engine, workers, { options, scenarios, catalogue, es, facts }));
   let sideBySide = '';
   if (runs.length > 1) {
+    const what = options.workers.length > 1 ? `${options.engines.length > 1 ? 'Engines and ' : ''}API processes` : 'Engines';
     sideBySide +=
-      `\n## Engines side by side: ${integer(catalogue.listings)} listings, ${options.connections} connections, same requests, same run\n\n${machine()}\n` +
-      `${es ? `- ${describeIndex(es.url, es.alias, es.build.index)}\n` : ''}\n` +
-      `${sideBySideTable(runs.map((r) => ({ engine: r.engine, rows: r.rows })))}\n`;
-    if (es) {
+      `\n## ${what} side by side: ${integer(catalogue.listings)} listings, ${options.connections} connections, same requests, same run\n\n${machine()}\n` +
+      `${es ? `- ${describeIndex(es.url, es.alias, es.build.index)}\n` : ''}` +
+      (options.workers.some((w) => w > 1) ? '- more than one API process: API_WORKERS (node:cluster), access state in Redis on the same 2 cores\n' : '') +
+      `\n${sideBySideTable(runs.map((r) => ({ label: runLabel(r.engine, r.workers, options.workers.length > 1), rows: r.rows })))}\n`;
+    if (es && options.engines.length > 1) {
       sideBySide +=
         `\n### The catalogue load of the same ${integer(catalogue.build.records)} raw records, engine by engine (npm run indexer -- load)\n\n` +
         `${indexerSideBySide([sqliteIndexerRow(catalogue.build, catalogue.build.storeBytes), esIndexerRow(es.build)])}\n`;
@@ -79,6 +82,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
 
 interface EngineRun {
   engine: Engine;
+  workers: number;
   rows: ResultRow[];
   report: string;
 }
@@ -96,16 +100,17 @@ interface EngineDeps {
  * a server child (`npm start`, plus ES_URL and ES_INDEX_ALIAS for Elasticsearch), the raw time on
  * the same store in-process; then this engine's tables, and its figures for the charts.
  */
-async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
+async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Promise<EngineRun> {
   const { options, scenarios, catalogue, es, facts } = deps;
-  const bench = await createBenchKey(catalogue.dataDir, options.redisUrl);
+  const redisUrl = accessRedis(options, workers);
+  const bench = await createBenchKey(catalogue.dataDir, redisUrl);
   const esEnv: Record<string, string> = engine === 'elasticsearch' ? { ES_URL: es!.url, ES_INDEX_ALIAS: es!.alias } : {};
   log(
     `${engine}: starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)}` +
       `${engine === 'elasticsearch' ? `, ES_URL=${es!.url} ES_INDEX_ALIAS=${es!.alias}` : ''})`,
   );
   const profileDir = path.join(catalogue.dir, 'profiles');
-  const serverOptions = { workers: options.workers, redisUrl: options.redisUrl, env: esEnv };
+  const serverOptions = { workers, redisUrl, env: esEnv };
   const server = await startServer(catalogue.dataDir, {
     nodeFlags: [...API_NODE_FLAGS, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     ...serverOptions,
@@ -174,9 +179,11 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
       }
     }
     // Compression and the full-text plans do not depend on the listings engine (compression) or are
-    // SQLite's own (the plans): measured on the SQLite run only.
-    const compressible =
-      engine === 'sqlite' ? rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! })) : [];
+    // SQLite's own (the plans): measured on the SQLite run only, with the first number of processes.
+    const firstRun = engine === 'sqlite' && workers === options.workers[0];
+    const compressible = firstRun
+      ? rows.filter((r) => COMPRESSION_SCENARIOS.includes(r.name) && r.paths?.length).map((r) => ({ name: r.name, paths: r.paths! }))
+      : [];
     if (compressible.length) {
       log(`compression: ${compressible.map((s) => s.name).join(', ')} with Accept-Encoding none, gzip and br`);
       compression = await measureCompression({
@@ -188,7 +195,7 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
         scenarios: compressible,
       });
     }
-    if (engine === 'sqlite' && scenarios.some((s) => s.name.startsWith('text'))) {
+    if (firstRun && scenarios.some((s) => s.name.startsWith('text'))) {
       log('full text: timing both plans and the chosen one');
       const depts = facts.departments.map((d) => d.code);
       plans = await measureTextPlans(
@@ -211,7 +218,7 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
     await raw.close();
     await server.stop();
   }
-  let report = renderReport(engine, options, catalogue, es, server, rows, plans, cursorQueries);
+  let report = renderReport({ engine, workers, redisUrl }, options, catalogue, es, server, rows, plans, cursorQueries);
   if (compression.length) {
     report += `\n### Compression: bytes and server CPU per response by Accept-Encoding (${options.connections} connections, ${options.duration} s each)\n\n${compressionTable(compression)}\n`;
   }
@@ -219,7 +226,7 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
   if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
   process.stdout.write(report);
   // A run of every scenario replaces the charts' figures of its engine.
-  if (options.scenario === null) {
+  if (options.scenario === null && workers === options.workers[0]) {
     const charts = await recordApiRun({
       engine,
       label: `${integer(catalogue.listings)} listings, ${new Date().toISOString().slice(0, 16)}Z`,
@@ -227,7 +234,7 @@ async function runEngine(engine: Engine, deps: EngineDeps): Promise<EngineRun> {
     });
     log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
   }
-  return { engine, rows, report };
+  return { engine, workers, rows, report };
 }
 
 /** The two rows of the cursor walk (page 1 and the deep page), once both have run. */
@@ -370,7 +377,7 @@ function describe(body: any): string {
 }
 
 function renderReport(
-  engine: Engine,
+  { engine, workers, redisUrl }: { engine: Engine; workers: number; redisUrl: string | null },
   options: BenchOptions,
   catalogue: Catalogue,
   es: EsCatalogue | null,
@@ -396,13 +403,13 @@ function renderReport(
   const listingsIn = engine === 'sqlite' ? 'listings in SQLite' : `listings in Elasticsearch (${es!.alias})`;
   const lines = [
     '',
-    `## API benchmark, ${ENGINE_TITLE[engine]}: ${integer(catalogue.listings)} listings, ${options.connections} connections, ${options.duration} s per scenario`,
+    `## API benchmark, ${runLabel(engine, workers, workers > 1)}: ${integer(catalogue.listings)} listings, ${options.connections} connections, ${options.duration} s per scenario`,
     '',
     machine(),
     '',
     ...storeLines,
-    `- server: ${options.workers} API process${options.workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''} started as \`npm start\` (default settings, LOG_LEVEL info), ${listingsIn}, access state (keys, quota counters, rate windows) ` +
-      (options.redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
+    `- server: ${workers} API process${workers > 1 ? 'es (API_WORKERS, node:cluster)' : ''} started as \`npm start\` (default settings, LOG_LEVEL info), ${listingsIn}, access state (keys, quota counters, rate windows) ` +
+      (redisUrl ? 'in Redis (redis-server on the same 2 cores)' : 'in the embedded access file and in-process windows'),
     `- CPU ms/req: CPU of the server's processes (from /proc) per request under the ${options.connections}-connection load; req/s on ONE core is at most 1000 / that` +
       (engine === 'elasticsearch' ? '; ES CPU ms/req: the same for the Elasticsearch node(s) when they run on this machine (the same cores)' : ''),
     `- server start-up to first /health answer: ${Math.round(server.startupMs)} ms (target < 3000 ms: ${server.startupMs < 3000 ? 'met' : 'MISSED'}); server peak RSS ${server.rss.peakMiB?.toFixed(0) ?? '-'} MiB, of which anonymous memory at most ${server.rss.peakAnonMiB?.toFixed(0) ?? '-'} MiB (the rest: file pages it maps, e.g. the store file with SQLITE_MMAP_MIB)`,

@@ -33,10 +33,15 @@ export interface BenchOptions {
   markdown: string | null;
   /** Run the server (or the indexer) with `node --cpu-prof` and print where its time went. */
   profile: boolean;
-  /** API processes (API_WORKERS); more than 1 puts the access state in Redis. */
-  workers: number;
-  /** Redis of the access state (accounts, counters, rate windows), or null for the embedded access file. */
-  redisUrl: string | null;
+  /**
+   * API processes (API_WORKERS) of each run, in this order, in the same run (`--workers 1,2`); more
+   * than 1 puts the access state in Redis, as `npm start` requires.
+   */
+  workers: number[];
+  /** Redis of the access state (accounts, counters, rate windows) of the runs that use it (accessRedis). */
+  redisUrl: string;
+  /** `--access redis`: Redis for the one-process runs too (else the embedded access file, as `npm start`). */
+  redisForOneProcess: boolean;
   /** Listings engines benchmarked, in this order, in the same run (--engines). */
   engines: Engine[];
   /** Elasticsearch of the `elasticsearch` engine (ES_URL), or null when it is not benchmarked. */
@@ -48,12 +53,14 @@ export type Engine = (typeof ENGINES)[number];
 
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
                      [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
-                     [--workers N] [--access sqlite|redis]   (redis: REDIS_URL or redis://127.0.0.1:6379; N > 1 needs it)
+                     [--workers N[,N...]] [--access sqlite|redis]   (redis: REDIS_URL or redis://127.0.0.1:6379; N > 1 needs it)
                      [--engines sqlite,elasticsearch]
        npm run bench -- --indexer [--records N] [--stage-records N] [--profile] [--engines sqlite,elasticsearch]
        npm run bench -- --list
 --engines: the listings engines to run, one after the other in the same run; default both when
-ES_URL is set (the Elasticsearch of the elasticsearch engine), else sqlite only.`;
+ES_URL is set (the Elasticsearch of the elasticsearch engine), else sqlite only.
+--workers 1,2: each engine run with one API process, then with two (API_WORKERS=2, access in Redis),
+side by side in one table.`;
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | 'list' {
   const { values } = parseArgs({
@@ -81,10 +88,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   });
   if (values.help) throw new UsageError('');
   if (values.list) return 'list';
-  const workers = count('workers', values.workers, 1);
-  const access = values.access ?? (workers > 1 ? 'redis' : 'sqlite');
-  if (access !== 'sqlite' && access !== 'redis') throw new UsageError(`--access must be sqlite or redis, got "${access}"`);
-  if (workers > 1 && access !== 'redis') throw new UsageError('--workers above 1 needs --access redis (API_WORKERS > 1 needs REDIS_URL)');
+  const workers = (values.workers ?? '1').split(',').map((w) => count('workers', w.trim(), 1));
+  if (new Set(workers).size !== workers.length) throw new UsageError(`--workers names a count twice: "${values.workers}"`);
+  const access = values.access;
+  if (access !== undefined && access !== 'sqlite' && access !== 'redis') throw new UsageError(`--access must be sqlite or redis, got "${access}"`);
+  if (workers.some((w) => w > 1) && access === 'sqlite') throw new UsageError('--workers above 1 needs --access redis (API_WORKERS > 1 needs REDIS_URL)');
   const esUrl = env.ES_URL || null;
   const engines = parseEngines(values.engines, esUrl);
   return {
@@ -102,7 +110,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     markdown: values.markdown ?? null,
     profile: values.profile ?? false,
     workers,
-    redisUrl: access === 'redis' ? env.REDIS_URL || 'redis://127.0.0.1:6379' : null,
+    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    redisForOneProcess: access === 'redis',
     engines,
     esUrl: engines.includes('elasticsearch') ? esUrl : null,
   };
@@ -123,6 +132,11 @@ export function parseEngines(value: string | undefined, esUrl: string | null): E
 }
 
 export class UsageError extends Error {}
+
+/** The Redis of a run with `workers` API processes, or null for the embedded access file. */
+export function accessRedis(options: Pick<BenchOptions, 'redisUrl' | 'redisForOneProcess'>, workers: number): string | null {
+  return workers > 1 || options.redisForOneProcess ? options.redisUrl : null;
+}
 
 /** Accepts 1000000, 1_000_000, 1e6, 1M, 20k. */
 function count(name: string, value: string | undefined, fallback: number, least = 1): number {

@@ -10,8 +10,14 @@ import { formatBytes, integer, markdownTable, ms, type ResultRow } from './repor
 
 export const ENGINE_TITLE: Record<Engine, string> = { sqlite: 'SQLite', elasticsearch: 'Elasticsearch' };
 
+/** A run's name in the tables: the engine, and its number of API processes when runs differ by it. */
+export function runLabel(engine: Engine, workers: number, showWorkers: boolean): string {
+  return showWorkers ? `${ENGINE_TITLE[engine]} ${workers === 1 ? '1 process' : `${workers} processes`}` : ENGINE_TITLE[engine];
+}
+
 export interface EngineRows {
-  engine: Engine;
+  /** The run's column title (runLabel). */
+  label: string;
   rows: Pick<ResultRow, 'name' | 'title' | 'rps' | 'p50' | 'p99' | 'rawMs' | 'errors'>[];
 }
 
@@ -30,11 +36,11 @@ export function sideBySideTable(runs: readonly EngineRows[]): string {
       }
   const header = ['scenario'];
   for (const run of runs) {
-    const t = ENGINE_TITLE[run.engine];
+    const t = run.label;
     header.push(`${t} req/s`, `${t} p50 ms`, `${t} p99 ms`, `${t} raw ms`);
   }
   const two = runs.length === 2;
-  if (two) header.push(`${ENGINE_TITLE[runs[1].engine]} / ${ENGINE_TITLE[runs[0].engine]} req/s`);
+  if (two) header.push(`${runs[1].label} / ${runs[0].label} req/s`);
   const rows = names.map((name) => {
     const found = runs.map((run) => run.rows.find((r) => r.name === name));
     const cells = [`${name}: ${titles.get(name)}`];
@@ -97,21 +103,12 @@ function pick(f: LoadFigures): Omit<IndexerRow, 'engine' | 'storeBytes' | 'layou
   };
 }
 
+/** The first columns of every table of a load: what went in, what was written, how fast. */
+export const LOAD_COLUMNS = ['records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'wall s'];
+
 export function indexerSideBySide(rows: readonly IndexerRow[]): string {
   return markdownTable(
-    [
-      'engine',
-      'records',
-      'written',
-      'rejected',
-      'indexer records/s',
-      'end-to-end records/s',
-      'wall s',
-      'indexer peak RSS',
-      'store on disk',
-      'layout',
-      'loaded at',
-    ],
+    ['engine', ...LOAD_COLUMNS, 'indexer peak RSS', 'store on disk', 'layout', 'loaded at'],
     rows.map((r) => [
       ENGINE_TITLE[r.engine],
       integer(r.records),

@@ -1,7 +1,7 @@
 /** The engines of a run (`--engines`) and the tables that put them side by side (side-by-side.ts). */
 import { expect } from 'chai';
-import { parseOptions, UsageError, type BenchOptions } from '../../scripts/bench/options.js';
-import { esIndexerRow, indexerSideBySide, sideBySideTable, sqliteIndexerRow } from '../../scripts/bench/side-by-side.js';
+import { accessRedis, parseOptions, UsageError, type BenchOptions } from '../../scripts/bench/options.js';
+import { esIndexerRow, indexerSideBySide, runLabel, sideBySideTable, sqliteIndexerRow } from '../../scripts/bench/side-by-side.js';
 import type { LoadFigures } from '../../scripts/bench/catalogue.js';
 import type { EsLoad } from '../../scripts/bench/es-catalogue.js';
 
@@ -32,13 +32,41 @@ describe('bench: --engines', () => {
   });
 });
 
+describe('bench: --workers', () => {
+  it('runs one process with the embedded access file by default, as npm start does', () => {
+    const options = parse([]);
+    expect(options.workers).to.deep.equal([1]);
+    expect(accessRedis(options, 1)).to.equal(null);
+  });
+
+  it('takes a list of process counts; the runs above one put the access state in Redis', () => {
+    const options = parse(['--workers', '1,2'], { REDIS_URL: 'redis://127.0.0.1:6390' });
+    expect(options.workers).to.deep.equal([1, 2]);
+    expect(accessRedis(options, 1)).to.equal(null);
+    expect(accessRedis(options, 2)).to.equal('redis://127.0.0.1:6390');
+    expect(accessRedis(parse(['--workers', '1', '--access', 'redis']), 1)).to.equal('redis://127.0.0.1:6379');
+  });
+
+  it('refuses a repeated count, a count below 1, and two processes on the embedded access file', () => {
+    expect(() => parse(['--workers', '2,2'])).to.throw(UsageError, /twice/);
+    expect(() => parse(['--workers', '0'])).to.throw(UsageError, /integer >= 1/);
+    expect(() => parse(['--workers', '1,2', '--access', 'sqlite'])).to.throw(UsageError, /needs --access redis/);
+  });
+
+  it('names each run by engine, and by its processes when the runs differ by them', () => {
+    expect(runLabel('sqlite', 1, false)).to.equal('SQLite');
+    expect(runLabel('sqlite', 1, true)).to.equal('SQLite 1 process');
+    expect(runLabel('elasticsearch', 2, true)).to.equal('Elasticsearch 2 processes');
+  });
+});
+
 describe('bench: engines side by side', () => {
   const row = (name: string, rps: number, p50: number) => ({ name, title: `${name} title`, rps, p50, p99: p50 * 3, rawMs: p50 / 10, errors: 0 });
 
   it('puts each scenario on one line, one column group per engine, with the req/s ratio', () => {
     const table = sideBySideTable([
-      { engine: 'sqlite', rows: [row('search', 2000, 20), row('ptz', 8000, 5)] },
-      { engine: 'elasticsearch', rows: [row('search', 500, 80)] },
+      { label: 'SQLite', rows: [row('search', 2000, 20), row('ptz', 8000, 5)] },
+      { label: 'Elasticsearch', rows: [row('search', 500, 80)] },
     ]);
     const lines = table.split('\n');
     expect(lines[0]).to.match(
