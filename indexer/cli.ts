@@ -21,6 +21,7 @@ import { openListingStore, reindexListingStore } from '../src/open-listing-store
 import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
 import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
+import { processFigures } from './process-figures.js';
 import { rebuildGroups } from './dedup/rebuild.js';
 import { IndexerMetrics } from './metrics.js';
 import { metricsSource, startMetricsServer } from '../src/metrics-server.js';
@@ -47,15 +48,17 @@ async function main(argv: string[]): Promise<number> {
     const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
     const metrics = config.metricsPort === null ? undefined : new IndexerMetrics();
     const metricsServer = metrics ? await startMetricsServer(metricsSource(metrics), config.metricsPort!, config.host) : null;
+    let report: Awaited<ReturnType<typeof loadWithProgress>>;
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
-      const report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true, metrics });
-      console.log(JSON.stringify(report));
-      return exitCodeOf(report);
+      report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true, metrics });
     } finally {
       metricsServer?.close();
       await store.close();
     }
+    // After the close, so that the store's last checkpoint is in the bytes written.
+    console.log(JSON.stringify({ ...report, ...processFigures() }));
+    return exitCodeOf(report);
   }
   if (command === 'dedup') {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { rebuild: { type: 'boolean' } } });

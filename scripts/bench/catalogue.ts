@@ -13,6 +13,7 @@ import { writeSample } from '../../indexer/sample/write.js';
 import { isGzip } from '../../indexer/read.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import type { LoadReport } from '../../indexer/load.js';
+import type { ProcessFigures } from '../../indexer/process-figures.js';
 import { childEnv, readStatusMiB, REPO_ROOT, runTs } from './child.js';
 import { formatBytes, integer, log } from './report.js';
 import { readListingCount, type MemorySample } from './memory-curve.js';
@@ -45,6 +46,10 @@ export interface LoadFigures {
   /** The part of writeSeconds a first build spent grouping once its records were written (LoadReport grouping_seconds). Absent in older caches. */
   groupingSeconds?: number;
   peakRssMiBWriting?: number;
+  /** CPU seconds of the indexer process, all its threads (indexer/process-figures.ts); absent in older caches. */
+  cpuSeconds?: number;
+  /** Bytes the indexer process sent to storage, its last checkpoint included (Linux write_bytes); absent in older caches or elsewhere. */
+  diskWrittenBytes?: number | null;
   storeBytes: number;
   builtAt: string;
   /** Fingerprint of the code that built it (codeFingerprint()); absent in older caches. */
@@ -210,7 +215,8 @@ export async function loadWithIndexer(
     const report = JSON.parse(reportLine) as Pick<
       LoadReport,
       'read' | 'written' | 'rejected' | 'seconds' | 'records_per_second' | 'write_seconds' | 'grouping_seconds' | 'peak_rss_mib_writing'
-    >;
+    > &
+      Partial<ProcessFigures>;
     const figures: LoadFigures = {
       records: report.read,
       written: report.written,
@@ -223,6 +229,8 @@ export async function loadWithIndexer(
       writeSeconds: report.write_seconds,
       groupingSeconds: report.grouping_seconds,
       peakRssMiBWriting: report.peak_rss_mib_writing,
+      cpuSeconds: report.cpu_seconds,
+      diskWrittenBytes: report.disk_written_bytes,
       storeBytes: await target.bytes(),
       builtAt: new Date().toISOString(),
       code,
@@ -232,7 +240,8 @@ export async function loadWithIndexer(
       `  ${figures.records} records (${figures.written} written, ${figures.rejected} rejected): ${figures.recordsPerSecond} records/s ` +
         `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, ` +
         `store ${formatBytes(figures.storeBytes)}; the records written in ${figures.writeSeconds} s, of which ${figures.groupingSeconds ?? 0} s grouping them at the end (peak RSS then ${figures.peakRssMiBWriting} MiB), ` +
-        `then ${round(figures.indexerSeconds - (figures.writeSeconds ?? 0), 2)} s of final index build`,
+        `then ${round(figures.indexerSeconds - (figures.writeSeconds ?? 0), 2)} s of final index build; ` +
+        `${coresBusy(figures)?.toFixed(2) ?? '-'} cores busy, ${figures.diskWrittenBytes ? formatBytes(figures.diskWrittenBytes) : '-'} written to disk`,
     );
     return figures;
   } finally {
@@ -242,6 +251,11 @@ export async function loadWithIndexer(
 }
 
 /** Size of the store on disk: the database file plus its WAL when one is left. */
+/** CPU seconds over wall seconds of the load's process: 2 means both cores of a 2-core machine busy throughout. */
+export function coresBusy(figures: LoadFigures): number | null {
+  return figures.cpuSeconds === undefined ? null : figures.cpuSeconds / figures.wallSeconds;
+}
+
 export function storeBytes(storeFile: string): number {
   let total = 0;
   for (const file of [storeFile, `${storeFile}-wal`]) if (existsSync(file)) total += statSync(file).size;
