@@ -186,6 +186,10 @@ CREATE INDEX IF NOT EXISTS ix_withdrawn ON listings(changed_at, change_seq) WHER
 -- The listings that left the market in the window of GET /stats (stats-sql.ts): only those rows are
 -- read, where no other index holds inactive listings by place and the table would be scanned whole.
 CREATE INDEX IF NOT EXISTS ix_left_market ON listings(left_market_at) WHERE active = 0;
+-- The same window for a department or a postal code: only the area's withdrawn listings are read,
+-- where through ix_left_market a department's statistics read every listing of the window.
+CREATE INDEX IF NOT EXISTS ix_left_market_dept ON listings(department, left_market_at) WHERE active = 0;
+CREATE INDEX IF NOT EXISTS ix_left_market_cp ON listings(postal_code, left_market_at) WHERE active = 0;
 -- A load's block candidates (listing-store.ts findBlockCandidates) from the index entries alone: the
 -- listing columns the grouping reads are in the entry, and so are the site and the own surface, which
 -- the clustering compares first (indexer/dedup/cluster.ts): a candidate's dedup_features row (a random

@@ -10,6 +10,7 @@ import type { ClustersQuery, StatsQuery } from '../../../src/core/query/aggregat
 import { MERCATOR_MAX_LATITUDE, tileX, tileY, tilesCovered } from '../../../src/core/query/aggregates.js';
 import { buildClustersSql } from '../../../src/adapters/sqlite-listings/clusters-sql.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql } from '../../../src/adapters/sqlite-listings/stats-sql.js';
+import { LISTINGS_SCHEMA } from '../../../src/adapters/sqlite-listings/schema.js';
 import { prng } from '../../support/fixtures.js';
 
 type Golden =
@@ -80,5 +81,29 @@ describe('web-map tiling', () => {
     // Across the antimeridian: the columns at both ends.
     expect(tilesCovered({ south: 0.5, west: 170, north: 1, east: -170 }, 2)).to.equal(2);
     expect(tilesCovered({ south: 0.5, west: 170, north: 1, east: 175 }, 2)).to.equal(1);
+  });
+});
+
+describe('SQLite statistics: the withdrawn listings read through their area', () => {
+  const plan = (query: StatsQuery) => {
+    const db = new Database(':memory:');
+    db.exec(LISTINGS_SCHEMA);
+    const { sql, params } = buildWithdrawnStatsSql(query);
+    const detail = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    db.close();
+    return detail;
+  };
+  const query = (area: StatsQuery['area']): StatsQuery => ({
+    area,
+    transaction: 'vente',
+    types: ['maison'],
+    scope: { enteredFrom: 0, eligibleSites: null },
+    grouped: true,
+    withdrawnSince: 1,
+  });
+
+  it("seeks a department's or a postal code's withdrawn listings of the window, not the whole window's", () => {
+    expect(plan(query({ kind: 'department', department: '59' }))).to.match(/USING INDEX ix_left_market_dept \(department=\? AND left_market_at>\?\)/);
+    expect(plan(query({ kind: 'postalCode', postalCode: '59000' }))).to.match(/USING INDEX ix_left_market_cp \(postal_code=\? AND left_market_at>\?\)/);
   });
 });
