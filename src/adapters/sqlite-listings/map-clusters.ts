@@ -39,14 +39,30 @@ export function tilesInMemory(points: MapPoints, bbox: BoundingBox, zoom: number
         if (enteredAt[i] < enteredFrom) continue;
         const column = Math.min(side - 1, Math.max(0, Math.floor(((x + 180) / 360) * side)));
         const row = Math.min(side - 1, Math.max(0, Math.floor(rowFraction[i] * side)));
-        tally.add(i, (row - firstRow) * width + ((column - firstColumn + side) % side), y, x, price[i], rowid[i]);
+        tally.add((row - firstRow) * width + ((column - firstColumn + side) % side), y, x, price[i], rowid[i]);
       }
     });
   }
-  return tally.figures(price, (slot) => ({ x: (firstColumn + (slot % width)) % side, y: firstRow + Math.floor(slot / width) }));
+  return tally.figures((slot) => ({ x: (firstColumn + (slot % width)) % side, y: firstRow + Math.floor(slot / width) }));
 }
 
-/** Per-slot sums of one request, and the points it took (their prices are placed once the counts are known). */
+/**
+ * The priced points a request took, kept between requests and grown when a box holds more: the
+ * clusters are computed synchronously, one request at a time, and a whole-France box takes half a
+ * million points, whose fresh arrays cost more in zeroing and garbage collection than the pass.
+ */
+const scratch = { price: new Float64Array(0), slot: new Int32Array(0), sorted: new Float64Array(0) };
+
+function scratchFor(points: number): typeof scratch {
+  if (scratch.price.length < points) {
+    scratch.price = new Float64Array(points);
+    scratch.slot = new Int32Array(points);
+    scratch.sorted = new Float64Array(points);
+  }
+  return scratch;
+}
+
+/** Per-slot sums of one request, and the prices it took with their slots (placed side by side once the counts are known). */
 class Tally {
   private readonly count: Int32Array;
   private readonly priced: Int32Array;
@@ -54,8 +70,7 @@ class Tally {
   private readonly sumLon: Float64Array;
   private readonly priceMin: Float64Array;
   private readonly lastRowid: Float64Array;
-  private readonly taken: Int32Array;
-  private readonly takenSlot: Int32Array;
+  private readonly taken = scratchFor(0);
   private takenCount = 0;
 
   constructor(slots: number, points: number) {
@@ -65,11 +80,10 @@ class Tally {
     this.sumLon = new Float64Array(slots);
     this.priceMin = new Float64Array(slots).fill(Number.POSITIVE_INFINITY);
     this.lastRowid = new Float64Array(slots);
-    this.taken = new Int32Array(points);
-    this.takenSlot = new Int32Array(points);
+    this.taken = scratchFor(points);
   }
 
-  add(point: number, slot: number, lat: number, lon: number, price: number, rowid: number): void {
+  add(slot: number, lat: number, lon: number, price: number, rowid: number): void {
     this.count[slot]++;
     this.sumLat[slot] += lat;
     this.sumLon[slot] += lon;
@@ -77,21 +91,18 @@ class Tally {
     if (!Number.isNaN(price)) {
       this.priced[slot]++;
       if (price < this.priceMin[slot]) this.priceMin[slot] = price;
+      this.taken.price[this.takenCount] = price;
+      this.taken.slot[this.takenCount++] = slot;
     }
-    this.taken[this.takenCount] = point;
-    this.takenSlot[this.takenCount++] = slot;
   }
 
-  figures(price: Float64Array, tileOf: (slot: number) => { x: number; y: number }): TileFigures[] {
+  figures(tileOf: (slot: number) => { x: number; y: number }): TileFigures[] {
     // Each slot's prices side by side: slot s's at starts[s] .. starts[s + 1] - 1.
     const starts = new Int32Array(this.priced.length + 1);
     for (let s = 0; s < this.priced.length; s++) starts[s + 1] = starts[s] + this.priced[s];
     const next = starts.slice(0, -1);
-    const prices = new Float64Array(starts[this.priced.length]);
-    for (let k = 0; k < this.takenCount; k++) {
-      const value = price[this.taken[k]];
-      if (!Number.isNaN(value)) prices[next[this.takenSlot[k]]++] = value;
-    }
+    const { price, slot, sorted: prices } = this.taken;
+    for (let k = 0; k < this.takenCount; k++) prices[next[slot[k]]++] = price[k];
     const tiles: TileFigures[] = [];
     for (let s = 0; s < this.count.length; s++) {
       const n = this.count[s];
