@@ -40,9 +40,14 @@ export class RawStore<S extends ListingStore = ListingStore> {
     this.scope = { enteredFrom, eligibleSites: null };
   }
 
-  /** On the SQLite file, with the server's options (src/service.ts): default page cache, SQLITE_MMAP_MIB. */
+  /**
+   * On the SQLite file, with the server's options (src/service.ts): default page cache, SQLITE_MMAP_MIB;
+   * without the kept map answers, since medianMs times each query again after a first call, and the
+   * raw time is the reads' cost.
+   */
   static sqlite(file: string, enteredFrom: number, cursorSecret: string, options: SqliteListingStoreOptions = {}): RawStore<SqliteListingStore> {
-    return new RawStore(new SqliteListingStore(file, { mmapMiB: loadConfig(process.env).sqliteMmapMiB, ...options }), enteredFrom, cursorSecret);
+    const config = loadConfig(process.env);
+    return new RawStore(new SqliteListingStore(file, { mmapMiB: config.sqliteMmapMiB, mapAnswersKept: false, ...options }), enteredFrom, cursorSecret);
   }
 
   /** On the alias, opened as the server opens it (src/open-listing-store.ts with ES_URL set). */

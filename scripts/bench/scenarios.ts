@@ -208,6 +208,20 @@ export const SCENARIOS: Scenario[] = [
     paths: async (ctx) => variants(() => `/annonces/map?bbox=${parisBox(ctx)}`),
   },
   {
+    name: 'map-paris-repeat',
+    title: '/annonces/map the same 8 Paris boxes again and again (kept answers)',
+    kind: 'load',
+    targets: [
+      { metric: 'p50', op: '<=', value: 40 },
+      { metric: 'p99', op: '<=', value: 100 },
+    ],
+    // The boxes a map front-end asks again: its default view and a few pans, for every visitor.
+    paths: async (ctx) => {
+      const boxes = Array.from({ length: 8 }, () => `/annonces/map?bbox=${parisBox(ctx)}`);
+      return Array.from({ length: VARIANTS }, (_, i) => boxes[i % boxes.length]);
+    },
+  },
+  {
     name: 'map-france',
     title: '/annonces/map whole-France box',
     kind: 'load',

@@ -37,6 +37,8 @@ import { indexedItems, pageListings, pageOf, type IndexedFeedRow, type IndexedPa
 import { fromRow, type ListingRow, type PageRow } from './rows.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnValues } from '../../core/query/aggregates.js';
 import { ClustersReader } from './clusters-read.js';
+import { MAP_ANSWERS, MapAnswers } from './map-answers.js';
+import { storeStamp } from './store-stamp.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
 export interface SqliteListingStoreOptions {
@@ -59,6 +61,8 @@ export interface SqliteListingStoreOptions {
    * (map-counts.ts); false counts in SQL every time (the tests compare both).
    */
   mapCountsInMemory?: boolean;
+  /** A repeated map query answered with the answer kept while the store is unchanged (map-answers.ts); false reads it every time. */
+  mapAnswersKept?: boolean;
   /**
    * Bytes of the file read through a memory map instead of read() calls (SQLite `mmap_size`, in MiB;
    * default 0). The API sets it (SQLITE_MMAP_MIB): feed pages read faster.
@@ -86,6 +90,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   private readonly textPlanner: TextPlanner;
   private readonly mapReader: MapReader;
   private readonly clustersReader: ClustersReader;
+  private readonly mapAnswers: MapAnswers;
   private readonly reads: ListingReads;
   private readonly writes: ListingWrites;
 
@@ -101,6 +106,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     this.textPlanner = new TextPlanner(this.statements, new TextSetCache(this.db), options.textPlan, options.textSets !== false);
     this.mapReader = new MapReader(this.statements, this.state, new MapPointsCache(this.db), options.mapCountsInMemory !== false);
     this.clustersReader = new ClustersReader(this.statements, this.mapReader);
+    this.mapAnswers = new MapAnswers(storeStamp(this.db), options.mapAnswersKept === false ? { entries: 0, bytes: 0 } : MAP_ANSWERS);
     this.writes = new ListingWrites(this.db, options.bulkCommitRows);
   }
 
@@ -135,7 +141,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   async map(query: MapQuery): Promise<MapResult> {
-    return this.mapReader.map(query);
+    return this.mapAnswers.answer(query, () => this.mapReader.map(query));
   }
 
   /**

@@ -8,11 +8,11 @@
  * on a grid in typed arrays (56 bytes per point): whole cells are added up, only the box's edge cells
  * are walked. The clusters walk the box's points once, without SQLite's per-row cost.
  *
- * Exact, never stale: the arrays serve only while the store is as it was when they were read (the
- * same stamp as text-sets.ts: `data_version`, which changes when another connection commits, with
- * this connection's `total_changes()`); otherwise the count is asked of SQLite.
+ * Exact, never stale: the arrays serve only while the store is as it was when they were read
+ * (store-stamp.ts); otherwise the count is asked of SQLite.
  */
 import type Database from 'better-sqlite3';
+import { storeStamp } from './store-stamp.js';
 import { tileRowFraction } from '../../core/query/aggregates.js';
 import type { BoundingBox } from '../../core/query/query.js';
 
@@ -173,7 +173,7 @@ export class MapPointsCache {
   private stamp = '';
   private readStartedAt = -Infinity;
   private reading: Promise<void> | null = null;
-  private readonly stampStatement: Database.Statement;
+  private readonly readStamp: () => string;
   /** Prepared at the first read: a store opened while its first build runs has no ix_map yet. */
   private slices: { first: Database.Statement; next: Database.Statement } | null = null;
 
@@ -182,7 +182,7 @@ export class MapPointsCache {
     private readonly rereadMinMs = REREAD_MIN_MS,
     private readonly rowsPerSlice = ROWS_PER_SLICE,
   ) {
-    this.stampStatement = db.prepare("SELECT data_version || ':' || total_changes() AS stamp FROM pragma_data_version").pluck();
+    this.readStamp = storeStamp(db);
   }
 
   /**
@@ -212,7 +212,7 @@ export class MapPointsCache {
 
   /**
    * Reads the points a slice per turn of the event loop, so that the requests in between are not
-   * held up (the whole read is 0.7 to 0.9 s at 1M). The copy carries the stamp of the read's start, so
+   * held up (the whole read takes seconds at 1M, most of it reading each point's price from its row). The copy carries the stamp of the read's start, so
    * if the store changed while it was read (slices of different states could miss or repeat a point)
    * it is never current; the read also stops at the first change it sees. During a load the copy is
    * then never current and SQL counts.
@@ -261,9 +261,5 @@ export class MapPointsCache {
     }
     this.points = MapPoints.onGrid(columns);
     this.stamp = stamp;
-  }
-
-  private readStamp(): string {
-    return this.stampStatement.get() as string;
   }
 }

@@ -6,11 +6,11 @@
  * documents of the expression are read once into a bit set by rowid, and the check is a call of the
  * SQL function `text_set_has(expression, rowid)`, far cheaper than a lookup.
  *
- * Exact, never stale: a set serves only while the store is as it was when the set was read. The stamp
- * is SQLite's `data_version` (changes when ANOTHER connection commits: the indexer) with this
- * connection's `total_changes()` (its own writes); any write drops every set.
+ * Exact, never stale: a set serves only while the store is as it was when the set was read
+ * (store-stamp.ts); any write drops every set.
  */
 import type Database from 'better-sqlite3';
+import { storeStamp } from './store-stamp.js';
 
 /** Sets kept at once (least recently used dropped): 125 KB each for a million listings, 16 MB for 128. */
 const MAX_SETS = 128;
@@ -33,11 +33,11 @@ export class TextSetCache {
   /** When each expression's set was last read (kept across store changes). */
   private readonly readAt = new Map<string, number>();
   private stamp = '';
-  private readonly stampStatement: Database.Statement;
+  private readonly readStamp: () => string;
   private readonly documentsStatement: Database.Statement;
 
   constructor(db: Database.Database) {
-    this.stampStatement = db.prepare("SELECT data_version || ':' || total_changes() AS stamp FROM pragma_data_version");
+    this.readStamp = storeStamp(db);
     this.documentsStatement = db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?').pluck();
     // Not deterministic: the answer depends on the sets, which change between statements.
     db.function('text_set_has', { deterministic: false, directOnly: true }, (expression: unknown, rowid: unknown) => {
@@ -63,7 +63,7 @@ export class TextSetCache {
    * like an FTS5 expression), `readRowids` reads its rowids when it must be read.
    */
   prepareRows(key: string, readRowids: () => number[], now = Date.now()): boolean {
-    const stamp = (this.stampStatement.get() as { stamp: string }).stamp;
+    const stamp = this.readStamp();
     if (stamp !== this.stamp) {
       this.sets.clear();
       this.stamp = stamp;
