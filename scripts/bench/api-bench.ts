@@ -315,7 +315,7 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     `  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, ` +
       `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request` +
       (engineCpuPerRequest === null ? '' : `, Elasticsearch CPU ${ms(engineCpuPerRequest)} ms/request`) +
-      `; bare node:http server, same bytes (${bare.paths} answers): 1 connection p50 ${ms(bare.singleP50)} ms, CPU ${ms(bare.cpuMsPerRequest)} ms/request` +
+      `; bare node:http server, same bytes (${bare.paths} answers): 1 connection p50 ${ms(bare.singleP50)} ms, ${options.connections} connections ${integer(bare.rps)} req/s p50 ${ms(bare.p50)} ms, CPU ${ms(bare.cpuMsPerRequest)} ms/request` +
       (errors
         ? `; ${errors} errors (first status ${run.firstBadStatus ?? single.firstBadStatus}, first failure ${run.firstFailure ?? single.firstFailure})`
         : ''),
@@ -331,6 +331,7 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     cpuMsPerRequest: cpuPerRequest,
     engineCpuMsPerRequest: engineCpuPerRequest,
     bareP50: bare.singleP50,
+    bareLoadP50: bare.p50,
     bareCpuMsPerRequest: bare.cpuMsPerRequest,
     metrics: {
       rps: run.rps,

@@ -20,6 +20,8 @@ export interface BareFigures {
   singleP50: number;
   cpuMsPerRequest: number | null;
   rps: number;
+  /** p50 under the scenario's load (its connections): the queueing that HTTP alone causes on this machine. */
+  p50: number;
   paths: number;
 }
 
@@ -70,6 +72,7 @@ export async function measureBare(spec: {
     return {
       singleP50: single.p50,
       rps: run.rps,
+      p50: run.p50,
       paths: recorded.length,
       cpuMsPerRequest: before !== null && after !== null && run.requests > 0 ? (after - before) / run.requests : null,
     };

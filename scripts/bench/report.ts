@@ -43,6 +43,8 @@ export interface ResultRow {
   engineCpuMsPerRequest?: number | null;
   /** The bare node:http server sending the same bytes (baseline.ts): its one-connection p50 and CPU per request. */
   bareP50?: number | null;
+  /** The bare server's p50 under the same load: below it no API code can bring the scenario's p50 on this machine. */
+  bareLoadP50?: number | null;
   bareCpuMsPerRequest?: number | null;
   targets: Target[];
   /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
@@ -112,6 +114,7 @@ export function resultsTable(rows: ResultRow[]): string {
       'req/s',
       'p50 ms',
       'p99 ms',
+      'bare p50',
       'errors',
       'raw ms',
       'p50/raw',
@@ -131,6 +134,7 @@ export function resultsTable(rows: ResultRow[]): string {
       integer(r.rps),
       ms(r.p50),
       ms(r.p99),
+      ms(r.bareLoadP50),
       String(r.errors),
       ms(r.rawMs),
       ratio(r.p50, r.rawMs),

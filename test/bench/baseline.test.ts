@@ -34,6 +34,7 @@ describe('bench: bare node:http baseline', function () {
     expect(figures.paths).to.equal(2);
     expect(figures.singleP50).to.be.above(0);
     expect(figures.rps).to.be.above(0);
+    expect(figures.p50).to.be.above(0);
   });
 
   it('refuses to report a baseline of error answers', async () => {
