@@ -73,6 +73,10 @@ describe('metrics and request logs', function () {
       ['req-logs-2', 'acme-logs'],
     ]);
     expect(JSON.stringify(lines)).to.not.include(key);
+    // The request line is written without redaction (request-context.ts): its fields are these only.
+    for (const line of logged) {
+      expect(Object.keys(line).sort()).to.deep.equal(['account', 'hostname', 'key', 'level', 'method', 'ms', 'msg', 'path', 'pid', 'req_id', 'status', 'time']);
+    }
   });
 
   it('has no metrics unless METRICS_PORT is set', async () => {
