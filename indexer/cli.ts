@@ -48,16 +48,19 @@ async function main(argv: string[]): Promise<number> {
     const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
     const metrics = config.metricsPort === null ? undefined : new IndexerMetrics();
     const metricsServer = metrics ? await startMetricsServer(metricsSource(metrics), config.metricsPort!, config.host) : null;
-    let report: Awaited<ReturnType<typeof loadWithProgress>>;
+    let report: Awaited<ReturnType<typeof loadWithProgress>> | undefined;
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
       report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true, metrics });
     } finally {
       metricsServer?.close();
-      await store.close();
+      try {
+        await store.close();
+      } finally {
+        // After the close, so that the store's last checkpoint is in the bytes written; printed even if the close fails.
+        if (report) console.log(JSON.stringify({ ...report, ...processFigures() }));
+      }
     }
-    // After the close, so that the store's last checkpoint is in the bytes written.
-    console.log(JSON.stringify({ ...report, ...processFigures() }));
     return exitCodeOf(report);
   }
   if (command === 'dedup') {

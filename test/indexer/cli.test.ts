@@ -39,6 +39,9 @@ describe('command lines', function () {
     // A first load runs in bulk mode: the report gives the write phase apart from the final build.
     expect(report.write_seconds).to.be.within(0, report.seconds);
     expect(report.peak_rss_mib_writing).to.be.within(20, report.peak_rss_mib);
+    // What the load cost its process, the store's close included (indexer/process-figures.ts; Linux).
+    expect(report.cpu_seconds).to.be.above(0);
+    expect(report.disk_written_bytes).to.be.a('number');
     expect(JSON.parse(readFileSync(rejects, 'utf8').trim())).to.include({ line: 3, reason: 'invalid JSON' });
     const second = await cli('indexer/cli.ts', ['load', file], dataDir);
     expect(JSON.parse(second.stdout)).to.include({ written: 0, unchanged: 2 });

@@ -25,6 +25,7 @@ export class MapAnswers {
 
   /** The answer to `query`, read by `read` unless the store is unchanged since an equal query was answered. */
   answer(query: MapQuery, read: () => MapResult): MapResult {
+    if (this.limits.entries === 0) return read();
     const stamp = this.readStamp();
     if (stamp !== this.stamp) {
       this.answers.clear();

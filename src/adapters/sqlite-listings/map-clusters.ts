@@ -37,6 +37,7 @@ export function tilesInMemory(points: MapPoints, bbox: BoundingBox, zoom: number
         const x = lon[i];
         if (!inner && !(y >= box.south && y <= box.north && x >= box.west && x <= box.east)) continue;
         if (enteredAt[i] < enteredFrom) continue;
+        // tileX and tileY of aggregates.ts, inlined for the half a million points of a large box.
         const column = Math.min(side - 1, Math.max(0, Math.floor(((x + 180) / 360) * side)));
         const row = Math.min(side - 1, Math.max(0, Math.floor(rowFraction[i] * side)));
         tally.add((row - firstRow) * width + ((column - firstColumn + side) % side), y, x, price[i], rowid[i]);
@@ -70,7 +71,7 @@ class Tally {
   private readonly sumLon: Float64Array;
   private readonly priceMin: Float64Array;
   private readonly lastRowid: Float64Array;
-  private readonly taken = scratchFor(0);
+  private readonly taken: typeof scratch;
   private takenCount = 0;
 
   constructor(slots: number, points: number) {
