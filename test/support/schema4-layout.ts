@@ -5,6 +5,22 @@
  * left it (migrations.ts moveTextsToTheirTable converts it).
  */
 import type Database from 'better-sqlite3';
+import { decodeDoc } from '../../src/adapters/sqlite-listings/doc-text.js';
+
+/** The documents as older code wrote them, with the whole content (doc-text.ts reads both forms). */
+export function toWholeContentDocs(db: Database.Database): void {
+  const rows = db
+    .prepare('SELECT t.rowid AS rowid, t.doc AS doc, a.public_json AS annonce FROM listing_texts t JOIN listing_annonces a ON a.rowid = t.rowid')
+    .all() as {
+    rowid: number;
+    doc: string;
+    annonce: string;
+  }[];
+  const write = db.prepare('UPDATE listing_texts SET doc = ? WHERE rowid = ?');
+  db.transaction(() => {
+    for (const row of rows) write.run(JSON.stringify(decodeDoc(row.doc, row.annonce)), row.rowid);
+  })();
+}
 
 const SCHEMA4_TRIGGERS = `
 CREATE TRIGGER listings_ai AFTER INSERT ON listings BEGIN
@@ -25,6 +41,7 @@ END;`;
 /** `withPublicJson` false: a store of the time before the precomputed Annonce texts (no `public_json`). */
 export function toSchema4Layout(db: Database.Database, { withPublicJson = true } = {}): void {
   const texts = ['title', 'description', 'doc', ...(withPublicJson ? ['public_json'] : [])];
+  toWholeContentDocs(db);
   db.transaction(() => {
     for (const trigger of ['listings_ai', 'listings_ad', 'listing_texts_ai', 'listing_texts_ad', 'listing_texts_au'])
       db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);

@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { PUBLIC_JSON_VERSION } from '../../core/model/present.js';
-import { PAGE_COLUMNS, textOf } from './columns.js';
+import { DOC_COLUMNS, PAGE_COLUMNS } from './columns.js';
 import { fromRow, toRow, type ListingRow } from './rows.js';
 import { PUBLIC_JSON_META } from './schema.js';
 import type { ListingWrites } from './writes.js';
@@ -35,10 +35,16 @@ function fillOwnSurfaces(db: Database.Database): void {
   for (let after = 0; after < last; after += 5000) fill.run(after, after + 5000);
 }
 
-/** Writes `public_json` and `map_json` of every row with the current presenters, then marks the texts current. */
+/**
+ * Writes `public_json` and `map_json` of every row with the current presenters, then marks the texts
+ * current. The document is written again with its Annonce: it is read against it (doc-text.ts).
+ */
 export function rewritePublicJson(db: Database.Database): void {
-  const read = db.prepare(`SELECT l.rowid AS rowid, l.*, ${textOf('doc')} AS doc FROM listings l WHERE l.rowid > ? ORDER BY l.rowid LIMIT 2000`);
-  const writeAnnonce = db.prepare('UPDATE listing_annonces SET public_json = ? WHERE rowid = ?');
+  const read = db.prepare(`SELECT l.rowid AS rowid, l.*, ${DOC_COLUMNS} FROM listings l WHERE l.rowid > ? ORDER BY l.rowid LIMIT 2000`);
+  const writeAnnonce = db.prepare(
+    'INSERT INTO listing_annonces (rowid, public_json) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET public_json = excluded.public_json',
+  );
+  const writeDoc = db.prepare('UPDATE listing_texts SET doc = ? WHERE rowid = ?');
   const writePoint = db.prepare('UPDATE listings SET map_json = ? WHERE rowid = ?');
   for (let after = 0; ; ) {
     const rows = read.all(after) as (ListingRow & { rowid: number })[];
@@ -46,7 +52,8 @@ export function rewritePublicJson(db: Database.Database): void {
     db.transaction(() => {
       for (const row of rows) {
         const texts = toRow(fromRow(row));
-        writeAnnonce.run(texts.public_json, row.rowid);
+        writeAnnonce.run(row.rowid, texts.public_json);
+        writeDoc.run(texts.doc, row.rowid);
         writePoint.run(texts.map_json, row.rowid);
       }
     })();

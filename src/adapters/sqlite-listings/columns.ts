@@ -55,6 +55,12 @@ export const textOf = (column: (typeof TEXT_COLUMNS)[number] | 'public_json') =>
     ? '(SELECT CAST(a.public_json AS BLOB) FROM listing_annonces a WHERE a.rowid = l.rowid)'
     : `(SELECT t.${column} FROM listing_texts t WHERE t.rowid = l.rowid)`;
 
+/** The Annonce text of the listing row `l` as text (JSON functions read it; a BLOB would be taken for JSONB). */
+const ANNONCE_TEXT = '(SELECT a.public_json FROM listing_annonces a WHERE a.rowid = l.rowid)';
+
+/** The document and the Annonce text it is read against (doc-text.ts): what fromRow needs beside the row. */
+export const DOC_COLUMNS = `${textOf('doc')} AS doc, ${ANNONCE_TEXT} AS public_json`;
+
 /**
  * Columns a result page reads (fromRow, the sort keys, the change position), and every other read of
  * whole listings (detail, the indexer's getMany and findBlock). Not `l.*`: turning columns nobody
@@ -80,7 +86,7 @@ export const PAGE_ROW_COLUMNS = [
 ]
   .map((c) => `l.${c}`)
   .join(', ');
-export const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
+export const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${DOC_COLUMNS}`;
 
 /**
  * The same with the precomputed Annonce text instead of `doc` (fromPageRow), while that text is
@@ -88,12 +94,14 @@ export const PAGE_COLUMNS = `${PAGE_ROW_COLUMNS}, ${textOf('doc')} AS doc`;
  * decoding them into a JS string (about half the time of a page), and the bytes go
  * to the socket as they are.
  */
-export const PAGE_COLUMNS_PRESENTED = PAGE_COLUMNS.replace(`${textOf('doc')} AS doc`, `${textOf('public_json')} AS public_json`);
+export const PAGE_COLUMNS_PRESENTED = `${PAGE_ROW_COLUMNS}, ${textOf('public_json')} AS public_json`;
 
 /**
- * A map point reads only what presentMapPoint shows: typed columns plus six fields taken out of
- * `doc` by SQLite (one JSON parse per row in C) instead of building every point's whole document in
- * JS; for 2 000 points that is most of the time of /annonces/map.
+ * A map point reads only what presentMapPoint shows: typed columns plus six fields taken out of the
+ * Annonce text by SQLite (one JSON parse per row in C) instead of building every point's whole
+ * listing in JS; for 2 000 points that is most of the time of /annonces/map. A document of the older
+ * form holds the whole content; a document of the current form was written with its Annonce, which
+ * shows these six content fields as they are (doc-text.ts).
  */
 export const MAP_POINT_COLUMNS = `l.id, l.source, l.lat, l.lon, l.price, l.price_per_m2, l.surface, l.rooms, ${textOf('title')} AS title, l.postal_code,
-  json_extract(${textOf('doc')}, '$.content.reference', '$.content.price_per_m2_color', '$.content.type', '$.content.city', '$.content.images[0]', '$.content.is_internal') AS extra`;
+  json_extract(coalesce(json_extract(${textOf('doc')}, '$.content'), ${ANNONCE_TEXT}), '$.reference', '$.price_per_m2_color', '$.type', '$.city', '$.images[0]', '$.is_internal') AS extra`;

@@ -4,6 +4,7 @@ import { listingId, type MapPointListing, type StoredListing } from '../../core/
 import { blockKeyOf } from '../../core/dedup/block-key.js';
 import { presentAnnonce, presentMapPoint } from '../../core/model/present.js';
 import { featuresOf } from '../../core/dedup/features.js';
+import { decodeDoc, encodeDoc, type DocPart } from './doc-text.js';
 export { blockKeyOf };
 
 export interface ListingRow {
@@ -51,27 +52,12 @@ export interface ListingRow {
   map_json: string | null;
 }
 
-/** The part of a StoredListing kept as JSON in `doc`. */
-interface DocJson {
-  content: StoredListing['content'];
-  completed_from: StoredListing['completed_from'];
-  group_members: StoredListing['group_members'];
-  group_sites_ahead: string[];
-  has_photos: boolean;
-}
-
 export function toRow(listing: StoredListing): ListingRow {
   const c = listing.content;
   const active = listing.status === 'active';
   const visible = active && listing.has_photos;
   const blockKey = blockKeyOf(listing);
-  const doc: DocJson = {
-    content: c,
-    completed_from: listing.completed_from,
-    group_members: listing.group_members,
-    group_sites_ahead: listing.group_sites_ahead,
-    has_photos: listing.has_photos,
-  };
+  const annonce = presentAnnonce(listing);
   return {
     id: listing.id,
     source: c.source,
@@ -107,15 +93,15 @@ export function toRow(listing: StoredListing): ListingRow {
     own_surface: active && blockKey !== null ? (featuresOf(listing).surface ?? 0) : null,
     title: c.title,
     description: c.description,
-    doc: JSON.stringify(doc),
+    doc: encodeDoc(listing, annonce),
     points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
-    public_json: JSON.stringify(presentAnnonce(listing)),
+    public_json: JSON.stringify(annonce),
     map_json: c.latitude !== null && c.longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null,
   };
 }
 
 export function fromRow(row: ListingRow): StoredListing {
-  const doc = JSON.parse(row.doc) as DocJson;
+  const doc = decodeDoc(row.doc, row.public_json);
   return {
     id: row.id,
     content: doc.content,
@@ -161,7 +147,7 @@ export class PageListing {
   readonly content_hash: string;
   readonly public_json: Buffer;
   private readonly points: string | null;
-  private doc: DocJson | undefined;
+  private doc: DocPart | undefined;
 
   constructor(
     row: PageRow,
@@ -201,8 +187,8 @@ export class PageListing {
     return this.loaded().group_members;
   }
 
-  private loaded(): DocJson {
-    return (this.doc ??= JSON.parse(this.readDoc(this.id)) as DocJson);
+  private loaded(): DocPart {
+    return (this.doc ??= decodeDoc(this.readDoc(this.id), this.public_json));
   }
 }
 

@@ -6,7 +6,7 @@ import type { SearchQuery } from '../../core/query/query.js';
 import { filterConditions, mergeParts, scopeConditions, transactionLeads, type Param, type Sql } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { withText, type TextChoice } from './text-sql.js';
-import { PAGE_ROW_COLUMNS, textOf } from './columns.js';
+import { DOC_COLUMNS, PAGE_ROW_COLUMNS, textOf } from './columns.js';
 
 export interface SearchPlan {
   /**
@@ -64,7 +64,7 @@ export function buildSearchSql(query: SearchQuery, plan: SearchPlan): Sql {
     parts,
     plan.text,
     (from, where) =>
-      `SELECT l.*, ${textOf('doc')} AS doc
+      `SELECT l.*, ${DOC_COLUMNS}
         FROM (SELECT l.rowid AS rowid, ${PAGE_ROW_COLUMNS} FROM ${from} WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) l ${order}`,
   );
 }

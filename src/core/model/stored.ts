@@ -4,10 +4,16 @@
  * Dates are ISO strings in the public part and epoch milliseconds in the internal part, because
  * both backends filter and sort on numbers.
  */
-import type { Annonce, ListingStatus, PricePoint } from './annonce.js';
+import { ANNONCE_FIELDS, type Annonce, type ListingStatus, type PricePoint } from './annonce.js';
+
+/** The Annonce fields the presenter computes (from the group, the price points, the privacy rules): not content. */
+export const COMPUTED_ANNONCE_FIELDS = ['dedup_key', 'sources', 'price_history', 'seller_contact'] as const;
 
 /** Public content of a stored listing: the Annonce without the fields computed from its group. */
-export type ListingContent = Omit<Annonce, 'dedup_key' | 'sources' | 'price_history' | 'seller_contact'>;
+export type ListingContent = Omit<Annonce, (typeof COMPUTED_ANNONCE_FIELDS)[number]>;
+
+/** The fields of ListingContent, in the Annonce's documented order. */
+export const CONTENT_FIELDS = ANNONCE_FIELDS.filter((field) => !(COMPUTED_ANNONCE_FIELDS as readonly string[]).includes(field)) as (keyof ListingContent)[];
 
 export interface StoredListing {
   /** `source:reference`, the store id. */

@@ -11,7 +11,7 @@ import type { MapResult } from '../../../src/core/ports/listing-reader.js';
 import { mapPointsOf } from '../../support/map-points.js';
 import type { Scope } from '../../../src/core/query/query.js';
 import { makeListings } from '../../support/fixtures.js';
-import { toSchema4Layout } from '../../support/schema4-layout.js';
+import { toSchema4Layout, toWholeContentDocs } from '../../support/schema4-layout.js';
 import { newStoreFile } from '../../support/sqlite-store-files.js';
 
 describe('SQLite store: precomputed Annonce and map point texts (public_json, map_json)', () => {
@@ -77,6 +77,8 @@ describe('SQLite store: precomputed Annonce and map point texts (public_json, ma
   it('texts of another presenter version are not served until reindex writes them again', async () => {
     const file = await loadedStore();
     const db = new Database(file);
+    // As older code wrote them: whole documents, and Annonce texts that are not this presenter's.
+    toWholeContentDocs(db);
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'public_json_version'").run();
     db.prepare('UPDATE listing_annonces SET public_json = \'{"stale":true}\'').run();
     db.prepare('UPDATE listings SET map_json = \'{"stale":true}\'').run();
