@@ -4,7 +4,8 @@
  *
  * The Annonce already holds every content field the presenter copied as it is, so the document
  * keeps only the content that differs from it or is missing from it (`own`: a private seller's name,
- * which the Annonce hides; `absent`: fields the content does not have) and the group fields. The
+ * which the Annonce hides; `absent`: fields the content does not have) and the group fields, but
+ * not the members of a group the Annonce lists as its `sources`. The
  * whole content in the document was a second copy of the Annonce's text, the largest part of the
  * store after the Annonce itself (docs/architecture.md, the read model).
  *
@@ -23,11 +24,13 @@ interface GroupPart {
   has_photos: boolean;
 }
 
-interface DocText extends GroupPart {
+interface DocText extends Omit<GroupPart, 'group_members'> {
   /** Content values the Annonce does not hold as they are, and content fields the Annonce does not name. */
   own: Record<string, unknown>;
   /** Content fields the listing does not have (the Annonce shows them as null). */
   absent?: string[];
+  /** Absent when the Annonce's `sources` list the members (a group of two or more). */
+  group_members?: StoredListing['group_members'];
 }
 
 /** The document of older stores: the whole content. */
@@ -55,15 +58,30 @@ export function encodeDoc(listing: StoredListing, presented: Annonce): string {
     else if (value !== annonce[field]) own[field] = value;
   }
   for (const field in content) if (!CONTENT_FIELD_SET.has(field) && content[field] !== undefined) own[field] = content[field];
+  const fromSources = membersFromSources(presented.sources);
+  const membersShown = fromSources !== null && sameMembers(fromSources, listing.group_members);
   const doc: DocText = {
     own,
     ...(absent.length > 0 ? { absent } : {}),
     completed_from: listing.completed_from,
-    group_members: listing.group_members,
+    ...(membersShown ? {} : { group_members: listing.group_members }),
     group_sites_ahead: listing.group_sites_ahead,
     has_photos: listing.has_photos,
   };
   return JSON.stringify(doc);
+}
+
+/** The group's members as the Annonce's `sources` list them (present.ts presentSources), without `is_main`. */
+function membersFromSources(sources: Annonce['sources']): StoredListing['group_members'] {
+  return sources === null ? null : sources.map(({ source, reference, url, price }) => ({ source, reference, url, price }));
+}
+
+function sameMembers(a: NonNullable<StoredListing['group_members']>, b: StoredListing['group_members']): boolean {
+  return (
+    b !== null &&
+    a.length === b.length &&
+    a.every((m, i) => m.source === b[i].source && m.reference === b[i].reference && m.url === b[i].url && m.price === b[i].price)
+  );
 }
 
 /** The content and group fields from a document and the Annonce text written with it. */
@@ -82,7 +100,7 @@ export function decodeDoc(docText: string, annonceText: string | Buffer | null):
   return {
     content: content as unknown as ListingContent,
     completed_from: doc.completed_from,
-    group_members: doc.group_members,
+    group_members: doc.group_members !== undefined ? doc.group_members : membersFromSources((annonce.sources ?? null) as Annonce['sources']),
     group_sites_ahead: doc.group_sites_ahead,
     has_photos: doc.has_photos,
   };

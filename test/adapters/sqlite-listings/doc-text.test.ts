@@ -49,6 +49,22 @@ describe('SQLite store: the listing document beside its Annonce text', () => {
     expect(back).to.deep.equal(JSON.parse(JSON.stringify(content)));
   });
 
+  it("leaves out a group's members when the Annonce's sources list them, and keeps them otherwise", () => {
+    const base = listings[1];
+    const members = [
+      { source: base.content.source, reference: base.content.reference, url: 'https://a.example/1', price: 100_000 },
+      { source: 'other', reference: 'r2', url: 'https://b.example/2', price: 99_000 },
+    ];
+    const grouped = { ...base, dedup_key: 'd_test', group_members: members };
+    const doc = JSON.parse(toRow(grouped).doc) as Record<string, unknown>;
+    expect(doc).to.not.have.property('group_members');
+    expect(fromRow(toRow(grouped)).group_members).to.deep.equal(members);
+    // A lone member is not shown as sources: it stays in the document.
+    const alone = { ...base, group_members: members.slice(0, 1) };
+    expect(JSON.parse(toRow(alone).doc).group_members).to.deep.equal(members.slice(0, 1));
+    expect(fromRow(toRow(alone)).group_members).to.deep.equal(members.slice(0, 1));
+  });
+
   it('reads a document of the older form (the whole content) as it is', () => {
     const listing = listings[3];
     const whole = JSON.stringify({ ...decodeDoc(toRow(listing).doc, toRow(listing).public_json), content: listing.content });
