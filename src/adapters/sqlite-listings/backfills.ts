@@ -1,12 +1,13 @@
 /**
  * What `npm run indexer -- reindex` writes into the rows of a store made by older code: the dedup
- * features and own surfaces of rows written before they were stored, and the precomputed texts
- * (public_json, map_json) of rows written by another presenter version. Each walks the table by
- * rowid in transactions of a few thousand rows, so the WAL stays small.
+ * features and own surfaces of rows written before they were stored, the precomputed texts
+ * (public_json, map_json) of rows written by another presenter version, and the documents of the
+ * older form. Each walks the table by rowid in transactions of a few thousand rows, so the WAL stays
+ * small.
  */
 import type Database from 'better-sqlite3';
 import { PUBLIC_JSON_VERSION } from '../../core/model/present.js';
-import { DOC_COLUMNS, PAGE_COLUMNS } from './columns.js';
+import { DOC_COLUMNS, PAGE_COLUMNS, textOf } from './columns.js';
 import { fromRow, toRow, type ListingRow } from './rows.js';
 import { PUBLIC_JSON_META } from './schema.js';
 import type { ListingWrites } from './writes.js';
@@ -40,12 +41,29 @@ function fillOwnSurfaces(db: Database.Database): void {
  * current. The document is written again with its Annonce: it is read against it (doc-text.ts).
  */
 export function rewritePublicJson(db: Database.Database): void {
-  const read = db.prepare(`SELECT l.rowid AS rowid, l.*, ${DOC_COLUMNS} FROM listings l WHERE l.rowid > ? ORDER BY l.rowid LIMIT 2000`);
+  rewriteTexts(db, 'l.rowid > ?');
+  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(PUBLIC_JSON_VERSION));
+}
+
+/**
+ * Writes the documents of the older form (the whole content, doc-text.ts) in the current one, with
+ * their Annonce texts: an older store's texts table shrinks to a fraction (its pages stay free in
+ * the file until a VACUUM). Only while the Annonce texts are current (rewritePublicJson writes every
+ * row otherwise). Returns the number of documents written.
+ */
+export function compactDocuments(db: Database.Database): number {
+  return rewriteTexts(db, `l.rowid > ? AND json_type(${textOf('doc')}, '$.content') IS NOT NULL`);
+}
+
+/** Writes the texts (document, Annonce, map point) of the rows `where` selects, walking them by rowid. */
+function rewriteTexts(db: Database.Database, where: string): number {
+  const read = db.prepare(`SELECT l.rowid AS rowid, l.*, ${DOC_COLUMNS} FROM listings l WHERE ${where} ORDER BY l.rowid LIMIT 2000`);
   const writeAnnonce = db.prepare(
     'INSERT INTO listing_annonces (rowid, public_json) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET public_json = excluded.public_json',
   );
   const writeDoc = db.prepare('UPDATE listing_texts SET doc = ? WHERE rowid = ?');
   const writePoint = db.prepare('UPDATE listings SET map_json = ? WHERE rowid = ?');
+  let written = 0;
   for (let after = 0; ; ) {
     const rows = read.all(after) as (ListingRow & { rowid: number })[];
     if (rows.length === 0) break;
@@ -57,7 +75,8 @@ export function rewritePublicJson(db: Database.Database): void {
         writePoint.run(texts.map_json, row.rowid);
       }
     })();
+    written += rows.length;
     after = rows.at(-1)!.rowid;
   }
-  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(PUBLIC_JSON_META, String(PUBLIC_JSON_VERSION));
+  return written;
 }

@@ -20,7 +20,7 @@ import { openConnection } from './connection.js';
 import { openSchema } from './migrations.js';
 import { LISTINGS_SCHEMA } from './schema.js';
 import { analyzeStore, rebuildFullText, recreateChangedIndexes } from './maintenance.js';
-import { fillDedupFeatures, rewritePublicJson } from './backfills.js';
+import { compactDocuments, fillDedupFeatures, rewritePublicJson } from './backfills.js';
 import { acquireSqliteWriterLock } from './writer-lock.js';
 import { SORT_SPECS } from './sorts.js';
 import type { TextPlan } from './text-plan.js';
@@ -308,7 +308,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     if (!this.state.publicJsonCurrent()) {
       rewritePublicJson(this.db);
       this.state.forgetPublicJson();
-    }
+    } else compactDocuments(this.db);
     fillDedupFeatures(this.db, this.writes);
     recreateChangedIndexes(this.db);
     // Builds the indexes that the store lacked when opened (migrations.ts schemaForOpen).

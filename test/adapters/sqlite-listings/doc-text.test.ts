@@ -11,6 +11,7 @@ import { presentAnnonce } from '../../../src/core/model/present.js';
 import type { StoredListing } from '../../../src/core/model/stored.js';
 import { makeListings } from '../../support/fixtures.js';
 import { newStoreFile } from '../../support/sqlite-store-files.js';
+import { toWholeContentDocs } from '../../support/schema4-layout.js';
 
 /** A listing as JSON gives it back (undefined values dropped): what any store keeps of it. */
 const asStored = (listing: StoredListing) => JSON.parse(JSON.stringify(listing)) as StoredListing;
@@ -87,5 +88,31 @@ describe('SQLite store: the listing document beside its Annonce text', () => {
     };
     db.close();
     expect(sizes.doc).to.be.below(sizes.annonce / 3);
+  });
+
+  it('reindex writes the documents of the older form in the current one, and the listings stay the same', async () => {
+    const file = newStoreFile('doc-old');
+    let store = new SqliteListingStore(file);
+    await store.upsertMany(listings);
+    await store.close();
+    const db = new Database(file);
+    toWholeContentDocs(db);
+    const docSizes = () =>
+      db.prepare("SELECT count(*) AS whole, sum(length(doc)) AS bytes FROM listing_texts WHERE json_type(doc, '$.content') IS NOT NULL").get() as {
+        whole: number;
+        bytes: number;
+      };
+    const totalBytes = () => (db.prepare('SELECT sum(length(doc)) AS bytes FROM listing_texts').get() as { bytes: number }).bytes;
+    expect(docSizes().whole).to.equal(listings.length);
+    const before = totalBytes();
+    store = new SqliteListingStore(file);
+    const read = async () => store.getMany(listings.map((l) => l.id));
+    const whole = await read();
+    store.rebuildIndexes();
+    expect(docSizes().whole).to.equal(0);
+    expect(totalBytes()).to.be.below(before / 3);
+    expect(await read()).to.deep.equal(whole);
+    await store.close();
+    db.close();
   });
 });
