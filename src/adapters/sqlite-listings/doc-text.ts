@@ -13,6 +13,7 @@
  * so a document is read against the Annonce it was written with. A document of the older form
  * (`content`, the whole content) is read as it is; its listing's next write gives the new form.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Annonce } from '../../core/model/annonce.js';
 import { CONTENT_FIELDS, type ListingContent, type StoredListing } from '../../core/model/stored.js';
 
@@ -47,19 +48,20 @@ const CONTENT_FIELD_SET: ReadonlySet<string> = new Set(CONTENT_FIELDS);
  * The document of `listing` whose Annonce is `annonce` (the object serialised as `public_json`):
  * a content value is left out when it is the very value the Annonce holds under its name.
  */
-export function encodeDoc(listing: StoredListing, presented: Annonce): string {
+export function encodeDoc(listing: StoredListing, annonce: Annonce): string {
   const content = listing.content as unknown as Record<string, unknown>;
-  const annonce = presented as unknown as Record<string, unknown>;
+  const shown = annonce as unknown as Record<string, unknown>;
   const own: Record<string, unknown> = {};
   const absent: string[] = [];
   for (const field of CONTENT_FIELDS) {
     const value = content[field];
     if (value === undefined) absent.push(field);
-    else if (value !== annonce[field]) own[field] = value;
+    else if (value !== shown[field]) own[field] = value;
   }
   for (const field in content) if (!CONTENT_FIELD_SET.has(field) && content[field] !== undefined) own[field] = content[field];
-  const fromSources = membersFromSources(presented.sources);
-  const membersShown = fromSources !== null && sameMembers(fromSources, listing.group_members);
+  const fromSources = membersFromSources(annonce.sources);
+  // Left out only when reading them back from `sources` gives exactly these members.
+  const membersShown = fromSources !== null && isDeepStrictEqual(fromSources, listing.group_members);
   const doc: DocText = {
     own,
     ...(absent.length > 0 ? { absent } : {}),
@@ -74,14 +76,6 @@ export function encodeDoc(listing: StoredListing, presented: Annonce): string {
 /** The group's members as the Annonce's `sources` list them (present.ts presentSources), without `is_main`. */
 function membersFromSources(sources: Annonce['sources']): StoredListing['group_members'] {
   return sources === null ? null : sources.map(({ source, reference, url, price }) => ({ source, reference, url, price }));
-}
-
-function sameMembers(a: NonNullable<StoredListing['group_members']>, b: StoredListing['group_members']): boolean {
-  return (
-    b !== null &&
-    a.length === b.length &&
-    a.every((m, i) => m.source === b[i].source && m.reference === b[i].reference && m.url === b[i].url && m.price === b[i].price)
-  );
 }
 
 /** The content and group fields from a document and the Annonce text written with it. */
