@@ -20,7 +20,8 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
 import { StoreUnavailableError } from '../../core/ports/store-unavailable.js';
 import { toSource } from './document.js';
-import { BACKEND, isTransient, isUnavailable } from './errors.js';
+import { BACKEND, isTransient, isUnavailable, statusOf } from './errors.js';
+import { mappingHasReadModel } from './read-model.js';
 
 export interface DocumentFailure {
   id: string;
@@ -66,6 +67,8 @@ export class BulkWriter {
   private readonly settings: Required<Omit<BulkWriterOptions, 'sleep' | 'random'>>;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  /** Whether the target's mapping has the read-model fields (read once; an older index refuses them). */
+  private readModel: boolean | null = null;
 
   constructor(
     private readonly client: Client,
@@ -81,9 +84,10 @@ export class BulkWriter {
     const byId = new Map(listings.map((listing) => [listing.id, listing]));
     const report: BulkWriteReport = { written: 0, failures: [], retried: 0, attempts: 0 };
     let pending = [...byId.values()];
+    const readModel = await this.targetHasReadModel();
     while (pending.length > 0) {
       report.attempts++;
-      const attempt = await this.send(pending, byId);
+      const attempt = await this.send(pending, byId, readModel);
       report.failures.push(...attempt.refused);
       const refusedIds = new Set(attempt.refused.map((f) => f.id));
       let next: StoredListing[];
@@ -120,7 +124,26 @@ export class BulkWriter {
     return Math.round(ceiling / 2 + this.random() * (ceiling / 2));
   }
 
-  private async send(pending: StoredListing[], byId: Map<string, StoredListing>) {
+  /**
+   * Documents carry the read model (read-model.ts) when the target index's mapping has its fields:
+   * an index made from an older mapping file is `dynamic: strict` and would refuse them; its readers
+   * present from `_source` until `reindex` builds the current layout.
+   */
+  private async targetHasReadModel(): Promise<boolean> {
+    if (this.readModel !== null) return this.readModel;
+    try {
+      const mappings = await this.client.indices.getMapping({ index: this.settings.index });
+      this.readModel = Object.values(mappings).every((index) => mappingHasReadModel(index.mappings));
+      return this.readModel;
+    } catch (error) {
+      // A missing target: the bulk request below reports it (require_alias) the way it always has.
+      if (statusOf(error) === 404) return false;
+      if (isUnavailable(error)) throw new StoreUnavailableError(BACKEND, error);
+      throw error;
+    }
+  }
+
+  private async send(pending: StoredListing[], byId: Map<string, StoredListing>, readModel: boolean) {
     const refused: DocumentFailure[] = [];
     const overloaded: StoredListing[] = [];
     try {
@@ -137,7 +160,7 @@ export class BulkWriter {
                 ...(this.settings.requireAlias ? { require_alias: true } : {}),
               },
             },
-            toSource(listing),
+            toSource(listing, readModel),
           ],
           onDrop: (dropped) => {
             const id = String((dropped.operation as { index: estypes.BulkIndexOperation }).index._id);

@@ -16,6 +16,7 @@ import type { PricePoint } from '../../core/model/annonce.js';
 import type { ListingContent, StoredListing } from '../../core/model/stored.js';
 import { foldText, textTokens } from '../../core/refdata/text.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
+import { readModelFields, type ReadModelFields } from './read-model.js';
 
 /** What the presenters need of a series that is not sent: its length, first and last two points. */
 export interface PriceDigest {
@@ -53,6 +54,9 @@ export interface ListingSource {
   price_digest: PriceDigest | null;
   content: ListingContent;
 }
+
+/** A document as written to an index of the current mapping: the listing and its read model (read-model.ts). */
+export type WrittenSource = ListingSource & Partial<ReadModelFields>;
 
 /**
  * What result pages (search, feed, withdrawn) leave out of `_source`: the price series (the digest
@@ -101,7 +105,13 @@ export function visOf(listing: StoredListing): 0 | 1 | 2 {
   return listing.group_sites_ahead.length === 0 ? 2 : 1;
 }
 
-export function toSource(listing: StoredListing): ListingSource {
+/** The document of a listing; `readModel`: with the texts the API sends (an index of the current mapping). */
+export function toSource(listing: StoredListing, readModel = false): WrittenSource {
+  const source = listingSource(listing);
+  return readModel ? { ...source, ...readModelFields(listing) } : source;
+}
+
+function listingSource(listing: StoredListing): ListingSource {
   const c = listing.content;
   const points = listing.price_points;
   return {

@@ -6,7 +6,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { FeedQuery, SortPosition } from '../../core/query/query.js';
-import { PAGE_SOURCE } from './document.js';
+import { PRESENTED_PAGE_FIELDS } from './read-model.js';
 import { boolQuery, filterClauses, siteScope } from './query-clauses.js';
 import { checkPosition, type SearchBody } from './search-body.js';
 
@@ -24,7 +24,7 @@ export function buildFeedBody(query: FeedQuery): SearchBody {
 
 /** Feed and withdrawn flow: keyset on (changed_at, change_seq), the order of the indexer's writes. */
 export function changeOrderedBody(query: SearchBody['query'], pageSize: number, after: SortPosition | null): SearchBody {
-  const body: SearchBody = { query, sort: CHANGE_ORDER, size: pageSize + 1, track_total_hits: false, _source: PAGE_SOURCE };
+  const body: SearchBody = { query, sort: CHANGE_ORDER, size: pageSize + 1, track_total_hits: false, ...PRESENTED_PAGE_FIELDS };
   if (after) body.search_after = checkPosition(after, ['number', 'number']);
   return body;
 }

@@ -18,10 +18,12 @@ import type { ListingReader, MapResult, StoreHealth } from '../../core/ports/lis
 import { catalogueThroughFlows, type IndexCapabilities, type ListingIndex, type WriteFailure } from '../../core/ports/listing-index.js';
 import { mapPointJson } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
-import { fromMapHit, fromSource, type ListingSource } from './document.js';
+import { fromMapHit, fromSource, PAGE_SOURCE, type ListingSource } from './document.js';
+import { mapJsonOf } from './read-model.js';
+import { listingsOfHits } from './page-hits.js';
 import { BACKEND, guarded, statusOf } from './errors.js';
 import { buildSearchBody, type SearchBody } from './search-body.js';
-import { buildMapBody } from './map-body.js';
+import { buildMapBody, sourceMapBody } from './map-body.js';
 import { buildFeedBody } from './feed-body.js';
 import { buildWithdrawnBody } from './withdrawn-body.js';
 import {
@@ -84,8 +86,21 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return this.page(buildSearchBody(query), query.pageSize);
   }
 
+  /** The points' texts from doc values; a box holding a document of an older form is read from `_source` instead. */
   async map(query: MapQuery): Promise<MapResult> {
-    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...buildMapBody(query) }));
+    const body = buildMapBody(query);
+    const response = await guarded(() => this.client.search({ index: this.alias, ...body }));
+    const texts: Buffer[] = [];
+    for (const hit of response.hits.hits) {
+      const text = mapJsonOf(hit.fields as Record<string, unknown[]> | undefined);
+      if (text === null) return this.mapFromSource(sourceMapBody(body));
+      texts.push(text);
+    }
+    return { total: totalOf(response.hits.total), count: texts.length, texts };
+  }
+
+  private async mapFromSource(body: SearchBody): Promise<MapResult> {
+    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...body }));
     const points = response.hits.hits.map((hit) => fromMapHit(hit._source as Parameters<typeof fromMapHit>[0]));
     return { total: totalOf(response.hits.total), count: points.length, texts: points.map(mapPointJson) };
   }
@@ -224,10 +239,16 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async getMany(ids: string[]): Promise<Map<string, StoredListing>> {
+    return this.readWhole(ids, true);
+  }
+
+  /** Whole listings by id: with their price series, or (for presenting only) with its digest. */
+  private async readWhole(ids: string[], withSeries: boolean): Promise<Map<string, StoredListing>> {
     const found = new Map<string, StoredListing>();
+    const source = withSeries ? {} : { _source_excludes: PAGE_SOURCE.excludes };
     for (let i = 0; i < ids.length; i += GET_MANY_CHUNK) {
       const chunk = ids.slice(i, i + GET_MANY_CHUNK);
-      const response = await guarded(() => this.client.mget<ListingSource>({ index: this.alias, ids: chunk }));
+      const response = await guarded(() => this.client.mget<ListingSource>({ index: this.alias, ids: chunk, ...source }));
       for (const doc of response.docs) {
         if ('found' in doc && doc.found && doc._source) found.set(doc._id, fromSource(doc._source));
       }
@@ -308,8 +329,22 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return report.failures.map((f) => ({ id: f.id, reason: `elasticsearch refused the document (${f.status} ${f.type}): ${f.reason}` }));
   }
 
+  /** The flows' order and filters, read whole (the flows' own pages hold presented listings only). */
   async catalogue(which: 'active' | 'inactive', after: SortPosition | null, pageSize: number): Promise<SearchResult<StoredListing>> {
-    return catalogueThroughFlows(this, which, after, pageSize);
+    return catalogueThroughFlows({ feed: (q) => this.wholePages.feed(q), withdrawn: (q) => this.wholePages.withdrawn(q) }, which, after, pageSize);
+  }
+
+  /** Feed and withdrawn flow pages of whole listings (price series included), for the indexer. */
+  private readonly wholePages = {
+    feed: (query: FeedQuery) => this.wholePage(buildFeedBody(query), query.pageSize),
+    withdrawn: (query: WithdrawnQuery) => this.wholePage(buildWithdrawnBody(query), query.pageSize),
+  };
+
+  private async wholePage(body: SearchBody, pageSize: number): Promise<SearchResult<StoredListing>> {
+    const { stored_fields: _, docvalue_fields: __, ...rest } = body;
+    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...rest, _source: true }));
+    const page = response.hits.hits.slice(0, pageSize);
+    return { items: page.map((hit) => fromSource(hit._source!)), hasMore: response.hits.hits.length > pageSize, last: positionOf(page.at(-1)) };
   }
 
   /** No content-only data to spare here: a grouping's rewrite is a write of the whole document. */
@@ -385,17 +420,20 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** One keyset page: pageSize + 1 hits asked, the extra one only says there is more. */
   private async page(body: SearchBody, pageSize: number): Promise<SearchResult<StoredListing>> {
-    const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...body }));
+    const response = await guarded(() => this.client.search({ index: this.alias, ...body }));
     const hits = response.hits.hits;
     const page = hits.slice(0, pageSize);
-    const last = page.at(-1);
     return {
-      items: page.map((hit) => fromSource(hit._source!)),
+      items: await listingsOfHits(page, (ids) => this.readWhole(ids, false)),
       hasMore: hits.length > pageSize,
-      // The sort values Elasticsearch reports are the position search_after expects back.
-      last: last?.sort ? (last.sort as SortPosition) : null,
+      last: positionOf(page.at(-1)),
     };
   }
+}
+
+/** The sort values Elasticsearch reports are the position search_after expects back. */
+function positionOf(hit: estypes.SearchHit | undefined): SortPosition | null {
+  return hit?.sort ? (hit.sort as SortPosition) : null;
 }
 
 /** A load into an alias that does not exist: writing would create an index without the mapping. */

@@ -15,6 +15,7 @@
  */
 import type { MapQuery } from '../../core/query/query.js';
 import { MAP_POINT_FIELDS } from './document.js';
+import { PRESENTED_MAP_FIELDS } from './read-model.js';
 import { boolQuery, filterClauses, searchScope, type Clause } from './query-clauses.js';
 import type { SearchBody } from './search-body.js';
 
@@ -27,8 +28,14 @@ export function buildMapBody(query: MapQuery): SearchBody {
     size: query.limit,
     track_total_hits: true,
     sort: ['_doc'],
-    _source: { includes: MAP_POINT_FIELDS },
+    ...PRESENTED_MAP_FIELDS,
   };
+}
+
+/** The same map read from `_source`, for documents written before the read model (read-model.ts). */
+export function sourceMapBody(body: SearchBody): SearchBody {
+  const { docvalue_fields: _, stored_fields: __, ...rest } = body;
+  return { ...rest, _source: { includes: MAP_POINT_FIELDS } };
 }
 
 export function boxClause({ south, west, north, east }: MapQuery['bbox']): Clause {

@@ -12,7 +12,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchQuery, SortName, SortPosition } from '../../core/query/query.js';
-import { PAGE_SOURCE } from './document.js';
+import { PRESENTED_PAGE_FIELDS } from './read-model.js';
 import { boolQuery, filterClauses, searchScope } from './query-clauses.js';
 
 export type SearchBody = Omit<estypes.SearchRequest, 'index'>;
@@ -37,7 +37,7 @@ export function buildSearchBody(query: SearchQuery): SearchBody {
     // One more than the page: its presence says whether there is a next page, without counting.
     size: query.pageSize + 1,
     track_total_hits: false,
-    _source: PAGE_SOURCE,
+    ...PRESENTED_PAGE_FIELDS,
   };
   if (query.after) body.search_after = checkPosition(query.after, ['number', 'string']);
   // Page mode only: from + size stays within index.max_result_window (page 1000 x 100 + 1 = 100 001).

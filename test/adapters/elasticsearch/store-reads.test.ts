@@ -5,10 +5,13 @@
 import { expect } from 'chai';
 import type { StoredListing } from '../../../src/core/model/stored.js';
 import type { FeedQuery, SearchQuery } from '../../../src/core/query/query.js';
-import { presentAnnonce, presentMapPoint } from '../../../src/core/model/present.js';
+import { annonceJson, presentAnnonce, presentMapPoint } from '../../../src/core/model/present.js';
+import { loadIndexDefinition } from '../../../src/adapters/elasticsearch/index-definition.js';
 import { mapPointsOf } from '../../support/map-points.js';
 import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
-import { MAP_POINT_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
+import { MAP_POINT_FIELDS, PAGE_EXCLUDED_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
+import { readModelFields } from '../../../src/adapters/elasticsearch/read-model.js';
+import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { makeListings } from '../../support/fixtures.js';
 import { loadGoldens } from './goldens.js';
 import { hitOf, mockCluster } from './mock-cluster.js';
@@ -26,10 +29,34 @@ const listings = makeListings({ count: 30, seed: 9 }).map((l, i) =>
     : l,
 );
 
-/** A stored document as a search with `_source.excludes: ["price_points"]` returns it. */
+/** A document of the older form (no read model) as a search with `_source.excludes: ["price_points"]` returned it. */
 function searchHit(listing: StoredListing, sort: (string | number)[]): object {
   const { price_points: _series, ...source } = JSON.parse(JSON.stringify(toSource(listing))) as ListingSource;
   return hitOf(source, sort);
+}
+
+/** A document of the current form as a page search returns it: no `_source`, its text and doc values. */
+function presentedHit(listing: StoredListing, sort: (string | number)[], version = PUBLIC_JSON_VERSION): object {
+  const fields: Record<string, unknown[]> = {
+    public_json: [readModelFields(listing).public_json],
+    json_v: [version],
+    status: [listing.status],
+    change_seq: [listing.change_seq],
+    changed_at: [String(listing.changed_at)],
+  };
+  if (listing.left_market_at !== null) fields.left_market_at = [String(listing.left_market_at)];
+  return { _index: 'annonces-v1', _id: listing.id, _score: null, fields, sort };
+}
+
+/** What the mget of older documents returns, for a cluster mock. */
+function mgetOf(ids: string[]): object {
+  return {
+    docs: ids.map((id) => {
+      const listing = listings.find((l) => l.id === id)!;
+      const { price_points: _series, ...source } = JSON.parse(JSON.stringify(toSource(listing))) as ListingSource;
+      return { _index: 'annonces-v1', _id: id, found: true, _source: source };
+    }),
+  };
 }
 
 const golden = (file: string) => {
@@ -43,21 +70,77 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     const { query, body } = golden('search-recent-after.json') as { query: SearchQuery; body: object };
     const cluster = mockCluster();
     const page = listings.slice(0, query.pageSize + 1);
-    cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: page.map((l) => searchHit(l, [l.updated_at, l.id])) } }));
+    cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: page.map((l) => presentedHit(l, [l.updated_at, l.id])) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).search(query);
     expect(cluster.requests[0].body).to.deep.equal(body);
+    expect(cluster.requests).to.have.length(1);
     expect(result.items.map((l) => l.id)).to.deep.equal(page.slice(0, query.pageSize).map((l) => l.id));
     expect(result.hasMore).to.equal(true);
     const last = page[query.pageSize - 1];
     expect(result.last).to.deep.equal([last.updated_at, last.id]);
-    // Read without the series, presented exactly as the stored listing (price_history from the digest).
-    for (const [i, item] of result.items.entries()) expect(presentAnnonce(item)).to.deep.equal(presentAnnonce(page[i]));
+    // The stored text, sent as it is: the API parses and presents nothing.
+    for (const [i, item] of result.items.entries()) expect(JSON.parse(String(item.public_json))).to.deep.equal(presentAnnonce(page[i]));
+  });
+
+  it('search: hits of older documents (no text, or a text of another presenter version) are read whole in one mget, in page order', async () => {
+    const cluster = mockCluster();
+    const page = listings.slice(0, 6);
+    cluster.on('POST', '/annonces/_search', () => ({
+      hits: {
+        hits: page.map((l, i) =>
+          i % 3 === 1 ? searchHit(l, [l.updated_at, l.id]) : presentedHit(l, [l.updated_at, l.id], i === 2 ? PUBLIC_JSON_VERSION - 1 : PUBLIC_JSON_VERSION),
+        ),
+      },
+    }));
+    let excluded: string | undefined;
+    cluster.on('POST', '/annonces/_mget', (params) => {
+      excluded = params.querystring?._source_excludes;
+      return mgetOf(params.body.ids as string[]);
+    });
+    const query: SearchQuery = {
+      filter: {},
+      scope: { enteredFrom: 0, eligibleSites: null },
+      grouped: true,
+      sort: 'recent',
+      pageSize: 25,
+      page: 1,
+      after: null,
+    };
+    const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).search(query);
+    expect(cluster.requests.map((r) => r.path)).to.deep.equal(['/annonces/_search', '/annonces/_mget']);
+    expect(cluster.requests[1].body.ids).to.deep.equal([page[1].id, page[2].id, page[4].id]);
+    expect(excluded).to.equal(PAGE_EXCLUDED_FIELDS.join(','));
+    expect(result.items.map((l) => l.id)).to.deep.equal(page.map((l) => l.id));
+    for (const [i, item] of result.items.entries()) expect(JSON.parse(String(annonceJson(item))), item.id).to.deep.equal(presentAnnonce(page[i]));
+  });
+
+  it('a presented page listing gives its change position and refuses the fields it was not read with', async () => {
+    const cluster = mockCluster();
+    const listing = listings[4];
+    cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: [presentedHit(listing, [listing.changed_at, listing.change_seq])] } }));
+    const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).feed({
+      filter: {},
+      scope: { enteredFrom: 0, eligibleSites: null },
+      changedUntil: Date.now(),
+      pageSize: 10,
+      after: null,
+    });
+    const [item] = result.items;
+    expect([item.id, item.status, item.changed_at, item.change_seq, item.left_market_at]).to.deep.equal([
+      listing.id,
+      listing.status,
+      listing.changed_at,
+      listing.change_seq,
+      listing.left_market_at,
+    ]);
+    expect(() => item.content).to.throw(/content is not read with a result page/);
+    expect(() => item.price_points).to.throw(/price_points is not read/);
   });
 
   it('search: the last page has no more and keeps the sentinel position of an unknown price', async () => {
     const cluster = mockCluster();
     const noPrice = { ...listings[1], content: { ...listings[1].content, price: null } };
-    cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: [searchHit(noPrice, [1e18, noPrice.id])] } }));
+    cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: [presentedHit(noPrice, [1e18, noPrice.id])] } }));
     const query: SearchQuery = {
       filter: {},
       scope: { enteredFrom: 0, eligibleSites: null },
@@ -75,7 +158,7 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     for (const file of ['feed-after-sites-subfeed.json', 'withdrawn-after-sites.json']) {
       const { kind, query, body } = golden(file) as { kind: 'feed' | 'withdrawn'; query: FeedQuery; body: object };
       const cluster = mockCluster();
-      cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: listings.slice(0, 3).map((l) => searchHit(l, [l.changed_at, l.change_seq])) } }));
+      cluster.on('POST', '/annonces/_search', () => ({ hits: { hits: listings.slice(0, 3).map((l) => presentedHit(l, [l.changed_at, l.change_seq])) } }));
       const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
       const result = kind === 'feed' ? await store.feed(query) : await store.withdrawn(query);
       expect(cluster.requests[0].body, file).to.deep.equal(body);
@@ -84,7 +167,25 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     }
   });
 
-  it('map: exact total from hits.total, thin points presented like the full listings', async () => {
+  it('map: exact total from hits.total, each point its text from doc values', async () => {
+    const { query, body } = golden('map-antimeridian.json') as { query: Parameters<ElasticsearchListingStore['map']>[0]; body: object };
+    const cluster = mockCluster();
+    const points = listings.slice(0, 4);
+    const hit = (l: StoredListing) => ({
+      _index: 'annonces-v1',
+      _score: null,
+      fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json] },
+    });
+    cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 2417, relation: 'eq' }, hits: points.map(hit) } }));
+    const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
+    expect(cluster.requests[0].body).to.deep.equal(body);
+    expect(cluster.requests).to.have.length(1);
+    expect(result.total).to.equal(2417);
+    expect(result.count).to.equal(points.length);
+    expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
+  });
+
+  it('map: a box holding an older document is read again from _source, thin points presented like the full listings', async () => {
     const { query, body } = golden('map-antimeridian.json') as { query: Parameters<ElasticsearchListingStore['map']>[0]; body: object };
     const cluster = mockCluster();
     const points = listings.slice(0, 4);
@@ -101,6 +202,8 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 2417, relation: 'eq' }, hits: points.map((l) => hitOf(thin(l))) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
     expect(cluster.requests[0].body).to.deep.equal(body);
+    const { docvalue_fields: _, stored_fields: __, ...sameQuery } = body as Record<string, unknown>;
+    expect(cluster.requests[1].body).to.deep.equal({ ...sameQuery, _source: { includes: MAP_POINT_FIELDS } });
     expect(result.total).to.equal(2417);
     expect(result.count).to.equal(points.length);
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
@@ -140,6 +243,7 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       items: (params.body as any[]).filter((_, i) => i % 2 === 0).map((a) => ({ index: { _id: a.index._id, status: 201 } })),
     }));
     cluster.on('GET', '/annonces/_refresh', () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
+    cluster.on('GET', '/annonces/_mapping', () => ({ 'annonces-v1': { mappings: loadIndexDefinition().mappings } }));
     cluster.on('POST', '/annonces/_search', (params) => {
       const after = params.body.search_after as string[] | undefined;
       const start = after ? block.findIndex((l) => l.id === after[0]) + 1 : 0;
@@ -156,18 +260,19 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     const found = await store.findBlock('vente|maison|69003');
     expect(found.map((l) => l.id)).to.deep.equal(block.map((l) => l.id));
     expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+      'GET /annonces/_mapping',
       'POST /_bulk',
       'GET /annonces/_refresh',
       'POST /annonces/_search',
       'POST /annonces/_search',
     ]);
-    expect(cluster.requests[2].body).to.deep.equal({
+    expect(cluster.requests[3].body).to.deep.equal({
       query: { bool: { filter: [{ terms: { block_key: ['vente|maison|69003'] } }, { term: { status: 'active' } }] } },
       sort: [{ id: { order: 'asc' } }],
       size: 1000,
       track_total_hits: false,
     });
-    expect(cluster.requests[3].body.search_after).to.deep.equal([block[999].id]);
+    expect(cluster.requests[4].body.search_after).to.deep.equal([block[999].id]);
     await store.findBlock('vente|maison|69003');
     expect(cluster.requests.filter((r) => r.path.endsWith('_refresh'))).to.have.length(1);
   });
