@@ -17,6 +17,8 @@ import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
 import { processTreeCpuMs } from './child.js';
 import { RawStore } from './raw-store.js';
+import { CAPTURED_PATHS, captureRequests, replayOnNode } from './es-direct.js';
+import { ElasticsearchListingStore } from '../../src/adapters/elasticsearch/listing-store.js';
 import { API_NODE_FLAGS } from '../../src/node-flags.js';
 import { COMMON_WORD, RARE_WORDS, readFacts, type CatalogueFacts } from './fixtures.js';
 import { selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
@@ -267,7 +269,11 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const probe = await ctx.get(paths[0]);
   log(`  ${paths.length} distinct requests; first: ${paths[0].slice(0, 140)} -> HTTP ${probe.status} ${describe(probe.body)}`);
   if (probe.status !== 200) throw new Error(`scenario ${scenario.name}: HTTP ${probe.status} ${JSON.stringify(probe.body).slice(0, 400)}`);
-  const base = { name: scenario.name, title: scenario.title, targets: scenario.targets, paths };
+  // On Elasticsearch a search-like scenario is also held against the node answering the API's own requests.
+  const direct = raw.store instanceof ElasticsearchListingStore && options.esUrl && scenario.kind === 'load' ? raw.store : null;
+  const targets =
+    direct && scenario.searchLike ? [...scenario.targets, { metric: 'vsDirect' as const, op: '>=' as const, value: VS_DIRECT_TARGET }] : scenario.targets;
+  const base = { name: scenario.name, title: scenario.title, targets, paths };
   if (scenario.kind === 'replication') {
     const run = await replicateFeed(server.base, key, paths[0]);
     const rawMs = await raw.medianMs(run.samplePaths, options.rawRuns);
@@ -310,6 +316,20 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   await waitUntilIdle(server.base);
   // The same bytes from a bare node:http server, under the same loads: the bound HTTP itself sets.
   const bare = await measureBare({ ...spec, connections: options.connections, singleSeconds: clamp((30 * rawMs) / 1000, 1.5, 20), seconds: options.duration });
+  let directRps: number | null = null;
+  if (direct) {
+    const sequences = await captureRequests(
+      direct.client,
+      paths.slice(0, CAPTURED_PATHS).map((p) => raw.callFor(p)),
+    );
+    const replay = await replayOnNode(options.esUrl!, sequences, options.connections, seconds);
+    directRps = replay.rps;
+    log(
+      `  the same Elasticsearch requests sent straight to the node (${sequences.length} API requests, ${sequences.flat().length} node requests), ` +
+        `${options.connections} connections, ${seconds.toFixed(0)} s: ${integer(replay.rps)} API requests' worth/s` +
+        (replay.refused + replay.failures ? `; ${replay.refused} refused, ${replay.failures} failures` : ''),
+    );
+  }
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
   log(
     `  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, ` +
@@ -333,7 +353,9 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     bareP50: bare.singleP50,
     bareLoadP50: bare.p50,
     bareCpuMsPerRequest: bare.cpuMsPerRequest,
+    directRps,
     metrics: {
+      ...(directRps ? { vsDirect: run.rps / directRps } : {}),
       rps: run.rps,
       p50: run.p50,
       p99: run.p99,
@@ -356,6 +378,9 @@ function enginesCpuMs(pids: number[]): number | null {
   }
   return total;
 }
+
+/** The API on Elasticsearch against the node answering the same requests directly, in requests/s. */
+const VS_DIRECT_TARGET = 0.75;
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));

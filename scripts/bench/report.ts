@@ -46,6 +46,8 @@ export interface ResultRow {
   /** The bare server's p50 under the same load: below it no API code can bring the scenario's p50 on this machine. */
   bareLoadP50?: number | null;
   bareCpuMsPerRequest?: number | null;
+  /** Elasticsearch: the node answering the API's own requests directly, in API requests' worth per second (es-direct.ts). */
+  directRps?: number | null;
   targets: Target[];
   /** Values of the metrics the targets read (rps, p50, p99, ratio, ...). */
   metrics: Partial<Record<Metric, number>>;
@@ -71,6 +73,7 @@ const METRIC_LABEL: Record<Metric, string> = {
   cpuVsBare: 'CPU/bare CPU',
   cpuVsRaw: 'CPU/raw',
   logCost: 'req/s lost to logging %',
+  vsDirect: 'API/ES direct req/s',
 };
 
 export function verdict(row: ResultRow): { text: string; missed: string[] } {
@@ -108,10 +111,12 @@ export function markdownTable(header: string[], rows: string[][]): string {
 /** The main table; an `ES CPU ms/req` column after the server's when the engine's CPU was measured. */
 export function resultsTable(rows: ResultRow[]): string {
   const engineCpu = rows.some((r) => r.engineCpuMsPerRequest !== undefined && r.engineCpuMsPerRequest !== null);
+  const direct = rows.some((r) => r.directRps !== undefined && r.directRps !== null);
   return markdownTable(
     [
       'scenario',
       'req/s',
+      ...(direct ? ['ES direct req/s', 'API/direct'] : []),
       'p50 ms',
       'p99 ms',
       'bare p50',
@@ -132,6 +137,7 @@ export function resultsTable(rows: ResultRow[]): string {
     rows.map((r) => [
       `${r.name}: ${r.title}`,
       integer(r.rps),
+      ...(direct ? [integer(r.directRps), r.directRps ? (r.rps / r.directRps).toFixed(2) : '-'] : []),
       ms(r.p50),
       ms(r.p99),
       ms(r.bareLoadP50),

@@ -19,7 +19,9 @@ export type Metric =
   | 'cpuVsBare'
   | 'cpuVsRaw'
   /** Requests/s lost at the default log level against LOG_LEVEL=silent, in % (log-cost.ts). */
-  | 'logCost';
+  | 'logCost'
+  /** On Elasticsearch: the API's requests/s over the node's, answering the API's own requests directly (es-direct.ts). */
+  | 'vsDirect';
 
 export interface Target {
   metric: Metric;
@@ -42,6 +44,8 @@ export interface Scenario {
   /** `load`: autocannon with C connections; `replication`: one client walking the feed to its end. */
   kind: 'load' | 'replication';
   targets: Target[];
+  /** A search, sort, text, cursor, flow, map or aggregate read: on Elasticsearch held to the node's own rate (vsDirect). */
+  searchLike?: boolean;
   paths(ctx: ScenarioContext): Promise<string[]>;
 }
 
@@ -89,7 +93,7 @@ async function walkToPage(ctx: ScenarioContext, query: string, pages: number): P
   return { cursor, page };
 }
 
-export const SCENARIOS: Scenario[] = [
+const SCENARIO_TABLE: Scenario[] = [
   {
     // One page, always the same: what the API adds to a query the store answers in a fraction of a
     // millisecond, against the raw statement and a bare node:http server sending the same bytes; the
@@ -264,6 +268,21 @@ export const SCENARIOS: Scenario[] = [
     paths: async () => ['/annonces/feed?page_size=100'],
   },
   {
+    // One page of the feed and of the withdrawn flow under load (the replication above walks the feed alone).
+    name: 'feed-page',
+    title: '/annonces/feed page_size 100, first page, whole or by department',
+    kind: 'load',
+    targets: [],
+    paths: async (ctx) => ['/annonces/feed?page_size=100', ...variants(() => `/annonces/feed?page_size=100&dept=${dept(ctx)}`)],
+  },
+  {
+    name: 'withdrawn-page',
+    title: '/annonces/retirees page_size 100, first page',
+    kind: 'load',
+    targets: [],
+    paths: async () => ['/annonces/retirees?page_size=100'],
+  },
+  {
     name: 'detail',
     title: 'detail by (source, reference)',
     kind: 'load',
@@ -279,7 +298,11 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** `--scenario NAME`: that scenario, or every scenario whose name starts with NAME (`sort`, `map`, `cursor`). */
+/** The reads that are one engine request for one API request: held to the node's own rate on Elasticsearch. */
+const SEARCH_LIKE = /^(dept-page|search|sort-|text-|cursor-|map-|clusters-|stats-|feed-page|withdrawn-page)/;
+
+export const SCENARIOS: Scenario[] = SCENARIO_TABLE.map((s) => ({ ...s, searchLike: SEARCH_LIKE.test(s.name) }));
+
 /** `--scenario NAME[,NAME...]`: each name exact, or every scenario whose name starts with it; in the order given. */
 export function selectScenarios(names: string | null): Scenario[] {
   if (names === null) return SCENARIOS;

@@ -18,12 +18,16 @@ export function runLabel(engine: Engine, workers: number, showWorkers: boolean):
 export interface EngineRows {
   /** The run's column title (runLabel). */
   label: string;
-  rows: Pick<ResultRow, 'name' | 'title' | 'rps' | 'p50' | 'p99' | 'rawMs' | 'errors'>[];
+  rows: (Pick<ResultRow, 'name' | 'title' | 'rps' | 'p50' | 'p99' | 'rawMs' | 'errors'> & Partial<Pick<ResultRow, 'cpuMsPerRequest'>>)[];
 }
 
+/** The API process's CPU per request on the second engine over the first's (Elasticsearch over SQLite), at most. */
+export const CPU_RATIO_TARGET = 1.3;
+
 /**
- * scenario | per engine: req/s, p50, p99, raw ms | with two engines, the second's req/s over the
- * first's. A scenario one engine did not run shows dashes there.
+ * scenario | per engine: req/s, p50, p99, raw ms, the API's CPU ms per request | with two engines,
+ * the second's req/s over the first's, and its CPU per request over the first's against
+ * CPU_RATIO_TARGET. A scenario one engine did not run shows dashes there.
  */
 export function sideBySideTable(runs: readonly EngineRows[]): string {
   const names: string[] = [];
@@ -37,10 +41,10 @@ export function sideBySideTable(runs: readonly EngineRows[]): string {
   const header = ['scenario'];
   for (const run of runs) {
     const t = run.label;
-    header.push(`${t} req/s`, `${t} p50 ms`, `${t} p99 ms`, `${t} raw ms`);
+    header.push(`${t} req/s`, `${t} p50 ms`, `${t} p99 ms`, `${t} raw ms`, `${t} API CPU ms/req`);
   }
   const two = runs.length === 2;
-  if (two) header.push(`${runs[1].label} / ${runs[0].label} req/s`);
+  if (two) header.push(`${runs[1].label} / ${runs[0].label} req/s`, `${runs[1].label} / ${runs[0].label} API CPU (target <= ${CPU_RATIO_TARGET})`);
   const rows = names.map((name) => {
     const found = runs.map((run) => run.rows.find((r) => r.name === name));
     const cells = [`${name}: ${titles.get(name)}`];
@@ -50,12 +54,21 @@ export function sideBySideTable(runs: readonly EngineRows[]): string {
         row ? ms(row.p50) : '-',
         row ? ms(row.p99) : '-',
         row ? ms(row.rawMs) : '-',
+        row ? ms(row.cpuMsPerRequest) : '-',
       );
     }
-    if (two) cells.push(found[0] && found[1] && found[0].rps > 0 ? (found[1].rps / found[0].rps).toFixed(2) : '-');
+    if (two) cells.push(found[0] && found[1] && found[0].rps > 0 ? (found[1].rps / found[0].rps).toFixed(2) : '-', cpuRatio(found[0], found[1]));
     return cells;
   });
   return markdownTable(header, rows);
+}
+
+function cpuRatio(first: EngineRows['rows'][number] | undefined, second: EngineRows['rows'][number] | undefined): string {
+  const a = first?.cpuMsPerRequest;
+  const b = second?.cpuMsPerRequest;
+  if (!a || !b) return '-';
+  const ratio = b / a;
+  return `${ratio.toFixed(2)} ${ratio <= CPU_RATIO_TARGET ? 'met' : 'MISSED'}`;
 }
 
 /** One engine's load of the raw records by the indexer CLI. */

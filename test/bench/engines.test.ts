@@ -61,21 +61,33 @@ describe('bench: --workers', () => {
 });
 
 describe('bench: engines side by side', () => {
-  const row = (name: string, rps: number, p50: number) => ({ name, title: `${name} title`, rps, p50, p99: p50 * 3, rawMs: p50 / 10, errors: 0 });
+  const row = (name: string, rps: number, p50: number, cpuMsPerRequest = 1) => ({
+    name,
+    title: `${name} title`,
+    rps,
+    p50,
+    p99: p50 * 3,
+    rawMs: p50 / 10,
+    errors: 0,
+    cpuMsPerRequest,
+  });
 
-  it('puts each scenario on one line, one column group per engine, with the req/s ratio', () => {
+  it('puts each scenario on one line, one column group per engine, with the req/s and API CPU ratios', () => {
     const table = sideBySideTable([
-      { label: 'SQLite', rows: [row('search', 2000, 20), row('ptz', 8000, 5)] },
-      { label: 'Elasticsearch', rows: [row('search', 500, 80)] },
+      { label: 'SQLite', rows: [row('search', 2000, 20, 0.5), row('map', 100, 30, 4), row('ptz', 8000, 5)] },
+      { label: 'Elasticsearch', rows: [row('search', 500, 80, 0.6), row('map', 90, 40, 6)] },
     ]);
     const lines = table.split('\n');
     expect(lines[0]).to.match(
-      /\| scenario +\| SQLite req\/s \| SQLite p50 ms \| SQLite p99 ms \| SQLite raw ms \| Elasticsearch req\/s .*\| Elasticsearch \/ SQLite req\/s \|/,
+      /\| scenario +\| SQLite req\/s \| SQLite p50 ms \| SQLite p99 ms \| SQLite raw ms \| SQLite API CPU ms\/req \| Elasticsearch req\/s .*\| Elasticsearch \/ SQLite req\/s \| Elasticsearch \/ SQLite API CPU \(target <= 1\.3\) \|/,
     );
-    expect(lines).to.have.length(4);
-    expect(lines[2]).to.match(/^\| search: search title +\| 2 000 +\| 20\.0 +\| 60\.0 +\| 2\.00 +\| 500 +\| 80\.0 +\| 240 +\| 8\.00 +\| 0\.25 +\|$/);
+    expect(lines).to.have.length(5);
+    expect(lines[2]).to.match(
+      /^\| search: search title +\| 2 000 +\| 20\.0 +\| 60\.0 +\| 2\.00 +\| 0\.50 +\| 500 +\| 80\.0 +\| 240 +\| 8\.00 +\| 0\.60 +\| 0\.25 +\| 1\.20 met +\|$/,
+    );
+    expect(lines[3]).to.match(/\| 0\.90 +\| 1\.50 MISSED +\|$/);
     // A scenario one engine did not run: dashes there, no ratio.
-    expect(lines[3]).to.match(/^\| ptz: ptz title +\| 8 000 +\| 5\.00 .*\| - +\| - +\| - +\| - +\| - +\|$/);
+    expect(lines[4]).to.match(/^\| ptz: ptz title +\| 8 000 +\| 5\.00 .*\| - +\| - +\| - +\| - +\| - +\| - +\| - +\|$/);
   });
 
   it('lays the indexer loads of both engines side by side, with the index layout', () => {
