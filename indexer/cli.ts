@@ -6,8 +6,10 @@
  *                                                           worker thread (faster, more memory: docs/operations.md)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
  *   npm run indexer -- dedup explain <src>/<ref> <src>/<ref> why two listings are or are not one group
- *   npm run indexer -- reindex                               Elasticsearch: build annonces-v<N+1> from
- *                                                           mappings/ and swap the alias (no downtime);
+ *   npm run indexer -- reindex [--shards N]                  Elasticsearch: build annonces-v<N+1> from
+ *                                                           mappings/ and swap the alias (no downtime),
+ *                                                           with N primary shards (default: by the
+ *                                                           catalogue's size, docs/elasticsearch.md);
  *                                                           SQLite: rebuild the full-text index, ANALYZE
  * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
  * Exit status: 0, 2 for a usage error, 4 when a load ran to its end but an input was damaged (a cut
@@ -85,7 +87,11 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (command === 'reindex') {
-    console.log(JSON.stringify(await reindexListingStore(config, (n) => process.stderr.write(`\rcopied ${n}`))));
+    const { values } = parseArgs({ args: rest, options: { shards: { type: 'string' } } });
+    const shards = values.shards === undefined ? null : Number(values.shards);
+    if (shards !== null && !(Number.isInteger(shards) && shards >= 1 && shards <= 1024)) return usage(`--shards takes an integer from 1 to 1024, got "${values.shards}"`);
+    if (shards !== null && !config.elasticsearch) return usage('--shards is for an Elasticsearch store (ES_URL): a SQLite store has no shards');
+    console.log(JSON.stringify(await reindexListingStore(config, (n) => process.stderr.write(`\rcopied ${n}`), { shards })));
     return 0;
   }
   return usage(command ? `unknown command ${command}` : 'missing command');
@@ -118,7 +124,7 @@ function listingIdOf(text: string): string {
 
 function usage(problem: string): number {
   console.error(
-    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`,
+    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex [--shards N]`,
   );
   return 2;
 }

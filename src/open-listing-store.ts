@@ -36,16 +36,21 @@ export function openFolderListingStore(dataDir: string): ListingStore {
  * generation during the copy would be lost. SQLite: the full-text index and the changed indexes
  * rebuilt, then ANALYZE (SqliteListingStore.rebuildIndexes). Returns the command's report.
  */
-export async function reindexListingStore(config: Config, onProgress: (copied: number) => void): Promise<unknown> {
+export async function reindexListingStore(config: Config, onProgress: (copied: number) => void, options: { shards?: number | null } = {}): Promise<unknown> {
   if (config.elasticsearch) {
     const { createElasticsearchClient } = await import('./adapters/elasticsearch/client.js');
     const { reindex } = await import('./adapters/elasticsearch/aliases.js');
     const { ElasticsearchListingStore } = await import('./adapters/elasticsearch/listing-store.js');
+    const { loadIndexDefinition, shardsFor, withShards } = await import('./adapters/elasticsearch/index-definition.js');
     const { alias } = config.elasticsearch;
     const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
     const store = new ElasticsearchListingStore(client, { alias });
     try {
-      return await withWriterLock(store, { changesFrom: Date.now() }, () => reindex(client, { alias, onProgress }));
+      return await withWriterLock(store, { changesFrom: Date.now() }, async () => {
+        // The next generation's primaries: as asked, else as many as the catalogue's size calls for.
+        const shards = options.shards ?? shardsFor(await store.count());
+        return { ...(await reindex(client, { alias, onProgress, definition: withShards(loadIndexDefinition(), shards) })), shards };
+      });
     } finally {
       await client.close();
     }

@@ -19,8 +19,9 @@ import { catalogueThroughFlows, type IndexCapabilities, type ListingIndex, type 
 import { mapPointJson } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, PAGE_SOURCE, type ListingSource } from './document.js';
-import { mapJsonOf } from './read-model.js';
+import { MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER } from './read-model.js';
 import { listingsOfHits } from './page-hits.js';
+import { DeepPageGate } from './deep-pages.js';
 import { BACKEND, guarded, statusOf } from './errors.js';
 import { buildSearchBody, type SearchBody } from './search-body.js';
 import { buildMapBody, sourceMapBody } from './map-body.js';
@@ -53,6 +54,8 @@ export interface ElasticsearchListingStoreOptions {
    */
   onDocumentFailure?: (failure: DocumentFailure) => void | Promise<void>;
   writer?: Omit<BulkWriterOptions, 'index'>;
+  /** Deep pages read at once (deep-pages.ts DEEP_PAGES_AT_ONCE). */
+  deepPagesAtOnce?: number;
 }
 
 const GET_MANY_CHUNK = 1000;
@@ -69,6 +72,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   /** The alias's state index exists (created once per store, not once per batch). */
   private stateIndexReady = false;
   private readonly writer: BulkWriter;
+  private readonly deepPages: DeepPageGate;
   /** This store wrote since its last refresh: its own searches may not see those writes yet. */
   private unrefreshedWrites = false;
   /** Report of the last upsertMany (indexer statistics). */
@@ -80,23 +84,25 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   ) {
     this.alias = options.alias;
     this.writer = new BulkWriter(client, { ...options.writer, index: options.alias });
+    this.deepPages = new DeepPageGate(options.deepPagesAtOnce);
   }
 
   async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
-    return this.page(buildSearchBody(query), query.pageSize);
+    const body = buildSearchBody(query);
+    return this.deepPages.run(body.from ?? 0, () => this.page(body, query.pageSize));
   }
 
   /** The points' texts from doc values; a box holding a document of an older form is read from `_source` instead. */
   async map(query: MapQuery): Promise<MapResult> {
     const body = buildMapBody(query);
-    const response = await guarded(() => this.client.search({ index: this.alias, ...body }));
+    const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: MAP_RESPONSE_FILTER }));
     const texts: Buffer[] = [];
-    for (const hit of response.hits.hits) {
+    for (const hit of response.hits?.hits ?? []) {
       const text = mapJsonOf(hit.fields as Record<string, unknown[]> | undefined);
       if (text === null) return this.mapFromSource(sourceMapBody(body));
       texts.push(text);
     }
-    return { total: totalOf(response.hits.total), count: texts.length, texts };
+    return { total: totalOf(response.hits?.total), count: texts.length, texts };
   }
 
   private async mapFromSource(body: SearchBody): Promise<MapResult> {
@@ -420,8 +426,8 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** One keyset page: pageSize + 1 hits asked, the extra one only says there is more. */
   private async page(body: SearchBody, pageSize: number): Promise<SearchResult<StoredListing>> {
-    const response = await guarded(() => this.client.search({ index: this.alias, ...body }));
-    const hits = response.hits.hits;
+    const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: PAGE_RESPONSE_FILTER }));
+    const hits = response.hits?.hits ?? [];
     const page = hits.slice(0, pageSize);
     return {
       items: await listingsOfHits(page, (ids) => this.readWhole(ids, false)),

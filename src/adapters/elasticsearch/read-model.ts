@@ -89,3 +89,11 @@ export function epochMillisOf(fields: HitFields, field: string): number | null {
   const n = Number(value);
   return Number.isFinite(n) ? n : null;
 }
+
+/**
+ * What the node sends back of a page and of a map (`filter_path`): the hits' fields and what the
+ * reader uses beside them, not each hit's index name and score. A map's 2 000 hits are then their
+ * texts alone. With no hit, the node sends `{}` (no `hits` at all).
+ */
+export const PAGE_RESPONSE_FILTER = ['hits.hits._id', 'hits.hits.fields', 'hits.hits.sort'];
+export const MAP_RESPONSE_FILTER = ['hits.total', 'hits.hits.fields'];

@@ -16,6 +16,7 @@ import { rawRecord, writeNdjson } from '../../support/raw.js';
 import { makeListings } from '../../support/fixtures.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../../src/adapters/elasticsearch/aliases.js';
+import { loadIndexDefinition, withShards } from '../../../src/adapters/elasticsearch/index-definition.js';
 import { ElasticsearchListingStore, MissingAliasError } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { openElasticsearchStore } from '../../../src/adapters/elasticsearch/open.js';
 import { stateIndexOf, readLock } from '../../../src/adapters/elasticsearch/writer-lock.js';
@@ -57,10 +58,10 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
   this.timeout(120_000);
   let client: Client;
   const aliases: string[] = [];
-  const fresh = async (prefix: string) => {
+  const fresh = async (prefix: string, shards?: number) => {
     const alias = testAlias(prefix);
     aliases.push(alias);
-    await ensureIndex(client, alias);
+    await ensureIndex(client, alias, shards === undefined ? undefined : withShards(loadIndexDefinition(), shards));
     return alias;
   };
 
@@ -83,7 +84,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
         index: await indicesOf(client, alias),
         settings: { index: { auto_expand_replicas: 'false', number_of_replicas: 1 } },
       });
-      expect(await store.health()).to.deep.include({ ok: true, listings: 3, detail: 'cluster yellow: 3 shard copies unassigned, 1 data node(s)' });
+      expect(await store.health()).to.deep.include({ ok: true, listings: 3, detail: 'cluster yellow: 1 shard copies unassigned, 1 data node(s)' });
     } finally {
       await store.close();
     }
@@ -216,7 +217,8 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
   });
 
   it('the feed polled while a load runs (3 shards) never delivers a change behind its cursor', async () => {
-    const alias = await fresh('polled');
+    // Shards refresh one by one: with three, a write can become visible on one before another.
+    const alias = await fresh('polled', 3);
     const dir = mkdtempSync(path.join(tmpdir(), 'es-poll-'));
     const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
     const store = new ElasticsearchListingStore(client, { alias });
@@ -270,7 +272,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     expect([...final].filter(([id, seq]) => mirror.get(id) !== seq)).to.deep.equal([]);
   });
 
-  it('reindex on a live cluster: a new generation with the same documents, the alias moved', async () => {
+  it('reindex on a live cluster: a new generation with the same documents and the shards asked for, the alias moved', async () => {
     const alias = await fresh('reindexed');
     const dir = mkdtempSync(path.join(tmpdir(), 'es-reindex-'));
     const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
@@ -279,10 +281,19 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       'in.ndjson',
       dir,
     );
-    for (const args of [['load', file], ['reindex']]) {
+    const shardsOf = async (index: string) => Number((await client.indices.getSettings({ index }))[index].settings?.index?.number_of_shards);
+    for (const args of [
+      ['load', file],
+      ['reindex', '--shards', '2'],
+    ]) {
       const child = spawn(process.execPath, [...INDEXER, ...args], { env, stdio: 'ignore' });
       expect((await once(child, 'exit'))[0], args[0]).to.equal(0);
     }
+    expect(await indicesOf(client, alias)).to.deep.equal([`${alias}-v2`]);
+    // A catalogue this size is one primary (mappings/annonces.json); the reindex grew it as asked.
+    expect([await shardsOf(`${alias}-v1`), await shardsOf(`${alias}-v2`)]).to.deep.equal([1, 2]);
+    const refused = spawn(process.execPath, [...INDEXER, 'reindex', '--shards', '0'], { env, stdio: 'ignore' });
+    expect((await once(refused, 'exit'))[0]).to.equal(2);
     expect(await indicesOf(client, alias)).to.deep.equal([`${alias}-v2`]);
     await client.indices.refresh({ index: alias });
     expect((await client.count({ index: alias })).count).to.equal(500);
@@ -313,7 +324,8 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
         bulkLoad: true,
       });
       expect(report.written).to.equal(3000);
-      const shards = 3;
+      const index = (await indicesOf(client, alias))[0];
+      const shards = Number((await client.indices.getSettings({ index }))[index].settings?.index?.number_of_shards);
       // 3 batches of 1 000, each with hundreds of block lookups; plus maxChangeSeq, the end of the load.
       expect((await refreshes()) - before).to.be.at.most((3 + 3) * shards);
     } finally {

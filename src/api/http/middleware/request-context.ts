@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type pino from 'pino';
 import { ApiError, serviceUnavailable } from '../errors.js';
-import { StoreUnavailableError } from '../../../core/ports/store-unavailable.js';
+import { StoreBusyError, StoreUnavailableError } from '../../../core/ports/store-unavailable.js';
 import { AccessUnavailableError } from '../../../core/ports/access-store.js';
 import type { ApiMetrics } from '../metrics.js';
 
@@ -57,6 +57,8 @@ export function requestContext(logger: pino.Logger, metrics?: ApiMetrics) {
 function renderError(ctx: Context, error: unknown): void {
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
+  else if (error instanceof StoreBusyError)
+    apiError = new ApiError(503, 'SERVICE_UNAVAILABLE', error.reason, {}, { 'Retry-After': String(error.retryAfterSeconds) });
   else if (error instanceof StoreUnavailableError) apiError = serviceUnavailable('listings store');
   else if (error instanceof AccessUnavailableError) apiError = serviceUnavailable('access store');
   else if (isClientHttpError(error)) apiError = new ApiError(error.status, 'BAD_REQUEST', error.message, { details: [] });
