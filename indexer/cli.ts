@@ -89,7 +89,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'reindex') {
     const { values } = parseArgs({ args: rest, options: { shards: { type: 'string' } } });
     const shards = values.shards === undefined ? null : Number(values.shards);
-    if (shards !== null && !(Number.isInteger(shards) && shards >= 1 && shards <= 1024)) return usage(`--shards takes an integer from 1 to 1024, got "${values.shards}"`);
+    if (shards !== null && !(Number.isInteger(shards) && shards >= 1 && shards <= 1024))
+      return usage(`--shards takes an integer from 1 to 1024, got "${values.shards}"`);
     if (shards !== null && !config.elasticsearch) return usage('--shards is for an Elasticsearch store (ES_URL): a SQLite store has no shards');
     console.log(JSON.stringify(await reindexListingStore(config, (n) => process.stderr.write(`\rcopied ${n}`), { shards })));
     return 0;
