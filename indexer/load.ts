@@ -54,6 +54,12 @@ export interface LoadProgress {
   /** Listings a first build rewrote with their group fields once its records were written (0 for a later load). */
   regrouped_at_end: number;
   /**
+   * Listing documents written to the store in all: the records' own writes, their groups' other
+   * members rewritten, and a first build's regrouping at its end. Over `written`, what the load cost
+   * the store per listing (index_operations_per_listing in the report).
+   */
+  index_operations: number;
+  /**
    * Per field, the values of accepted records stored as null because they did not fit the field
    * (normalise.ts FieldReader): a collector whose columns shifted shows here.
    */
@@ -70,6 +76,8 @@ export interface LoadProgress {
 export interface LoadReport extends LoadProgress, InputFindings {
   /** Seconds until the last record was written; the rest of `seconds` is the bulk mode's final build. */
   write_seconds: number;
+  /** index_operations over written: 1 when each listing was written once (3 decimals). */
+  index_operations_per_listing: number;
   /**
    * The part of write_seconds a first build spent grouping once its records were written (DedupGrouping
    * groups a first build at its end); 0 when the load grouped batch by batch.
@@ -120,6 +128,7 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
     ...withTiming(progress, started),
     ...findings,
     write_seconds: progress.seconds,
+    index_operations_per_listing: progress.written > 0 ? Math.round((progress.index_operations / progress.written) * 1000) / 1000 : 0,
     grouping_seconds: Math.round(groupingSeconds * 100) / 100,
     grouped_in_worker: options.grouping?.groupedInWorker === true,
     peak_rss_mib_writing: peakWhileWriting,
@@ -144,6 +153,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     rejected: 0,
     groups_formed: 0,
     regrouped_at_end: 0,
+    index_operations: 0,
     nulled_fields: {},
     seconds: 0,
     records_per_second: 0,
@@ -173,6 +183,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     }
     const written = await grouping.apply([...toWrite.values()], options.store, clock, stored);
     const refused = new Map((await options.store.upsertMany(written)).map((f) => [f.id, f.reason]));
+    report.index_operations += written.length - refused.size;
     for (const { input, record } of batch) {
       const reason = refused.get(listingId(record.content.source, record.content.reference));
       if (reason !== undefined) await reject(input, reason);
@@ -192,6 +203,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
       if (refused.length > 0)
         throw new Error(`the store refused the group fields of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
       report.regrouped_at_end += page.count;
+      report.index_operations += page.count;
       // At 5M this phase takes minutes: the progress shows it moving.
       options.onProgress?.(withTiming(report, started));
     }

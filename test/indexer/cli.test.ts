@@ -35,7 +35,7 @@ describe('command lines', function () {
     const first = await cli('indexer/cli.ts', ['load', file, '--rejects', rejects], dataDir);
     expect(first.code, first.stderr).to.equal(0);
     const report = JSON.parse(first.stdout);
-    expect(report).to.include({ read: 3, written: 2, rejected: 1 });
+    expect(report).to.include({ read: 3, written: 2, rejected: 1, index_operations: 2, index_operations_per_listing: 1 });
     // A first load runs in bulk mode: the report gives the write phase apart from the final build.
     expect(report.write_seconds).to.be.within(0, report.seconds);
     expect(report.peak_rss_mib_writing).to.be.within(20, report.peak_rss_mib);
@@ -115,6 +115,9 @@ describe('command lines', function () {
       expect(result.code, result.stderr).to.equal(0);
       const report = JSON.parse(result.stdout);
       expect(report.regrouped_at_end).to.be.above(1000);
+      // Each record written once, then each grouped listing rewritten with its group at the end.
+      expect(report.index_operations).to.equal(report.written + report.regrouped_at_end);
+      expect(report.index_operations_per_listing).to.equal(Math.round((report.index_operations / report.written) * 1000) / 1000);
       expect(report.grouped_in_worker).to.equal(flags.length > 0);
       const db = new Database(path.join(dir, 'listings.sqlite'), { readonly: true });
       // The wall clock differs between the two loads: only the time columns may.
