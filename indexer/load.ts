@@ -216,6 +216,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     options.parseInWorker && options.communes === loadCommunes()
       ? parseInWorker(options.files, options.sites)
       : parseInline(options.files, options.sites, context);
+  const writing = new BatchPipeline(flush);
   try {
     await grouping.begin?.(options.store);
     for await (const { input, outcome } of lines) {
@@ -234,16 +235,47 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
         batch.push({ input, record: outcome.record, hash: outcome.contentHash });
       }
       if (batch.length >= BATCH_SIZE) {
-        await flush(batch);
+        await writing.next(batch);
         batch = [];
       }
     }
-    await flush(batch);
+    await writing.next(batch);
+    await writing.drain();
     if (grouping.finish) await writeGroupedAtEnd(grouping.finish(options.store, clockNow));
   } finally {
+    // A failure while reading leaves a batch perhaps in flight: its end is awaited (its own error is
+    // the lesser one), so nothing writes after the load has returned.
+    await writing.drain().catch(() => undefined);
     await rejects.close();
   }
   return { progress: withTiming(report, started), groupingSeconds, findings };
+}
+
+/**
+ * Batches written one after the other, each while the next one is read and normalised: a batch's
+ * write waits on the store (a bulk request, block lookups), time in which this thread parses the
+ * next records. A batch's merge starts only once the previous batch is written, so it reads the
+ * store as that write left it, as when the batches ran strictly in turn.
+ */
+export class BatchPipeline<T> {
+  private inFlight: Promise<void> | null = null;
+
+  constructor(private readonly write: (batch: T[]) => Promise<void>) {}
+
+  /** Waits for the batch in flight (its failure surfaces here), then starts writing `batch`. */
+  async next(batch: T[]): Promise<void> {
+    await this.drain();
+    const writing = this.write(batch);
+    // Awaited by the next call or by drain; until then a failure must not be reported as unhandled.
+    writing.catch(() => {});
+    this.inFlight = writing;
+  }
+
+  async drain(): Promise<void> {
+    const writing = this.inFlight;
+    this.inFlight = null;
+    if (writing) await writing;
+  }
 }
 
 function withTiming(report: LoadProgress, started: bigint): LoadProgress {

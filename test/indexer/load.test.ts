@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runLoad } from '../../indexer/load.js';
+import { BATCH_SIZE, BatchPipeline, runLoad } from '../../indexer/load.js';
 import { loadSites } from '../../src/core/model/sites.js';
 import { loadCommunes } from '../../src/core/refdata/communes.js';
 import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
@@ -164,5 +164,71 @@ describe('indexer load', function () {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(rejects.map((r) => [r.line, r.reason])).to.deep.equal([[2, 'mapper_parsing_exception: bad value']]);
+  });
+
+  it('reads and normalises the next batch while the previous one is written, and merges each against what the previous wrote', async () => {
+    // Every record read asks the clock once (a record from the future is refused): the clock counts them.
+    let recordsRead = 0;
+    const events: string[] = [];
+    const slow = Object.create(store) as SqliteListingStore;
+    let writes = 0;
+    slow.upsertMany = async (listings) => {
+      const batch = ++writes;
+      if (batch === 1) {
+        // The first batch's write ends only once the second batch has been read meanwhile.
+        const until = Date.now() + 10_000;
+        while (recordsRead < 2 * BATCH_SIZE && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+        events.push(recordsRead >= 2 * BATCH_SIZE ? 'batch 2 read while batch 1 was written' : `only ${recordsRead} records read while batch 1 was written`);
+      }
+      const failures = await store.upsertMany(listings);
+      events.push(`batch ${batch} written`);
+      return failures;
+    };
+    slow.getMany = async (ids) => {
+      events.push(`batch ${writes + 1} merged`);
+      return store.getMany(ids);
+    };
+    // The second batch changes every listing of the first: its merge must see the first batch stored.
+    const first = Array.from({ length: BATCH_SIZE }, (_, i) => rawRecord(i, { reference: `P${i}`, price: '100 000 €' }));
+    const second = Array.from({ length: BATCH_SIZE }, (_, i) => rawRecord(i, { reference: `P${i}`, price: '90 000 €', collected_at: '2026-11-02T10:00:00Z' }));
+    wallClock += 60_000;
+    const report = await runLoad({
+      files: [writeNdjson([...first, ...second], 'in.ndjson', dir)],
+      store: slow,
+      sites,
+      communes,
+      now: () => {
+        recordsRead++;
+        return wallClock;
+      },
+    });
+    expect(events.slice(0, 4)).to.deep.equal(['batch 1 merged', 'batch 2 read while batch 1 was written', 'batch 1 written', 'batch 2 merged']);
+    expect(report).to.include({ read: 2 * BATCH_SIZE, written: 2 * BATCH_SIZE });
+    const listing = (await store.getMany([`${first[0].source}:P0`])).get(`${first[0].source}:P0`)!;
+    expect(listing.price_points.map((p) => p.price)).to.deep.equal([100_000, 90_000]);
+  });
+
+  it('a batch pipeline writes one batch at a time, in order, and a failed write surfaces at the next step', async () => {
+    const log: string[] = [];
+    let release: () => void = () => {};
+    const pipeline = new BatchPipeline<number>(async (batch) => {
+      log.push(`start ${batch[0]}`);
+      if (batch[0] === 1) await new Promise<void>((resolve) => (release = resolve));
+      if (batch[0] === 3) throw new Error('refused');
+      log.push(`end ${batch[0]}`);
+    });
+    await pipeline.next([1]);
+    // next() returned while batch 1 is still being written: the caller reads on.
+    expect(log).to.deep.equal(['start 1']);
+    const second = pipeline.next([2]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(log).to.deep.equal(['start 1']);
+    release();
+    await second;
+    await pipeline.next([3]);
+    let failure: unknown = null;
+    await pipeline.drain().catch((error) => (failure = error));
+    expect(log).to.deep.equal(['start 1', 'end 1', 'start 2', 'end 2', 'start 3']);
+    expect((failure as Error).message).to.equal('refused');
   });
 });
