@@ -46,6 +46,8 @@ export interface LoadFigures {
   /** The part of writeSeconds a first build spent grouping once its records were written (LoadReport grouping_seconds). Absent in older caches. */
   groupingSeconds?: number;
   peakRssMiBWriting?: number;
+  /** Listing documents the load wrote per listing written (LoadReport index_operations_per_listing); absent in older caches. */
+  indexOperationsPerListing?: number;
   /** CPU seconds of the indexer process, all its threads (indexer/process-figures.ts); absent in older caches. */
   cpuSeconds?: number;
   /** Bytes the indexer process sent to storage, its last checkpoint included (Linux write_bytes); absent in older caches or elsewhere. */
@@ -214,7 +216,15 @@ export async function loadWithIndexer(
     if (!reportLine) throw new Error(`indexer printed no report:\n${run.stdout.slice(-2000)}`);
     const report = JSON.parse(reportLine) as Pick<
       LoadReport,
-      'read' | 'written' | 'rejected' | 'seconds' | 'records_per_second' | 'write_seconds' | 'grouping_seconds' | 'peak_rss_mib_writing'
+      | 'read'
+      | 'written'
+      | 'rejected'
+      | 'seconds'
+      | 'records_per_second'
+      | 'write_seconds'
+      | 'grouping_seconds'
+      | 'peak_rss_mib_writing'
+      | 'index_operations_per_listing'
     > &
       Partial<ProcessFigures>;
     const figures: LoadFigures = {
@@ -228,6 +238,7 @@ export async function loadWithIndexer(
       peakRssMiB: run.peakRssMiB === null ? null : round(run.peakRssMiB, 1),
       writeSeconds: report.write_seconds,
       groupingSeconds: report.grouping_seconds,
+      indexOperationsPerListing: report.index_operations_per_listing,
       peakRssMiBWriting: report.peak_rss_mib_writing,
       cpuSeconds: report.cpu_seconds,
       diskWrittenBytes: report.disk_written_bytes,

@@ -85,12 +85,7 @@ export async function ensureEsCatalogue(catalogue: Catalogue, url: string, optio
 export async function loadIntoElasticsearch(sampleFile: string, url: string, alias: string, runDir: string, nodeFlags: string[] = []): Promise<EsLoad> {
   await deleteAlias(url, alias);
   rmSync(runDir, { recursive: true, force: true });
-  const target: LoadTarget = {
-    // DATA_DIR: the indexer creates it; nothing of the listings goes there with ES_URL set.
-    env: { ES_URL: url, ES_INDEX_ALIAS: alias, DATA_DIR: path.join(runDir, 'data') },
-    listings: () => indexedCount(url, alias),
-    bytes: async () => (await catIndices(url, alias)).reduce((sum, i) => sum + Number(i['store.size'] ?? 0), 0),
-  };
+  const target = esTarget(url, alias, runDir);
   try {
     const figures = await loadWithIndexer(sampleFile, target, path.join(runDir, 'rejects.ndjson'), nodeFlags);
     const index = await indexFacts(url, alias);
@@ -102,6 +97,15 @@ export async function loadIntoElasticsearch(sampleFile: string, url: string, ali
   } finally {
     rmSync(runDir, { recursive: true, force: true });
   }
+}
+
+/** The indexer CLI's target for the alias (its DATA_DIR in runDir: the indexer creates it; nothing of the listings goes there). */
+export function esTarget(url: string, alias: string, runDir: string): LoadTarget {
+  return {
+    env: { ES_URL: url, ES_INDEX_ALIAS: alias, DATA_DIR: path.join(runDir, 'data') },
+    listings: () => indexedCount(url, alias),
+    bytes: async () => (await catIndices(url, alias)).reduce((sum, i) => sum + Number(i['store.size'] ?? 0), 0),
+  };
 }
 
 /** Deletes the alias's generations (`<alias>-v<N>`) and its writer-lock index, by name (the cluster refuses wildcards in a delete); nothing else. */

@@ -18,20 +18,54 @@ import { latestProfile, summariseProfile } from './profile.js';
 import { measureStages, stagesTable } from './indexer-stages.js';
 import { memoryCurveTable } from './memory-curve.js';
 import { recordIndexerRun } from './charts.js';
-import { deleteAlias, describeIndex, loadIntoElasticsearch } from './es-catalogue.js';
+import { deleteAlias, describeIndex, esTarget, loadIntoElasticsearch } from './es-catalogue.js';
+import { DAILY_EVERY, ensureDailyFile } from './daily-file.js';
 import { esIndexerRow, indexerSideBySide, LOAD_COLUMNS, sqliteIndexerRow, type IndexerRow } from './side-by-side.js';
 
 export async function runIndexerBench(options: BenchOptions): Promise<void> {
   const sampleFile = await ensureSample(options.records);
+  const dailyFile = await ensureDailyFile(sampleFile);
   const rows: IndexerRow[] = [];
+  const daily: DailyRow[] = [];
   for (const engine of options.engines) {
-    rows.push(engine === 'sqlite' ? await runSqliteIndexerBench(options, sampleFile) : await runEsIndexerBench(options, sampleFile));
+    const run = engine === 'sqlite' ? await runSqliteIndexerBench(options, sampleFile, dailyFile) : await runEsIndexerBench(options, sampleFile, dailyFile);
+    rows.push(run.row);
+    daily.push(run.daily);
   }
   if (rows.length > 1) {
     process.stdout.write(
       `\n## Indexer, engines side by side: the same ${integer(options.records)} raw records, same run\n\n${machine()}\n\n${indexerSideBySide(rows)}\n`,
     );
   }
+  process.stdout.write(
+    `\n## The daily load: one record in ${DAILY_EVERY} of the catalogue changed a day later (lower prices, sold or withdrawn, published again, new copies on another site), loaded into the built catalogue\n\n${dailyTable(daily)}\n`,
+  );
+}
+
+/** A daily load's records/s, held to DAILY_TARGET_PER_SECOND, and what it wrote per listing. */
+export const DAILY_TARGET_PER_SECOND = 5_000;
+
+interface DailyRow {
+  engine: string;
+  figures: LoadFigures;
+}
+
+export function dailyTable(rows: DailyRow[]): string {
+  return markdownTable(
+    ['engine', 'records', 'written', 'rejected', 'indexer records/s', 'end-to-end records/s', 'index operations per listing', 'result'],
+    rows.map(({ engine, figures }) => [
+      engine,
+      integer(figures.records),
+      integer(figures.written),
+      integer(figures.rejected),
+      integer(figures.recordsPerSecond),
+      integer(figures.endToEndPerSecond),
+      figures.indexOperationsPerListing?.toFixed(3) ?? '-',
+      figures.endToEndPerSecond >= DAILY_TARGET_PER_SECOND
+        ? 'records/s met'
+        : `records/s MISSED (${integer(figures.endToEndPerSecond)} < ${integer(DAILY_TARGET_PER_SECOND)})`,
+    ]),
+  );
 }
 
 /**
@@ -39,7 +73,7 @@ export async function runIndexerBench(options: BenchOptions): Promise<void> {
  * (`bench-indexer-<N>-<pid>`, deleted afterwards): records/s, the indexer's peak RSS, and how the index
  * stands after the load (store size, shards, replicas, the node's heap).
  */
-async function runEsIndexerBench(options: BenchOptions, sampleFile: string): Promise<IndexerRow> {
+async function runEsIndexerBench(options: BenchOptions, sampleFile: string, dailyFile: string): Promise<{ row: IndexerRow; daily: DailyRow }> {
   const url = options.esUrl!;
   const alias = `bench-indexer-${options.records}-${process.pid}`;
   const runDir = path.join(cacheDir(options.records), 'es-indexer-run');
@@ -80,7 +114,11 @@ async function runEsIndexerBench(options: BenchOptions, sampleFile: string): Pro
         '',
       ].join('\n')}\n`,
     );
-    return esIndexerRow(load);
+    log(`the daily load into ${alias}: ${path.relative(process.cwd(), dailyFile)}`);
+    const dailyDir = path.join(cacheDir(options.records), 'es-daily-run');
+    const daily = await loadWithIndexer(dailyFile, esTarget(url, alias, dailyDir), path.join(dailyDir, 'rejects.ndjson'));
+    rmSync(dailyDir, { recursive: true, force: true });
+    return { row: esIndexerRow(load), daily: { engine: 'Elasticsearch', figures: daily } };
   } finally {
     await deleteAlias(url, alias);
   }
@@ -105,7 +143,7 @@ export function indexerVerdict(figures: LoadFigures, peakMB: number | null): str
   ].join('; ');
 }
 
-async function runSqliteIndexerBench(options: BenchOptions, sampleFile: string): Promise<IndexerRow> {
+async function runSqliteIndexerBench(options: BenchOptions, sampleFile: string, dailyFile: string): Promise<{ row: IndexerRow; daily: DailyRow }> {
   const runDir = path.join(cacheDir(options.records), 'indexer-run');
   rmSync(runDir, { recursive: true, force: true });
   log(`indexer benchmark: loading ${options.records} records into a fresh store in ${runDir}`);
@@ -186,7 +224,9 @@ async function runSqliteIndexerBench(options: BenchOptions, sampleFile: string):
           '\n',
       );
     }
-    return sqliteIndexerRow(figures);
+    log(`the daily load into the built store: ${path.relative(process.cwd(), dailyFile)}`);
+    const daily = await loadWithIndexer(dailyFile, path.join(runDir, 'data'), path.join(runDir, 'daily-rejects.ndjson'));
+    return { row: sqliteIndexerRow(figures), daily: { engine: 'SQLite', figures: daily } };
   } finally {
     rmSync(runDir, { recursive: true, force: true });
   }
