@@ -16,6 +16,7 @@ import { toListingFilter } from '../../src/api/routes/shared/listing-filter.js';
 import { SearchParams } from '../../src/api/routes/annonces/schema.js';
 import { MapParams } from '../../src/api/routes/map/schema.js';
 import { FeedParams } from '../../src/api/routes/feed/schema.js';
+import { WithdrawnParams } from '../../src/api/routes/retirees/schema.js';
 import { loadConfig } from '../../src/config/config.js';
 import { MAP_POINT_LIMIT } from '../../src/api/routes/map/handler.js';
 import { ClustersParams } from '../../src/api/routes/clusters/schema.js';
@@ -96,6 +97,11 @@ export class RawStore<S extends ListingStore = ListingStore> {
       const after = params.cursor ? this.cursors.decode('feed', params.cursor) : null;
       const filter = toListingFilter(params);
       return () => this.store.feed({ filter, scope: this.scope, changedUntil: Date.now(), pageSize: params.page_size, after });
+    }
+    if (route === '/annonces/retirees') {
+      const params = WithdrawnParams.parse(query);
+      const after = params.cursor ? this.cursors.decode('retirees', params.cursor) : null;
+      return () => this.store.withdrawn({ scope: this.scope, changedUntil: Date.now(), pageSize: params.page_size, after });
     }
     if (route === '/ptz/zone') {
       const cp = url.searchParams.get('cp') ?? '';
