@@ -10,8 +10,10 @@
  *                                                           mappings/ and swap the alias (no downtime);
  *                                                           SQLite: rebuild the full-text index, ANALYZE
  * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
- * Exit status: 0, 2 for a usage error, 4 when a load ran to its end but an input was damaged (a cut
- * or corrupt gzip, bytes after it, a cut last line: what was readable is loaded), 1 for a failure.
+ * Exit status (exit-codes.ts): 0; 1 a failure; 2 a usage error (nothing changed); 3 another writer
+ * holds the store, retry later; 4 a load ran to its end but an input was damaged (a cut or corrupt
+ * gzip, bytes after it, a cut last line: what was readable is loaded); 5 the store is misconfigured
+ * (an Elasticsearch alias missing), fix it before retrying.
  */
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { openListingStore, reindexListingStore } from '../src/open-listing-store
 import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
 import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
+import { EXIT, exitOfError } from './exit-codes.js';
 import { processFigures } from './process-figures.js';
 import { rebuildGroups } from './dedup/rebuild.js';
 import { IndexerMetrics } from './metrics.js';
@@ -120,7 +123,7 @@ function usage(problem: string): number {
   console.error(
     `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`,
   );
-  return 2;
+  return EXIT.usage;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -130,14 +133,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
     (error) => {
       // A mistyped option is the operator's, not a crash: its message and the usage, exit 2.
-      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) process.exitCode = usage((error as Error).message);
-      else if ((error as Error).name === 'WriterBusyError' || (error as Error).name === 'MissingAliasError') {
-        console.error((error as Error).message);
-        process.exitCode = 3;
-      } else {
-        console.error(error);
-        process.exitCode = 1;
+      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
+        process.exitCode = usage((error as Error).message);
+        return;
       }
+      const exit = exitOfError(error);
+      console.error(exit.message ?? error);
+      process.exitCode = exit.code;
     },
   );
 }
