@@ -1,6 +1,6 @@
 /**
  * Indexer command line.
- *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store,
+ *   npm run indexer -- load <file>... [--rejects <file|dir/>] load NDJSON (plain or .gz) into the store,
  *                      [--group-in-worker]                  grouping cross-site duplicates (indexer/dedup);
  *                                                           a first build into SQLite may group in a
  *                                                           worker thread (faster, more memory: docs/operations.md)
@@ -16,7 +16,8 @@
  * (an Elasticsearch alias missing), fix it before retrying.
  */
 import { parseArgs } from 'node:util';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from '../src/config/config.js';
 import { loadSites } from '../src/core/model/sites.js';
 import { openListingStore, reindexListingStore } from '../src/open-listing-store.js';
@@ -24,6 +25,7 @@ import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
 import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
 import { EXIT, exitOfError } from './exit-codes.js';
+import { rejectsFileFor } from './rejects.js';
 import { processFigures } from './process-figures.js';
 import { rebuildGroups } from './dedup/rebuild.js';
 import { IndexerMetrics } from './metrics.js';
@@ -47,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
       options: { rejects: { type: 'string' }, 'group-in-worker': { type: 'boolean' } },
     });
     if (positionals.length === 0) return usage('load needs at least one file');
+    const rejectsFile = values.rejects === undefined ? null : rejectsFileFor(values.rejects, new Date());
+    if (rejectsFile !== null && !existsSync(path.dirname(path.resolve(rejectsFile)))) return usage(`--rejects: no directory ${path.dirname(rejectsFile)}`);
     mkdirSync(config.dataDir, { recursive: true });
     const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
     const metrics = config.metricsPort === null ? undefined : new IndexerMetrics();
@@ -54,14 +58,14 @@ async function main(argv: string[]): Promise<number> {
     let report: Awaited<ReturnType<typeof loadWithProgress>> | undefined;
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
-      report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true, metrics });
+      report = await loadWithProgress(positionals, store, rejectsFile, { groupInWorker: values['group-in-worker'] === true, metrics });
     } finally {
       metricsServer?.close();
       try {
         await store.close();
       } finally {
         // After the close, so that the store's last checkpoint is in the bytes written; printed even if the close fails.
-        if (report) console.log(JSON.stringify({ ...report, ...processFigures() }));
+        if (report) console.log(JSON.stringify({ ...report, rejects_file: rejectsFile, ...processFigures() }));
       }
     }
     return exitCodeOf(report);
@@ -121,7 +125,7 @@ function listingIdOf(text: string): string {
 
 function usage(problem: string): number {
   console.error(
-    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`,
+    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson|DIR/] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`,
   );
   return EXIT.usage;
 }

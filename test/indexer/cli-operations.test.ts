@@ -1,6 +1,6 @@
 /** The indexer as a nightly job runs it: exit statuses that say what to do next, rejects per load, the store's status. */
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -79,5 +79,81 @@ describe('indexer exit statuses', function () {
     expect(exitOfError(new MissingAliasError('annonces')).code).to.equal(EXIT.misconfigured);
     expect(exitOfError(new WriterBusyError('alias annonces', currentIdentity())).code).to.equal(EXIT.busy);
     expect(exitOfError(new Error('socket hang up')).code).to.equal(EXIT.failure);
+  });
+});
+
+describe('indexer load rejects', function () {
+  this.timeout(60_000);
+  const lines = (file: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { line: number; reason: string });
+
+  it('--rejects FILE holds the rejects of one load: a later load replaces it, never appends, and empties it when it refuses nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rejects-file-'));
+    const rejects = path.join(dir, 'rejects.ndjson');
+    const first = await cli('indexer/cli.ts', ['load', writeNdjson([rawRecord(1), '{cut'], 'a.ndjson', dir), '--rejects', rejects], dir);
+    expect(first.code, first.stderr).to.equal(EXIT.ok);
+    expect(JSON.parse(first.stdout).rejects_file).to.equal(rejects);
+    expect(lines(rejects).map((r) => r.reason)).to.deep.equal(['invalid JSON']);
+    const second = await cli('indexer/cli.ts', ['load', writeNdjson([rawRecord(2), rawRecord(3, { url: null })], 'b.ndjson', dir), '--rejects', rejects], dir);
+    expect(second.code, second.stderr).to.equal(EXIT.ok);
+    expect(lines(rejects).map((r) => r.line)).to.deep.equal([2]);
+    expect(lines(rejects)[0].reason).to.match(/url/);
+    await cli('indexer/cli.ts', ['load', writeNdjson([rawRecord(4)], 'c.ndjson', dir), '--rejects', rejects], dir);
+    expect(readFileSync(rejects, 'utf8')).to.equal('');
+  });
+
+  it('--rejects DIR/ writes one file per load, named by its start, and the report names it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rejects-dir-'));
+    const nightly = path.join(dir, 'rejects');
+    const files: string[] = [];
+    for (const [name, bad] of [
+      ['a.ndjson', '{cut'],
+      ['b.ndjson', '[]'],
+    ]) {
+      const result = await cli('indexer/cli.ts', ['load', writeNdjson([rawRecord(files.length), bad], name, dir), '--rejects', `${nightly}/`], dir);
+      expect(result.code, result.stderr).to.equal(EXIT.ok);
+      files.push(JSON.parse(result.stdout).rejects_file);
+    }
+    expect(files[0]).to.match(/\/rejects\/rejects-\d{8}T\d{6}\.\d{3}Z\.ndjson$/);
+    expect(readdirSync(nightly).sort()).to.deep.equal(files.map((file) => path.basename(file)).sort());
+    expect(files[0]).not.to.equal(files[1]);
+    expect(lines(files[0])).to.have.length(1);
+    expect(lines(files[1])).to.have.length(1);
+    expect(lines(files[1])[0].reason).not.to.equal('invalid JSON');
+  });
+
+  it('without --rejects, the report lists each reason with its count and the first few references', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rejects-report-'));
+    const noUrl = (i: number) => rawRecord(i, { url: null });
+    const file = writeNdjson([noUrl(1), rawRecord(2), noUrl(3), noUrl(4), noUrl(5), '{cut', rawRecord(6, { source: 'nowhere' })], 'in.ndjson', dir);
+    const result = await cli('indexer/cli.ts', ['load', file], dir);
+    expect(result.code, result.stderr).to.equal(EXIT.ok);
+    const report = JSON.parse(result.stdout);
+    expect(report.rejected).to.equal(6);
+    expect(report.rejects_file).to.equal(null);
+    const reasons = report.rejected_reasons as Record<string, { count: number; examples: { file: string; line: number; listing?: string }[] }>;
+    expect(Object.values(reasons).map((r) => r.count)).to.deep.equal([4, 1, 1]);
+    const [missingUrl, invalidJson, unknownSite] = Object.entries(reasons);
+    expect(missingUrl[0]).to.match(/url/);
+    // Three references at most, each with its file, line and the listing its record names.
+    expect(missingUrl[1].examples).to.deep.equal([1, 3, 4].map((i) => ({ file, line: i, listing: `${rawRecord(i).source}/R${i}` })));
+    expect(invalidJson).to.deep.equal(['invalid JSON', { count: 1, examples: [{ file, line: 6 }] }]);
+    expect(unknownSite[0]).to.match(/unknown site "nowhere"/);
+    expect(unknownSite[1].examples).to.deep.equal([{ file, line: 7, listing: 'nowhere/R6' }]);
+  });
+
+  it('--rejects in a directory that does not exist: exit 2, nothing loaded', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rejects-usage-'));
+    const result = await cli(
+      'indexer/cli.ts',
+      ['load', writeNdjson([rawRecord(1)], 'in.ndjson', dir), '--rejects', path.join(dir, 'nowhere', 'r.ndjson')],
+      dir,
+    );
+    expect(result.code).to.equal(EXIT.usage);
+    expect(result.stderr).to.match(/--rejects: no directory .*nowhere/);
+    expect(existsSync(path.join(dir, 'listings.sqlite'))).to.equal(false);
   });
 });
