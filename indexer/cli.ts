@@ -6,6 +6,8 @@
  *                                                           worker thread (faster, more memory: docs/operations.md)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
  *   npm run indexer -- dedup explain <src>/<ref> <src>/<ref> why two listings are or are not one group
+ *   npm run indexer -- status                                the store as JSON: counts by status, last load,
+ *                                                           writer lock, grouping pending, what is behind the code
  *   npm run indexer -- reindex                               Elasticsearch: build annonces-v<N+1> from
  *                                                           mappings/ and swap the alias (no downtime);
  *                                                           SQLite: rebuild the full-text index, ANALYZE
@@ -20,7 +22,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config/config.js';
 import { loadSites } from '../src/core/model/sites.js';
-import { openListingStore, reindexListingStore } from '../src/open-listing-store.js';
+import { listingStoreStatus, openListingStore, reindexListingStore } from '../src/open-listing-store.js';
+import type { ListingIndex } from '../src/core/ports/listing-index.js';
 import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
 import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
@@ -59,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
       report = await loadWithProgress(positionals, store, rejectsFile, { groupInWorker: values['group-in-worker'] === true, metrics });
+      await recordLoad(store, { ...report, rejects_file: rejectsFile });
     } finally {
       metricsServer?.close();
       try {
@@ -91,11 +95,31 @@ async function main(argv: string[]): Promise<number> {
       await store.close();
     }
   }
+  if (command === 'status') {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+    if (positionals.length > 0) return usage('status takes no argument');
+    const status = await listingStoreStatus(config);
+    if (status === null) {
+      console.error(`no store in ${config.dataDir} (listings.sqlite missing): check DATA_DIR, or load a first file`);
+      return EXIT.misconfigured;
+    }
+    console.log(JSON.stringify(status, null, 2));
+    return EXIT.ok;
+  }
   if (command === 'reindex') {
     console.log(JSON.stringify(await reindexListingStore(config, (n) => process.stderr.write(`\rcopied ${n}`))));
     return 0;
   }
   return usage(command ? `unknown command ${command}` : 'missing command');
+}
+
+/** Keeps the report for `status`; a store that cannot keep it does not turn a done load into a failure. */
+async function recordLoad(store: ListingIndex, report: Record<string, unknown>): Promise<void> {
+  try {
+    await store.recordLoad(report, Date.now());
+  } catch (error) {
+    console.error(`the load's report could not be kept for \`status\`: ${(error as Error).message}`);
+  }
 }
 
 /** `dedup explain a b`: why two stored listings are or are not one group (indexer/dedup/explain.ts). */
@@ -125,7 +149,7 @@ function listingIdOf(text: string): string {
 
 function usage(problem: string): number {
   console.error(
-    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson|DIR/] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`,
+    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson|DIR/] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- status\n       npm run indexer -- reindex`,
   );
   return EXIT.usage;
 }

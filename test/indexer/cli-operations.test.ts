@@ -6,9 +6,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { cli } from '../support/cli.js';
+import { describeEngines, openEngineStore } from '../support/engines.js';
+import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import { EXIT, exitOfError } from '../../indexer/exit-codes.js';
 import { currentIdentity, WriterBusyError } from '../../src/core/ports/writer-lock.js';
-import { MissingAliasError } from '../../src/adapters/elasticsearch/listing-store.js';
+import { ElasticsearchListingStore, MissingAliasError } from '../../src/adapters/elasticsearch/listing-store.js';
 import { writerLockFile } from '../../src/adapters/sqlite-listings/writer-lock.js';
 
 const count = (dir: string): number => {
@@ -155,5 +157,86 @@ describe('indexer load rejects', function () {
     expect(result.code).to.equal(EXIT.usage);
     expect(result.stderr).to.match(/--rejects: no directory .*nowhere/);
     expect(existsSync(path.join(dir, 'listings.sqlite'))).to.equal(false);
+  });
+});
+
+describeEngines('indexer status', function (engine) {
+  this.timeout(60_000);
+  let store: ListingStore | undefined;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'status-'));
+    store = await openEngineStore(engine, 'status');
+    env = store instanceof ElasticsearchListingStore ? { ES_URL: process.env.ES_URL, ES_INDEX_ALIAS: store.alias } : {};
+  });
+  afterEach(async () => {
+    await store?.close();
+  });
+  const status = async () => {
+    const result = await cli('indexer/cli.ts', ['status'], dir, env);
+    expect(result.code, result.stderr).to.equal(EXIT.ok);
+    return JSON.parse(result.stdout);
+  };
+
+  it('prints the counts by status, the last load with its report and time, no lock, nothing pending or behind', async () => {
+    const before = Date.now();
+    const file = writeNdjson([rawRecord(1), rawRecord(2), rawRecord(3, { status: 'vendue' }), '{cut'], 'in.ndjson', dir);
+    const loaded = await cli('indexer/cli.ts', ['load', file], dir, env);
+    expect(loaded.code, loaded.stderr).to.equal(EXIT.ok);
+    const shown = await status();
+    expect(shown.backend).to.equal(engine);
+    expect(shown.listings).to.deep.equal({ total: 3, by_status: { active: 2, vendue: 1, sous_compromis: 0, archivee: 0, retiree: 0 } });
+    expect(shown.last_load.report).to.include({ read: 4, written: 3, rejected: 1 });
+    expect(shown.last_load.report.rejected_reasons).to.have.property('invalid JSON');
+    expect(Date.parse(shown.last_load.at)).to.be.within(before, Date.now());
+    expect(shown).to.include({ writer_lock: null, grouping_pending: false });
+    expect(shown.behind).to.deep.equal([]);
+  });
+
+  it('shows the writer lock held, with its holder and age, and what is behind the code with the command to run', async () => {
+    await cli('indexer/cli.ts', ['load', writeNdjson([rawRecord(1)], 'in.ndjson', dir)], dir, env);
+    const sqliteFile = path.join(dir, 'listings.sqlite');
+    const lock = store ? await store.acquireWriterLock({ changesFrom: Date.now() }) : null;
+    if (!store) writeFileSync(writerLockFile(sqliteFile), JSON.stringify(currentIdentity(new Date(Date.now() - 90_000))));
+    try {
+      if (store instanceof ElasticsearchListingStore) {
+        const [index] = Object.keys(await store.client.indices.getMapping({ index: store.alias }));
+        await store.client.indices.putMapping({ index, _meta: { mapping_version: 0 } });
+      } else {
+        const db = new Database(sqliteFile);
+        db.prepare("UPDATE meta SET value = '4' WHERE key = 'schema_version'").run();
+        db.close();
+      }
+      const shown = await status();
+      expect(shown.writer_lock.holder.pid).to.equal(process.pid);
+      expect(shown.writer_lock.alive).to.equal(true);
+      expect(shown.writer_lock.age_seconds).to.be.within(store ? 0 : 89, store ? 30 : 120);
+      expect(shown.behind).to.have.length(1);
+      expect(shown.behind[0].what).to.match(engine === 'sqlite' ? /^schema 4, this code writes \d+$/ : /mapping version 0, mappings\/annonces\.json \d+$/);
+      expect(shown.behind[0].command).to.equal('npm run indexer -- reindex');
+    } finally {
+      await lock?.release();
+    }
+  });
+
+  it('a store that is not there: exit 5, and nothing is created', async () => {
+    const missingEnv = store instanceof ElasticsearchListingStore ? { ...env, ES_INDEX_ALIAS: `${store.alias}-none` } : env;
+    const result = await cli('indexer/cli.ts', ['status'], dir, missingEnv);
+    expect(result.code).to.equal(EXIT.misconfigured);
+    if (store instanceof ElasticsearchListingStore) {
+      expect(result.stderr).to.contain(`the alias ${store.alias}-none does not exist`);
+      const created = await store.client.indices.resolveIndex({ name: `${store.alias}-none*` });
+      expect([...created.indices, ...created.aliases]).to.deep.equal([]);
+    } else {
+      expect(result.stderr).to.match(/no store in .* \(listings\.sqlite missing\)/);
+      expect(existsSync(path.join(dir, 'listings.sqlite'))).to.equal(false);
+    }
+  });
+
+  it('status with an argument: exit 2', async () => {
+    const result = await cli('indexer/cli.ts', ['status', 'now'], dir, env);
+    expect(result.code).to.equal(EXIT.usage);
+    expect(result.stderr).to.match(/status takes no argument/);
   });
 });
