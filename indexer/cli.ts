@@ -1,28 +1,36 @@
 /**
  * Indexer command line.
- *   npm run indexer -- load <file>... [--rejects <file>]     load NDJSON (plain or .gz) into the store,
+ *   npm run indexer -- load <file>... [--rejects <file|dir/>] load NDJSON (plain or .gz) into the store,
  *                      [--group-in-worker]                  grouping cross-site duplicates (indexer/dedup);
  *                                                           a first build into SQLite may group in a
  *                                                           worker thread (faster, more memory: docs/operations.md)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
  *   npm run indexer -- dedup explain <src>/<ref> <src>/<ref> why two listings are or are not one group
+ *   npm run indexer -- status                                the store as JSON: counts by status, last load,
+ *                                                           writer lock, grouping pending, what is behind the code
  *   npm run indexer -- reindex [--shards N]                  Elasticsearch: build annonces-v<N+1> from
  *                                                           mappings/ and swap the alias (no downtime),
  *                                                           with N primary shards (default: by the
  *                                                           catalogue's size, docs/elasticsearch.md);
  *                                                           SQLite: rebuild the full-text index, ANALYZE
  * The store is the one the API uses: Elasticsearch when ES_URL is set, else SQLite in DATA_DIR.
- * Exit status: 0, 2 for a usage error, 4 when a load ran to its end but an input was damaged (a cut
- * or corrupt gzip, bytes after it, a cut last line: what was readable is loaded), 1 for a failure.
+ * Exit status (exit-codes.ts): 0; 1 a failure; 2 a usage error (nothing changed); 3 another writer
+ * holds the store, retry later; 4 a load ran to its end but an input was damaged (a cut or corrupt
+ * gzip, bytes after it, a cut last line: what was readable is loaded); 5 the store is misconfigured
+ * (an Elasticsearch alias missing), fix it before retrying.
  */
 import { parseArgs } from 'node:util';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from '../src/config/config.js';
 import { loadSites } from '../src/core/model/sites.js';
-import { openListingStore, reindexListingStore } from '../src/open-listing-store.js';
+import { listingStoreStatus, openListingStore, reindexListingStore } from '../src/open-listing-store.js';
+import type { ListingIndex } from '../src/core/ports/listing-index.js';
 import { listingId } from '../src/core/model/stored.js';
 import { explainPair } from './dedup/explain.js';
 import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
+import { EXIT, exitOfError } from './exit-codes.js';
+import { rejectsFileFor } from './rejects.js';
 import { processFigures } from './process-figures.js';
 import { rebuildGroups } from './dedup/rebuild.js';
 import { IndexerMetrics } from './metrics.js';
@@ -46,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
       options: { rejects: { type: 'string' }, 'group-in-worker': { type: 'boolean' } },
     });
     if (positionals.length === 0) return usage('load needs at least one file');
+    const rejectsFile = values.rejects === undefined ? null : rejectsFileFor(values.rejects, new Date());
+    if (rejectsFile !== null && !existsSync(path.dirname(path.resolve(rejectsFile)))) return usage(`--rejects: no directory ${path.dirname(rejectsFile)}`);
     mkdirSync(config.dataDir, { recursive: true });
     const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
     const metrics = config.metricsPort === null ? undefined : new IndexerMetrics();
@@ -53,14 +63,15 @@ async function main(argv: string[]): Promise<number> {
     let report: Awaited<ReturnType<typeof loadWithProgress>> | undefined;
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
-      report = await loadWithProgress(positionals, store, values.rejects ?? null, { groupInWorker: values['group-in-worker'] === true, metrics });
+      report = await loadWithProgress(positionals, store, rejectsFile, { groupInWorker: values['group-in-worker'] === true, metrics });
+      await recordLoad(store, { ...report, rejects_file: rejectsFile });
     } finally {
       metricsServer?.close();
       try {
         await store.close();
       } finally {
         // After the close, so that the store's last checkpoint is in the bytes written; printed even if the close fails.
-        if (report) console.log(JSON.stringify({ ...report, ...processFigures() }));
+        if (report) console.log(JSON.stringify({ ...report, rejects_file: rejectsFile, ...processFigures() }));
       }
     }
     return exitCodeOf(report);
@@ -86,6 +97,17 @@ async function main(argv: string[]): Promise<number> {
       await store.close();
     }
   }
+  if (command === 'status') {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+    if (positionals.length > 0) return usage('status takes no argument');
+    const status = await listingStoreStatus(config);
+    if (status === null) {
+      console.error(`no store in ${config.dataDir} (listings.sqlite missing): check DATA_DIR, or load a first file`);
+      return EXIT.misconfigured;
+    }
+    console.log(JSON.stringify(status, null, 2));
+    return EXIT.ok;
+  }
   if (command === 'reindex') {
     const { values } = parseArgs({ args: rest, options: { shards: { type: 'string' } } });
     const shards = values.shards === undefined ? null : Number(values.shards);
@@ -96,6 +118,15 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   return usage(command ? `unknown command ${command}` : 'missing command');
+}
+
+/** Keeps the report for `status`; a store that cannot keep it does not turn a done load into a failure. */
+async function recordLoad(store: ListingIndex, report: Record<string, unknown>): Promise<void> {
+  try {
+    await store.recordLoad(report, Date.now());
+  } catch (error) {
+    console.error(`the load's report could not be kept for \`status\`: ${(error as Error).message}`);
+  }
 }
 
 /** `dedup explain a b`: why two stored listings are or are not one group (indexer/dedup/explain.ts). */
@@ -125,9 +156,9 @@ function listingIdOf(text: string): string {
 
 function usage(problem: string): number {
   console.error(
-    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex [--shards N]`,
+    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson|DIR/] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- status\n       npm run indexer -- reindex [--shards N]`,
   );
-  return 2;
+  return EXIT.usage;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -137,14 +168,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
     (error) => {
       // A mistyped option is the operator's, not a crash: its message and the usage, exit 2.
-      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) process.exitCode = usage((error as Error).message);
-      else if ((error as Error).name === 'WriterBusyError' || (error as Error).name === 'MissingAliasError') {
-        console.error((error as Error).message);
-        process.exitCode = 3;
-      } else {
-        console.error(error);
-        process.exitCode = 1;
+      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
+        process.exitCode = usage((error as Error).message);
+        return;
       }
+      const exit = exitOfError(error);
+      console.error(exit.message ?? error);
+      process.exitCode = exit.code;
     },
   );
 }

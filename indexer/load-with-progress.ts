@@ -9,6 +9,7 @@ import type { ListingIndex } from '../src/core/ports/listing-index.js';
 import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import type { IndexerMetrics } from './metrics.js';
+import { EXIT } from './exit-codes.js';
 
 export async function loadWithProgress(
   files: string[],
@@ -48,10 +49,7 @@ export async function loadWithProgress(
   }
 }
 
-/** Exit status of a load that ran to its end when an input was damaged (its report lists where). */
-export const EXIT_DAMAGED_INPUT = 4;
-
-/** 0, or EXIT_DAMAGED_INPUT: everything readable was loaded and grouped, but an input ended badly. */
+/** 0, or EXIT.damagedInput: everything readable was loaded and grouped, but an input ended badly. */
 export function exitCodeOf(report: LoadReport): number {
-  return report.damaged_inputs.length > 0 ? EXIT_DAMAGED_INPUT : 0;
+  return report.damaged_inputs.length > 0 ? EXIT.damagedInput : EXIT.ok;
 }

@@ -8,7 +8,7 @@ import { mergeRecord, type MergeClock } from './merge.js';
 import type { InputLine } from './read.js';
 import { parseInline, parseInWorker } from './parsed-lines.js';
 import { loadCommunes } from '../src/core/refdata/communes.js';
-import { RejectsWriter } from './rejects.js';
+import { type RejectedReason, RejectsWriter } from './rejects.js';
 import { SingletonGrouping, type GroupingStage, type GroupWritePage } from './grouping.js';
 import type { ListingIndex } from '../src/core/ports/listing-index.js';
 import type { StoredListing } from '../src/core/model/stored.js';
@@ -100,6 +100,8 @@ export interface InputFindings {
    * line), each also in the rejects file: what was readable before them is loaded. The CLI then exits 4.
    */
   damaged_inputs: { file: string; line: number; reason: string }[];
+  /** Each reason records were refused for, with its count and a few references (rejects.ts), with or without a rejects file. */
+  rejected_reasons: Record<string, RejectedReason>;
 }
 
 interface Parsed {
@@ -160,7 +162,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   };
   let changeSeq = await options.store.maxChangeSeq();
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
-  const findings: InputFindings = { texts_truncated: 0, damaged_inputs: [] };
+  const findings: InputFindings = { texts_truncated: 0, damaged_inputs: [], rejected_reasons: {} };
 
   const reject = async (input: InputLine, reason: string, field?: string) => {
     report.rejected++;
@@ -247,6 +249,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     // the lesser one), so nothing writes after the load has returned.
     await writing.drain().catch(() => undefined);
     await rejects.close();
+    findings.rejected_reasons = rejects.summary();
   }
   return { progress: withTiming(report, started), groupingSeconds, findings };
 }

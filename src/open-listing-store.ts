@@ -4,10 +4,11 @@
  * ListingReader, the indexer as its ListingIndex, and the indexer's maintenance commands call
  * the engine's own procedure through reindexListingStore.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config/config.js';
 import type { ListingStore } from './core/ports/listing-store.js';
+import type { StoreStatus } from './core/ports/store-status.js';
 import { withWriterLock } from './core/ports/writer-lock.js';
 import { SqliteListingStore, type SqliteListingStoreOptions } from './adapters/sqlite-listings/listing-store.js';
 
@@ -60,6 +61,30 @@ export async function reindexListingStore(config: Config, onProgress: (copied: n
     const started = Date.now();
     store.rebuildIndexes();
     return { backend: 'sqlite', listings: await store.count(), seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `npm run indexer -- status`: the store's state (ListingIndex.storeStatus) without creating
+ * anything: no Elasticsearch alias, no SQLite file. Null when the SQLite store does not exist.
+ */
+export async function listingStoreStatus(config: Config): Promise<StoreStatus | null> {
+  if (config.elasticsearch) {
+    const { createElasticsearchClient } = await import('./adapters/elasticsearch/client.js');
+    const { ElasticsearchListingStore } = await import('./adapters/elasticsearch/listing-store.js');
+    const store = new ElasticsearchListingStore(createElasticsearchClient(config.elasticsearch), { alias: config.elasticsearch.alias });
+    try {
+      return await store.storeStatus();
+    } finally {
+      await store.close();
+    }
+  }
+  if (!existsSync(config.listingsFile)) return null;
+  const store = new SqliteListingStore(config.listingsFile);
+  try {
+    return await store.storeStatus();
   } finally {
     await store.close();
   }

@@ -15,7 +15,7 @@
  * comparisons per listing.
  */
 import type { Features } from '../../src/core/dedup/features.js';
-import { MATCH_THRESHOLD, scorePair, surfacesClose, withinLimits } from './score.js';
+import { agreesOnSharedValues, MATCH_THRESHOLD, scorePair, surfacesClose, withinLimits } from './score.js';
 import { ConstrainedUnionFind } from './union-find.js';
 
 export interface Edge {
@@ -68,7 +68,9 @@ export function clusterAround(members: readonly Features[], seeds: Iterable<numb
   // A weak match joins two sets only when every pair across them nearly matches too: a chain of
   // matches on a few common values (a studio at the usual rent) must not gather several properties,
   // while a copy whose price moved a little (half a point short) may still join through another.
-  const allNearlyMatch = (i: number, j: number) => scorePair(members[i], members[j]) >= threshold - CHAIN_SLACK;
+  // A pair that scores low only because one side carries little (a sparse copy: a price, no surface)
+  // agrees on what it can compare, and does not stop a copy that matches the others.
+  const allNearlyMatch = (i: number, j: number) => scorePair(members[i], members[j]) >= threshold - CHAIN_SLACK || agreesOnSharedValues(members[i], members[j]);
   for (const edge of kept) unionFind.union(edge.a, edge.b, edge.score < WEAK_MATCH_BELOW ? allNearlyMatch : undefined);
   return { groups: unionFind.groups().filter((group) => visited[group[0]]), edges: kept };
 }

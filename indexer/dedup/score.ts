@@ -106,6 +106,21 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
 }
 
 /**
+ * Whether two listings agree on every value both carry: within the limits, no evidence against, and
+ * the price, surface and description (when both give one) each count for the pair. A sparse copy
+ * (a price and nothing else) agrees with a full one while scoring little: its low score says it has
+ * little to compare, not that it differs.
+ */
+export function agreesOnSharedValues(a: Features, b: Features): boolean {
+  const { score, parts } = scoreDetail(a, b);
+  if (score === -Infinity) return false;
+  if (Object.values(parts).some((points) => points < 0)) return false;
+  if (a.price !== null && b.price !== null && !(parts.price > 0)) return false;
+  if (a.surface !== null && b.surface !== null && !(parts.surface > 0)) return false;
+  return !(a.hasText && b.hasText && !(parts.text > 0));
+}
+
+/**
  * Points of two surfaces within the hard limit. The same Carrez measure to the decimal (74.82 m²) is
  * rarely a coincidence; whole metres often are. A surface one site rounds or truncates to whole
  * metres (45.95 / 46, 56.68 / 56) is the same measure, and so are two within 0.6 m² (a measure

@@ -1,8 +1,7 @@
 /** The command lines as an operator runs them: indexer load / reindex and the admin key commands. */
 import { expect } from 'chai';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,19 +10,7 @@ import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import { generateSample } from '../../indexer/sample/generate.js';
 import { unsyncedBuildMarker } from '../../src/adapters/sqlite-listings/unsynced-build.js';
 import Database from 'better-sqlite3';
-
-const run = promisify(execFile);
-const TSX = path.resolve('node_modules/.bin/tsx');
-
-async function cli(script: string, args: string[], dataDir: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(TSX, [script, ...args], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ES_URL: '' } });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+import { cli } from '../support/cli.js';
 
 describe('command lines', function () {
   this.timeout(60_000);

@@ -21,7 +21,7 @@ import { loadSites } from '../../src/core/model/sites.js';
 import { loadCommunes } from '../../src/core/refdata/communes.js';
 import { TEXT_CAPS, TRUNCATION_MARK } from '../../indexer/text-cap.js';
 import { REDACTION_MARKER } from '../../indexer/redact.js';
-import { EXIT_DAMAGED_INPUT } from '../../indexer/load-with-progress.js';
+import { EXIT } from '../../indexer/exit-codes.js';
 import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { hasRedisServer, privateRedis } from '../api/access/support/private-redis.js';
 import { startQuotaApp, offersWith, NO_RATE_WINDOWS } from '../api/access/support/quota-app.js';
@@ -97,7 +97,7 @@ describe('faults of issue #30', function () {
         writeFileSync(file, testCase.bytes);
         const rejects = path.join(dir, 'rejects.ndjson');
         const result = await indexer(['load', file, '--rejects', rejects], dir);
-        expect(result.code, result.stderr).to.equal(EXIT_DAMAGED_INPUT);
+        expect(result.code, result.stderr).to.equal(EXIT.damagedInput);
         expect(
           result.report.damaged_inputs.some((d: { reason: string }) => testCase.damage.test(d.reason)),
           JSON.stringify(result.report.damaged_inputs),
@@ -118,7 +118,7 @@ describe('faults of issue #30', function () {
         test: "test/reliability/faults.test.ts 'input that ends badly'",
         cases: summary.length,
         unit: 'damaged files',
-        result: `every readable record loaded and grouped, the damage in the report and the rejects file, exit ${EXIT_DAMAGED_INPUT}: ${summary.map((s) => `${s.input}: ${s.written} of ${s.lines} written`).join('; ')}`,
+        result: `every readable record loaded and grouped, the damage in the report and the rejects file, exit ${EXIT.damagedInput}: ${summary.map((s) => `${s.input}: ${s.written} of ${s.lines} written`).join('; ')}`,
         details: { files: summary },
       });
     });

@@ -41,6 +41,8 @@ import { indicesOf } from './aliases.js';
 import { loadIndexDefinition } from './index-definition.js';
 import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock.js';
 import { clearJournal, readJournal, writeJournal } from './write-journal.js';
+import { elasticsearchStoreStatus, recordElasticsearchLoad } from './store-status.js';
+import type { StoreStatus } from '../../core/ports/store-status.js';
 import { acquireElasticsearchWriterLock, ensureStateIndex, lockIsDead, readLock, removeLock, stateIndexOf } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
@@ -180,6 +182,18 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     if (this.stateIndexReady) return;
     await guarded(() => ensureStateIndex(this.client, this.alias));
     this.stateIndexReady = true;
+  }
+
+  async recordLoad(report: Record<string, unknown>, at: number): Promise<void> {
+    await guarded(() => recordElasticsearchLoad(this.client, this.alias, report, at));
+  }
+
+  /** Reads only: a missing alias is reported (MissingAliasError), not created. */
+  async storeStatus(): Promise<StoreStatus> {
+    const indices = await guarded(() => indicesOf(this.client, this.alias));
+    if (indices.length === 0) throw new MissingAliasError(this.alias);
+    const groupingPending = await this.groupingPending();
+    return { backend: this.backend, ...(await guarded(() => elasticsearchStoreStatus(this.client, this.alias, indices, groupingPending))) };
   }
 
   /** A grouping is owed to the whole catalogue (a first build's, or a dead writer's). */

@@ -9,6 +9,8 @@
  * (writes.ts), what reindex writes and builds (backfills.ts, maintenance.ts) and the state re-read
  * from the file now and then (store-state.ts, text-choice.ts).
  */
+import { recordSqliteLoad, sqliteStoreStatus } from './store-status.js';
+import type { StoreStatus } from '../../core/ports/store-status.js';
 import type Database from 'better-sqlite3';
 import type { StoredListing } from '../../core/model/stored.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
@@ -224,6 +226,14 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
       if (pending) this.statements.get('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(GROUPING_PENDING, new Date().toISOString());
       else this.statements.get('DELETE FROM meta WHERE key = ?').run(GROUPING_PENDING);
     }, 0);
+  }
+
+  async recordLoad(report: Record<string, unknown>, at: number): Promise<void> {
+    this.writes.inWriteTransaction(() => recordSqliteLoad(this.statements, report, at), 0);
+  }
+
+  async storeStatus(): Promise<StoreStatus> {
+    return { backend: this.backend, ...sqliteStoreStatus(this.statements, this.file, await this.groupingPending()) };
   }
 
   async findBlockCandidates(blockKey: string): Promise<BlockCandidate[]> {

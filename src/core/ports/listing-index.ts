@@ -13,6 +13,7 @@ import type { Features } from '../dedup/features.js';
 import type { SearchResult, SortPosition } from '../query/query.js';
 import type { WriterLock, WriterLockRequest } from './writer-lock.js';
 import type { ListingReader } from './listing-reader.js';
+import type { StoreStatus } from './store-status.js';
 
 /** A document the backend refused to write, with the reason. */
 export interface WriteFailure {
@@ -124,6 +125,13 @@ export interface ListingIndex {
    * refreshes off; SQLite, on an empty store only, builds its secondary indexes once at the end.
    */
   duringBulkLoad<T>(load: () => Promise<T>): Promise<T>;
+  /**
+   * Keeps the report of the load that just ended (with the time it ended), for storeStatus; the
+   * previous one is replaced.
+   */
+  recordLoad(report: Record<string, unknown>, at: number): Promise<void>;
+  /** The store's state for an operator (src/core/ports/store-status.ts); reads only. */
+  storeStatus(): Promise<StoreStatus>;
   /**
    * The store's single-writer lock (src/core/ports/writer-lock.ts), taken by every writing command
    * before it reads maxChangeSeq; throws WriterBusyError while another live writer holds it.

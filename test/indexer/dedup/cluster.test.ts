@@ -6,7 +6,7 @@ import { clusterAround, clusterBlock } from '../../../indexer/dedup/cluster.js';
 import { featuresOf, type Features } from '../../../src/core/dedup/features.js';
 import { MATCH_THRESHOLD, scorePair, withinLimits } from '../../../indexer/dedup/score.js';
 import type { ListingContent } from '../../../src/core/model/stored.js';
-import { stored } from './helpers.js';
+import { SPARSE, stored } from './helpers.js';
 
 describe('ConstrainedUnionFind', () => {
   it('joins sets and lists them by their smallest member', () => {
@@ -98,17 +98,7 @@ describe('dedup block clustering', () => {
       price: 570,
       surface: 19,
       rooms: 1,
-      description: null,
-      dpe: null,
-      ges: null,
-      dpe_value: null,
-      ges_value: null,
-      year_built: null,
-      bedrooms: null,
-      seller_name: null,
-      seller_type: null,
-      latitude: null,
-      longitude: null,
+      ...SPARSE,
       ...fields,
     });
 
@@ -131,6 +121,55 @@ describe('dedup block clustering', () => {
       expect(scorePair(f('S'), f('P'))).to.be.below(MATCH_THRESHOLD - 0.5);
       // Equal scores join in id order: L with P first; S, whose own values disagree with P's, stays alone.
       expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['leboncoin:L', 'pap:P'], ['seloger:S']]);
+    });
+  });
+
+  describe('a group with a sparse member (a price and little else)', () => {
+    const sparse = (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({
+      source,
+      reference,
+      price: 1_350_000,
+      surface: 130.9,
+      rooms: 5,
+      ...SPARSE,
+      ...fields,
+    });
+    const agency = { seller_type: 'Pro' as const, seller_name: 'Foncia Transaction' };
+
+    it('takes a copy that matches the others exactly though the sparse member has only its price to compare', () => {
+      // S~B on the price and the agency, S~L on price, surface and rooms; B carries no surface or rooms,
+      // so L and B share only the price: the same.
+      const { ids, features } = block([
+        sparse('seloger', 'S', agency),
+        sparse('bellesdemeures', 'B', { surface: null, rooms: null, ...agency }),
+        sparse('leboncoin', 'L', { surface: 131 }),
+      ]);
+      const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
+      expect(scorePair(f('L'), f('B'))).to.be.below(MATCH_THRESHOLD - 0.5);
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['bellesdemeures:B', 'leboncoin:L', 'seloger:S']]);
+    });
+
+    it('still refuses a copy on which the sparse member disagrees (a price 4 % apart)', () => {
+      const { ids, features } = block([
+        sparse('seloger', 'S', agency),
+        sparse('bellesdemeures', 'B', { surface: null, rooms: null, price: 1_404_000, ...agency }),
+        sparse('leboncoin', 'L', { surface: 131, price: 1_404_000 }),
+        sparse('pap', 'P', { surface: 131 }),
+      ]);
+      const groups = groupsById(ids, clusterBlock(features));
+      expect(groups.find((group) => group.includes('bellesdemeures:B'))).to.not.include('pap:P');
+    });
+
+    it('never takes a second listing of a site already in the group', () => {
+      const { ids, features } = block([
+        sparse('seloger', 'S', agency),
+        sparse('bellesdemeures', 'B', { surface: null, rooms: null, ...agency }),
+        sparse('leboncoin', 'L', { surface: 131 }),
+        sparse('leboncoin', 'L2', { surface: 131, price: 1_351_000 }),
+      ]);
+      const groups = groupsById(ids, clusterBlock(features));
+      expect(groups.every((group) => new Set(group.map((id) => id.split(':')[0])).size === group.length)).to.equal(true);
+      expect(groups.some((group) => group.includes('bellesdemeures:B') && group.includes('seloger:S'))).to.equal(true);
     });
   });
 

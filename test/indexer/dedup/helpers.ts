@@ -93,4 +93,19 @@ export function features(overrides: Partial<ListingContent> = {}): Features {
   return featuresOf(stored(overrides));
 }
 
+/** What a sparse collector leaves out: no text, energy figures, year, bedrooms, agency or position. */
+export const SPARSE = {
+  description: null,
+  dpe: null,
+  ges: null,
+  dpe_value: null,
+  ges_value: null,
+  year_built: null,
+  bedrooms: null,
+  seller_name: null,
+  seller_type: null,
+  latitude: null,
+  longitude: null,
+} satisfies Partial<ListingContent>;
+
 export { DESCRIPTION };

@@ -1,10 +1,10 @@
 /** Pairwise scoring: copies of one property match, hard negatives do not, limits are hard. */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { MATCH_THRESHOLD, scoreDetail, scorePair } from '../../../indexer/dedup/score.js';
+import { agreesOnSharedValues, MATCH_THRESHOLD, scoreDetail, scorePair } from '../../../indexer/dedup/score.js';
 import { containment, shingles } from '../../../src/core/dedup/shingles.js';
 import { floorOf } from '../../../src/core/dedup/features.js';
-import { DESCRIPTION, features } from './helpers.js';
+import { DESCRIPTION, features, SPARSE } from './helpers.js';
 
 /** How another site republishes the text: other wording, sentences reordered, its own intro. */
 const REWRITTEN =
@@ -57,17 +57,7 @@ describe('dedup scoring', () => {
     // SeLoger-like: a price, a surface, the rooms and a postal code; no text, no energy, no position.
     const sparse = (overrides: Record<string, unknown>) =>
       features({
-        description: null,
-        dpe: null,
-        ges: null,
-        dpe_value: null,
-        ges_value: null,
-        year_built: null,
-        bedrooms: null,
-        latitude: null,
-        longitude: null,
-        seller_name: null,
-        seller_type: null,
+        ...SPARSE,
         price: 210_000,
         surface: 65,
         rooms: 4,
@@ -110,6 +100,36 @@ describe('dedup scoring', () => {
       const floors = (floor: string, source: string) =>
         sparse({ source, reference: source, description: `Appartement au ${floor} étage, 4 pièces.`, ...agency });
       expect(scorePair(floors('2e', 'seloger'), floors('4e', 'bienici'))).to.equal(-Infinity);
+    });
+
+    describe('agreeing on every value both carry', () => {
+      const full = sparse({ source: 'seloger', reference: 'S' });
+      const priceOnly = sparse({ source: 'bellesdemeures', reference: 'B', surface: null, rooms: null });
+
+      it('holds for a sparse copy that carries only the same price, whatever its low score', () => {
+        expect(scorePair(full, priceOnly)).to.be.below(MATCH_THRESHOLD - 0.5);
+        expect(agreesOnSharedValues(full, priceOnly)).to.equal(true);
+      });
+
+      it('fails on a value compared without agreeing: a price 4 % apart, a surface 0.8 m² apart, another bedroom count, two texts', () => {
+        expect(agreesOnSharedValues(full, sparse({ source: 'pap', reference: 'P', price: 218_400, surface: null, rooms: null }))).to.equal(false);
+        expect(
+          agreesOnSharedValues(sparse({ source: 'seloger', reference: 'S', surface: 65.3 }), sparse({ source: 'pap', reference: 'P', surface: 66.1 })),
+        ).to.equal(false);
+        expect(
+          agreesOnSharedValues(sparse({ source: 'seloger', reference: 'S', bedrooms: 2 }), sparse({ source: 'pap', reference: 'P', bedrooms: 3 })),
+        ).to.equal(false);
+        const texts = (source: string, description: string) => sparse({ source, reference: source, description });
+        expect(
+          agreesOnSharedValues(texts('seloger', DESCRIPTION), texts('pap', 'Maison de ville avec jardin et garage, proche des écoles et du marché couvert.')),
+        ).to.equal(false);
+        expect(agreesOnSharedValues(texts('seloger', DESCRIPTION), texts('pap', DESCRIPTION))).to.equal(true);
+      });
+
+      it('fails outside the hard limits: one site, another surface', () => {
+        expect(agreesOnSharedValues(full, sparse({ source: 'seloger', reference: 'S2' }))).to.equal(false);
+        expect(agreesOnSharedValues(full, sparse({ source: 'pap', reference: 'P', surface: 70 }))).to.equal(false);
+      });
     });
 
     it('price and surface without the rooms are not enough', () => {
@@ -216,17 +236,8 @@ describe('dedup scoring', () => {
 
   it('takes a value missing on either side as no evidence', () => {
     const bare = {
-      description: null,
-      dpe: null,
-      ges: null,
-      dpe_value: null,
-      ges_value: null,
-      year_built: null,
-      bedrooms: null,
+      ...SPARSE,
       seller_type: 'Particulier' as const,
-      seller_name: null,
-      latitude: null,
-      longitude: null,
       price: null,
       surface: null,
       rooms: null,
