@@ -427,7 +427,7 @@ export interface components {
         ErrorBody: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -450,7 +450,7 @@ export interface components {
         FlowUnavailable: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -482,6 +482,81 @@ export interface components {
             has_more: boolean;
             /** @description The cursor of the next page, null on the last one. */
             next_cursor: string | null;
+            /** @description With `facets` only: the listings of the whole query, every filter applied. */
+            total?: number;
+            /** @description With `facets` only (docs/api.md "Facets"). */
+            facets?: {
+                /** @description By folded property type (the values `type=` takes). */
+                type?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: string;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By number of rooms. */
+                pieces?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: number;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By energy letter. */
+                dpe?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: string;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By site; counted over every site (its own filter is `sources`/`exclude_sources`). */
+                source?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: string;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By price range: sale prices, or monthly rents with transaction=location. */
+                prix?: {
+                    /** @description Every range, empty ones too: from included, to excluded (null: no upper bound). */
+                    buckets: {
+                        from: number;
+                        to: number | null;
+                        count: number;
+                    }[];
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By living surface range, in m2. */
+                surface?: {
+                    /** @description Every range, empty ones too: from included, to excluded (null: no upper bound). */
+                    buckets: {
+                        from: number;
+                        to: number | null;
+                        count: number;
+                    }[];
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+            };
             items: components["schemas"]["Annonce"][];
         };
         FeedBatch: {
@@ -908,6 +983,18 @@ export interface operations {
                     "application/json": components["schemas"]["PingAnswer"];
                 };
             };
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description API_KEY_MISSING or API_KEY_INVALID. */
             401: {
                 headers: {
@@ -988,6 +1075,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SourcesAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description API_KEY_MISSING or API_KEY_INVALID. */
@@ -1122,6 +1224,8 @@ export interface operations {
                 cursor?: string;
                 /** @description 0 returns every duplicate; by default one listing per duplicate group. */
                 dedup?: "0" | "1" | "false" | "true";
+                /** @description Comma-separated facets to count over the whole query (type, pieces, dpe, prix, surface, source), each without its own filter; adds `total` and `facets` to the answer, at no listing quota. */
+                facets?: string;
             };
             header?: never;
             path?: never;
@@ -1153,7 +1257,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchPage"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1338,7 +1442,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedBatch"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1481,7 +1585,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawnBatch"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1651,7 +1755,7 @@ export interface operations {
                     "application/json": components["schemas"]["MapAnswer"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1837,7 +1941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClustersAnswer"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1992,7 +2096,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatsAnswer"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2152,7 +2256,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2311,7 +2415,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

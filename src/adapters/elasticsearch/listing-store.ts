@@ -11,6 +11,8 @@
  * - with `refreshOnWrite` (tests, small tools) every `upsertMany` refreshes before returning;
  * - the API needs neither: the feed waits 120 s before serving a change anyway.
  */
+import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
+import { buildFacetsBody, facetsOf } from './facets-body.js';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
@@ -97,6 +99,11 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     const response = await guarded(() => this.client.search({ index: this.alias, ...buildClustersBody(query) }));
     const buckets = (response.aggregations?.cells as { buckets: CellBucket[] } | undefined)?.buckets ?? [];
     return { total: totalOf(response.hits.total), cells: buckets.map(cellOfBucket) };
+  }
+
+  async facets(query: FacetsQuery): Promise<FacetsResult> {
+    const response = await guarded(() => this.client.search({ index: this.alias, ...buildFacetsBody(query) }));
+    return facetsOf(query, response.aggregations);
   }
 
   async stats(query: StatsQuery): Promise<StatsResult> {

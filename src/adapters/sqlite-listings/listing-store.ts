@@ -39,6 +39,9 @@ import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnV
 import { ClustersReader } from './clusters-read.js';
 import { MAP_ANSWERS, MapAnswers } from './map-answers.js';
 import { storeStamp } from './store-stamp.js';
+import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
+import { facetCounts } from '../../core/query/facets.js';
+import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './facets-sql.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
 export interface SqliteListingStoreOptions {
@@ -180,6 +183,22 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
 
   async clusters(query: ClustersQuery): Promise<ClustersResult> {
     return this.clustersReader.clusters(query);
+  }
+
+  async facets(query: FacetsQuery): Promise<FacetsResult> {
+    const chooseText: ChooseText = (filter) => this.textPlanner.choose(filter, Number.POSITIVE_INFINITY);
+    const total = buildFacetTotalSql(query, chooseText);
+    const result: FacetsResult = { total: (this.statements.get(total.sql).get(...total.params) as { n: number }).n, facets: {} };
+    for (const name of query.facets) {
+      const { sql, params } = buildFacetSql(query, name, chooseText);
+      const rows = this.statements.get(sql).all(...params) as { k: string | number | null; n: number }[];
+      result.facets[name] = facetCounts(
+        name,
+        query.filter,
+        rows.map((row) => ({ key: row.k, count: row.n })),
+      );
+    }
+    return result;
   }
 
   async stats(query: StatsQuery): Promise<StatsResult> {

@@ -4,6 +4,7 @@ import { SORTS } from '../../../core/query/query.js';
 import { Annonce } from '../../../core/model/annonce.js';
 import { boundsInOrder, listingFilterParams } from '../shared/listing-filter.js';
 import { cursor, integer, oneOf, pageSize } from '../shared/params.js';
+import { facetList, Facets } from './facets.js';
 
 export const SearchParams = z
   .object({
@@ -17,6 +18,7 @@ export const SearchParams = z
     page_size: pageSize(25),
     cursor,
     dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
+    facets: facetList,
   })
   .superRefine(boundsInOrder);
 export type SearchParams = z.infer<typeof SearchParams>;
@@ -26,5 +28,7 @@ export const SearchPage = z.object({
   page_size: z.number().int().min(1).max(100),
   has_more: z.boolean(),
   next_cursor: z.string().max(500).nullable().describe('The cursor of the next page, null on the last one.'),
+  total: z.number().int().min(0).optional().describe('With `facets` only: the listings of the whole query, every filter applied.'),
+  facets: Facets.optional().describe('With `facets` only (docs/api.md "Facets").'),
   items: z.array(Annonce),
 });
