@@ -690,8 +690,8 @@ export interface components {
         StatsAnswer: {
             area: {
                 /** @enum {string} */
-                kind: "commune" | "postal_code" | "department" | "bbox";
-                /** @description INSEE code, postal code or department code; null for a box. */
+                kind: "commune" | "postal_code" | "department" | "bbox" | "polygon" | "circle";
+                /** @description INSEE code, postal code or department code; null for a box, a polygon or a circle. */
                 code: string | null;
                 /** @description Commune or department name when known. */
                 name: string | null;
@@ -1226,6 +1226,12 @@ export interface operations {
                 dedup?: "0" | "1" | "false" | "true";
                 /** @description Comma-separated facets to count over the whole query (type, pieces, dpe, prix, surface, source), each without its own filter; adds `total` and `facets` to the answer, at no listing quota. */
                 facets?: string;
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
             };
             header?: never;
             path?: never;
@@ -1724,6 +1730,12 @@ export interface operations {
                 bbox: string;
                 /** @description 0 returns every duplicate; by default one listing per duplicate group. */
                 dedup?: "0" | "1" | "false" | "true";
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
             };
             header?: never;
             path?: never;
@@ -1909,6 +1921,12 @@ export interface operations {
                 bbox: string;
                 /** @description 0 returns every duplicate; by default one listing per duplicate group. */
                 dedup?: "0" | "1" | "false" | "true";
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
                 zoom: number;
             };
             header?: never;
@@ -2052,6 +2070,12 @@ export interface operations {
                 dept?: string;
                 /** @description south,west,north,east in decimal degrees; west > east crosses the antimeridian. */
                 bbox?: string;
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
                 /** @description Kind of property (Appartement, Maison, Terrain...); comma-separated for several. */
                 type?: string;
                 /** @description vente or location. */

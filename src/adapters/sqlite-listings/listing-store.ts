@@ -41,6 +41,7 @@ import { MAP_ANSWERS, MapAnswers } from './map-answers.js';
 import { storeStamp } from './store-stamp.js';
 import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { facetCounts } from '../../core/query/facets.js';
+import { registerGeoFunctions } from './geo-sql.js';
 import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './facets-sql.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
@@ -103,6 +104,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   ) {
     this.db = openConnection(file, options);
     openSchema(this.db);
+    registerGeoFunctions(this.db);
     this.statements = new StatementCache(this.db);
     this.state = new StoreState(this.statements);
     this.reads = new ListingReads(this.statements);

@@ -288,6 +288,10 @@ const PARAMETER_NOTES: Record<string, string> = {
   facets:
     'Comma-separated facets to count over the whole query (type, pieces, dpe, prix, surface, source), each without its own filter; adds `total` and `facets` to the answer, at no listing quota.',
   bbox: 'south,west,north,east in decimal degrees; west > east crosses the antimeridian.',
+  polygone:
+    'Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole).',
+  centre: 'lat,lon: with rayon_km, only the listings within that distance of it.',
+  rayon_km: 'Radius around centre, km (above 0, at most 100; great-circle distance).',
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

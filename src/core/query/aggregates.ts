@@ -6,6 +6,7 @@
  */
 import type { TransactionType } from '../model/annonce.js';
 import type { BoundingBox, ListingFilter, Scope } from './query.js';
+import type { GeoArea } from './geo.js';
 
 /** Highest zoom of the web-map tiling asked for (tiles of about 38 m at the equator). */
 export const MAX_CLUSTER_ZOOM = 20;
@@ -94,7 +95,8 @@ export type StatsArea =
   | { kind: 'commune'; insee: string; postalCodes: string[]; sharedPostalCodes: string[]; cityNames: string[] }
   | { kind: 'postalCode'; postalCode: string }
   | { kind: 'department'; department: string }
-  | { kind: 'bbox'; bbox: BoundingBox };
+  | { kind: 'bbox'; bbox: BoundingBox }
+  | { kind: 'shape'; shape: GeoArea };
 
 /** Listings that left the market this long ago or less count as recently withdrawn. */
 export const WITHDRAWN_WINDOW_DAYS = 90;

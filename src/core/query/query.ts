@@ -4,6 +4,7 @@
  * builder is a pure function of them.
  */
 import type { DpeLetter, TransactionType } from '../model/annonce.js';
+import type { GeoArea } from './geo.js';
 
 export const SORTS = ['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc'] as const;
 export type SortName = (typeof SORTS)[number];
@@ -37,6 +38,8 @@ export interface ListingFilter {
   updatedSince?: number;
   /** published_at >= this (epoch ms). */
   createdSince?: number;
+  /** Only the listings in this polygon or circle (geo.ts). */
+  area?: GeoArea;
 }
 
 /**

@@ -5,6 +5,7 @@ import { Annonce } from '../../../core/model/annonce.js';
 import { boundsInOrder, listingFilterParams } from '../shared/listing-filter.js';
 import { cursor, integer, oneOf, pageSize } from '../shared/params.js';
 import { facetList, Facets } from './facets.js';
+import { areaParams, areaRules } from '../shared/area-params.js';
 
 export const SearchParams = z
   .object({
@@ -19,8 +20,12 @@ export const SearchParams = z
     cursor,
     dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
     facets: facetList,
+    ...areaParams,
   })
-  .superRefine(boundsInOrder);
+  .superRefine((params, ctx) => {
+    boundsInOrder(params, ctx);
+    areaRules(params, ctx);
+  });
 export type SearchParams = z.infer<typeof SearchParams>;
 
 export const SearchPage = z.object({
