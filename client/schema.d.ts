@@ -1214,8 +1214,8 @@ export interface operations {
                 exclude_sources?: string;
                 /** @description Obsolete, without effect; still accepted. */
                 source?: "all" | "interne" | "scraped";
-                /** @description Order of the results; the listing id breaks ties. */
-                sort?: "recent" | "price_asc" | "price_desc" | "surface_desc" | "pricem2_asc";
+                /** @description Order of the results; the listing id breaks ties. distance: nearest first from centre (listings with coordinates only). */
+                sort?: "recent" | "price_asc" | "price_desc" | "surface_desc" | "pricem2_asc" | "distance";
                 /** @description Page number; slow beyond 50, follow next_cursor instead. */
                 page?: number;
                 /** @description Items per page. */
@@ -1228,7 +1228,7 @@ export interface operations {
                 facets?: string;
                 /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
                 polygone?: string;
-                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
                 centre?: string;
                 /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
                 rayon_km?: number;
@@ -1732,7 +1732,7 @@ export interface operations {
                 dedup?: "0" | "1" | "false" | "true";
                 /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
                 polygone?: string;
-                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
                 centre?: string;
                 /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
                 rayon_km?: number;
@@ -1923,7 +1923,7 @@ export interface operations {
                 dedup?: "0" | "1" | "false" | "true";
                 /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
                 polygone?: string;
-                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
                 centre?: string;
                 /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
                 rayon_km?: number;
@@ -2072,7 +2072,7 @@ export interface operations {
                 bbox?: string;
                 /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
                 polygone?: string;
-                /** @description lat,lon: with rayon_km, only the listings within that distance of it. */
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
                 centre?: string;
                 /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
                 rayon_km?: number;

@@ -5,6 +5,7 @@
  * store.search / map / feed / get on the same store the server uses (median of N calls): the same
  * SQLite file, or an ElasticsearchListingStore on the same alias.
  */
+import { searchOrder } from '../../src/api/routes/annonces/handler.js';
 import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/adapters/sqlite-listings/listing-store.js';
 import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import { openElasticsearchStore } from '../../src/adapters/elasticsearch/open.js';
@@ -121,7 +122,7 @@ export class RawStore<S extends ListingStore = ListingStore> {
       filter: toListingFilter(params),
       scope: this.scope,
       grouped: params.dedup !== '0' && params.dedup !== 'false',
-      sort: params.sort,
+      ...searchOrder(params),
       pageSize: params.page_size,
       page: after ? 1 : params.page,
       after,

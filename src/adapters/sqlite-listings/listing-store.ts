@@ -42,6 +42,8 @@ import { storeStamp } from './store-stamp.js';
 import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { facetCounts } from '../../core/query/facets.js';
 import { registerGeoFunctions } from './geo-sql.js';
+import { buildDistanceSearchSql } from './distance-sql.js';
+import type { LatLon } from '../../core/query/geo.js';
 import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './facets-sql.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
@@ -124,6 +126,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
+    if (query.distanceFrom) return this.searchByDistance(query, query.distanceFrom);
     const presented = this.state.publicJsonCurrent();
     const { sql, params } = buildSearchSql(query, { presented, text: this.textPlanner.choose(query.filter, searchRowsWanted(query)) });
     if (presented) {
@@ -142,6 +145,17 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
       query.pageSize,
       (page) => page.map(fromRow),
       (row) => [sort.keyOf(row), row.id],
+    );
+  }
+
+  private searchByDistance(query: SearchQuery, centre: LatLon): SearchResult<StoredListing> {
+    const { sql, params } = buildDistanceSearchSql(query, centre, this.textPlanner.choose(query.filter, searchRowsWanted(query)));
+    const rows = this.statements.get(sql).all(...params) as (ListingRow & { distance: number })[];
+    return pageOf(
+      rows,
+      query.pageSize,
+      (page) => page.map(fromRow),
+      (row) => [row.distance, row.id],
     );
   }
 

@@ -280,7 +280,7 @@ const PARAMETER_NOTES: Record<string, string> = {
   sources: 'Only these sites (comma-separated ids of GET /sources); offers with site filters.',
   exclude_sources: 'Every site but these (comma-separated); offers with site filters.',
   source: 'Obsolete, without effect; still accepted.',
-  sort: 'Order of the results; the listing id breaks ties.',
+  sort: 'Order of the results; the listing id breaks ties. distance: nearest first from centre (listings with coordinates only).',
   page: 'Page number; slow beyond 50, follow next_cursor instead.',
   page_size: 'Items per page.',
   cursor: 'The next_cursor of the previous answer (opaque); takes precedence over page.',
@@ -290,7 +290,7 @@ const PARAMETER_NOTES: Record<string, string> = {
   bbox: 'south,west,north,east in decimal degrees; west > east crosses the antimeridian.',
   polygone:
     'Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole).',
-  centre: 'lat,lon: with rayon_km, only the listings within that distance of it.',
+  centre: 'lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance.',
   rayon_km: 'Radius around centre, km (above 0, at most 100; great-circle distance).',
 };
 

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { describeEngines } from '../../support/engines.js';
 import { makeListings } from '../../support/fixtures.js';
 import { expectedSearch, matchesFilter, visibleInSearch } from '../../support/oracle.js';
-import type { GeoArea } from '../../../src/core/query/geo.js';
+import { distanceMeters, type GeoArea } from '../../../src/core/query/geo.js';
 import type { Scope } from '../../../src/core/query/query.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
@@ -52,6 +52,8 @@ describeEngines('polygone and rayon_km over HTTP', function (engine) {
     [`/annonces?centre=48.85,2.35&rayon_km=100.5`, 'rayon_km', /must be <= 100/],
     [`/annonces?centre=48.85&rayon_km=5`, 'centre', /must be lat,lon/],
     [`/annonces?polygone=${PARIS}&centre=48.85,2.35&rayon_km=5`, 'rayon_km', /not both/],
+    [`/annonces?sort=distance`, 'sort', /sort=distance needs centre/],
+    [`/annonces?sort=distance&rayon_km=3`, 'rayon_km', /needs centre/],
     [`/stats?polygone=${PARIS}&dept=75`, 'polygone', /exactly one area/],
   ];
   for (const [url, field, message] of refusals) {
@@ -91,4 +93,29 @@ describeEngines('polygone and rayon_km over HTTP', function (engine) {
       expect((await app.get(`/annonces/map?bbox=-90,-180,90,180&dedup=0&${query}`, key)).body.total).to.equal(ungrouped);
     });
   }
+
+  it('sort=distance: nearest first from centre (alone or with rayon_km), the cursors walking the same order as the pages', async () => {
+    const ids = (body: { items: { source: string; reference: string }[] }) => body.items.map((a) => `${a.source}:${a.reference}`);
+    const centre = 'centre=48.85637,2.35219';
+    const whole = await app.get(`/annonces?sort=distance&${centre}&page_size=100`, key);
+    expect(whole.status, JSON.stringify(whole.body)).to.equal(200);
+    const walked: string[] = [];
+    let next: string | null = null;
+    for (let guard = 0; guard < 50; guard++) {
+      const { body } = await app.get(`/annonces?sort=distance&${centre}&page_size=9${next ? `&cursor=${encodeURIComponent(next)}` : ''}`, key);
+      walked.push(...ids(body));
+      if (!body.has_more) break;
+      next = body.next_cursor;
+    }
+    expect(walked.slice(0, 100)).to.deep.equal(ids(whole.body));
+    const within = await app.get(`/annonces?sort=distance&${centre}&rayon_km=10&page_size=100`, key);
+    expect(ids(within.body)).to.deep.equal(ids(whole.body).slice(0, within.body.items.length));
+    expect(within.body.items.length).to.be.within(1, whole.body.items.length - 1);
+    const nearest = within.body.items[0];
+    const farthest = within.body.items.at(-1);
+    const from = { lat: 48.85637, lon: 2.35219 };
+    expect(distanceMeters(from, { lat: nearest.latitude, lon: nearest.longitude })).to.be.at.most(
+      distanceMeters(from, { lat: farthest.latitude, lon: farthest.longitude }),
+    );
+  });
 });

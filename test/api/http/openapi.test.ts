@@ -116,7 +116,7 @@ describeEngines('OpenAPI document', function (engine) {
     expect(params.annee_min.schema).to.include({ minimum: 1700, maximum: 2100 });
     expect(params.q.schema).to.include({ type: 'string', maxLength: 120 });
     expect(params.cursor.schema).to.include({ maxLength: 500 });
-    expect(params.sort.schema.enum).to.deep.equal(['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc']);
+    expect(params.sort.schema.enum).to.deep.equal(['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc', 'distance']);
     expect(params.sort.schema.default).to.equal('recent');
     expect(params.dpe).to.include({ style: 'form', explode: true });
     const feed = Object.fromEntries(contract.document.paths['/annonces/feed'].get.parameters.map((p: { name: string }) => [p.name, p]));

@@ -21,7 +21,7 @@ export function searchListings(deps: AppDeps) {
       filter: toListingFilter(params),
       scope: requestScope(ctx, params, deps.sites),
       grouped: params.dedup !== '0' && params.dedup !== 'false',
-      sort: params.sort,
+      ...searchOrder(params),
       pageSize: params.page_size,
       // docs/api.md: the cursor takes precedence over page when both are sent.
       page: fromCursor ? 1 : params.page,
@@ -43,6 +43,12 @@ export function searchListings(deps: AppDeps) {
       items: new JsonTexts(result.items.map(annonceJson)),
     });
   };
+}
+
+/** The order of a search: one of the sorts, or by distance from `centre` (SearchQuery.distanceFrom). */
+export function searchOrder(params: SearchParams): Pick<SearchQuery, 'sort' | 'distanceFrom'> {
+  // With distanceFrom the engines rank by distance; `recent` only fills the field.
+  return params.sort === 'distance' ? { sort: 'recent', distanceFrom: params.centre } : { sort: params.sort };
 }
 
 function splitPage(decoded: SortPosition): { position: SortPosition; page: number } {

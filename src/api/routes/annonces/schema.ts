@@ -1,6 +1,6 @@
 /** GET /annonces parameters (docs/api.md). */
 import { z } from 'zod';
-import { SORTS } from '../../../core/query/query.js';
+import { SEARCH_SORT_NAMES } from '../../../core/query/query.js';
 import { Annonce } from '../../../core/model/annonce.js';
 import { boundsInOrder, listingFilterParams } from '../shared/listing-filter.js';
 import { cursor, integer, oneOf, pageSize } from '../shared/params.js';
@@ -12,7 +12,7 @@ export const SearchParams = z
     ...listingFilterParams,
     /** Obsolete, without effect; still accepted (docs/api.md). */
     source: oneOf(['all', 'interne', 'scraped'], 'must be all, interne or scraped').optional(),
-    sort: oneOf(SORTS, `must be one of ${SORTS.join(', ')}`)
+    sort: oneOf(SEARCH_SORT_NAMES, `must be one of ${SEARCH_SORT_NAMES.join(', ')}`)
       .optional()
       .transform((v) => v ?? 'recent'),
     page: integer(1, 1000).transform((v) => v ?? 1),
@@ -24,7 +24,11 @@ export const SearchParams = z
   })
   .superRefine((params, ctx) => {
     boundsInOrder(params, ctx);
-    areaRules(params, ctx);
+    // sort=distance ranks from `centre`, which it needs and which then needs no radius.
+    areaRules(params, ctx, params.sort === 'distance');
+    if (params.sort === 'distance' && params.centre === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['sort'], message: 'sort=distance needs centre=lat,lon' });
+    }
   });
 export type SearchParams = z.infer<typeof SearchParams>;
 
