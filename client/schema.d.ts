@@ -585,6 +585,11 @@ export interface components {
             total: number;
             /** @description True when total is above the points returned (at most 2 000). */
             capped: boolean;
+            /** @description How a capped answer was spread over the box: each cell of a grid x grid cut got points in proportion to its listings (docs/api.md "Map sampling"); null when every listing of the box is returned, or the box is too small to cut. */
+            sampling: {
+                /** @description Cells per side of the grid the box was cut into. */
+                grid: number;
+            } | null;
             items: components["schemas"]["AnnonceMapPoint"][];
         };
         ListingDetail: {

@@ -11,6 +11,8 @@
  * - with `refreshOnWrite` (tests, small tools) every `upsertMany` refreshes before returning;
  * - the API needs neither: the feed waits 120 s before serving a change anyway.
  */
+import { cellQuotas, cellsToSample, sampledResult } from '../../core/query/map-sampling.js';
+import { buildMapCellsBody, cellTotalsOf } from './map-cells-body.js';
 import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { buildFacetsBody, facetsOf } from './facets-body.js';
 import type { Client, estypes } from '@elastic/elasticsearch';
@@ -86,7 +88,21 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return this.page(buildSearchBody(query), query.pageSize);
   }
 
+  /**
+   * The map of a box; when capped, spread over it (src/core/query/map-sampling.ts): the cells'
+   * totals in one request (map-cells-body.ts), then each cell's points as the map reads a box.
+   */
   async map(query: MapQuery): Promise<MapResult> {
+    const whole = await this.mapBox(query);
+    const cells = cellsToSample(query, whole);
+    if (!cells) return whole;
+    const counted = await guarded(() => this.client.search({ index: this.alias, ...buildMapCellsBody(query, cells) }));
+    const quotas = cellQuotas(cellTotalsOf(counted.aggregations), query.limit);
+    const reads = await Promise.all(cells.flatMap((bbox, i) => (quotas[i] > 0 ? [this.mapBox({ ...query, bbox, limit: quotas[i] })] : [])));
+    return sampledResult(whole.total, reads);
+  }
+
+  private async mapBox(query: MapQuery): Promise<MapResult> {
     const response = await guarded(() => this.client.search<ListingSource>({ index: this.alias, ...buildMapBody(query) }));
     const points = response.hits.hits.map((hit) => fromMapHit(hit._source as Parameters<typeof fromMapHit>[0]));
     return { total: totalOf(response.hits.total), count: points.length, texts: points.map(mapPointJson) };

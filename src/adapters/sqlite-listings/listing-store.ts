@@ -28,6 +28,7 @@ import { TextSetCache } from './text-sets.js';
 import { TextPlanner } from './text-choice.js';
 import { MapPointsCache } from './map-counts.js';
 import { MapReader } from './map-read.js';
+import { spreadMap } from './map-spread.js';
 import { ListingReads } from './listing-reads.js';
 import { ListingWrites } from './writes.js';
 import { StoreState } from './store-state.js';
@@ -160,7 +161,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   async map(query: MapQuery): Promise<MapResult> {
-    return this.mapAnswers.answer(query, () => this.mapReader.map(query));
+    return this.mapAnswers.answer(query, () => spreadMap(this.mapReader, query));
   }
 
   /**

@@ -8,6 +8,7 @@ import type { JsonText } from '../model/present.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult } from '../query/aggregates.js';
 import type { FacetsQuery, FacetsResult } from '../query/facets.js';
+import type { MapSampling } from '../query/map-sampling.js';
 
 /**
  * The points of a map box as the API sends them: `texts` joined with commas are the items of the
@@ -19,6 +20,8 @@ export interface MapResult {
   total: number;
   count: number;
   texts: JsonText[];
+  /** Set when the box held more listings than the limit: how the points were spread (map-sampling.ts). */
+  sampling?: MapSampling;
 }
 
 export interface StoreHealth {

@@ -58,5 +58,11 @@ export const MapAnswer = z.object({
     .describe('The box asked for; west > east crosses the antimeridian.'),
   total: z.number().int().min(0).describe('Every listing in the box, exactly.'),
   capped: z.boolean().describe('True when total is above the points returned (at most 2 000).'),
+  sampling: z
+    .object({ grid: z.number().int().min(2).describe('Cells per side of the grid the box was cut into.') })
+    .nullable()
+    .describe(
+      'How a capped answer was spread over the box: each cell of a grid x grid cut got points in proportion to its listings (docs/api.md "Map sampling"); null when every listing of the box is returned, or the box is too small to cut.',
+    ),
   items: z.array(AnnonceMapPoint).max(2000),
 });
