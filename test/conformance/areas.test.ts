@@ -7,15 +7,12 @@
  * by keyset pages and by page number.
  */
 import { expect } from 'chai';
-import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
 import type { Scope } from '../../src/core/query/query.js';
 import { distanceMeters, type GeoArea, type LatLon } from '../../src/core/query/geo.js';
 import type { ListingFilter, SearchQuery } from '../../src/core/query/query.js';
-import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { makeListings, prng } from '../support/fixtures.js';
-import { describeEngines, type Engine } from '../support/engines.js';
-import { openTestElasticsearchStore } from '../support/elasticsearch.js';
+import { describeEngines, storeHolding } from '../support/engines.js';
 import { expectedSearch, matchesFilter, visibleInSearch } from '../support/oracle.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
@@ -67,27 +64,15 @@ const AREAS: [string, GeoArea][] = [
   ['60 km around the north pole', { kind: 'circle', centre: { lat: 89.9, lon: 45 }, radiusKm: 60 }],
 ];
 
-async function openStore(engine: Engine): Promise<ListingStore> {
-  return engine === 'elasticsearch' ? openTestElasticsearchStore('areas') : new SqliteListingStore(':memory:');
-}
-
 describeEngines('ListingStore areas conformance', function (engine) {
   this.timeout(60_000);
   const listings = areaListings();
-  let store: ListingStore;
-
-  before(async () => {
-    store = await openStore(engine);
-    await store.upsertMany(listings);
-  });
-  after(async () => {
-    await store?.close();
-  });
+  const store = storeHolding(engine, 'areas', listings);
 
   async function searchAll(area: GeoArea): Promise<string[]> {
     const ids: string[] = [];
     for (let after = null as (string | number)[] | null, guard = 0; guard < 100; guard++) {
-      const page = await store.search({ filter: { area }, scope: ALL, grouped: true, sort: 'recent', pageSize: 50, page: 1, after });
+      const page = await store().search({ filter: { area }, scope: ALL, grouped: true, sort: 'recent', pageSize: 50, page: 1, after });
       ids.push(...page.items.map((l) => l.id));
       if (!page.hasMore) return ids;
       after = page.last;
@@ -101,10 +86,10 @@ describeEngines('ListingStore areas conformance', function (engine) {
       const everyListing = listings.filter((l) => visibleInSearch(l, ALL, true)).length;
       expect(expected.length, 'the area holds some listings, not all').to.be.within(3, everyListing - 1);
       expect(await searchAll(area)).to.deep.equal(expected);
-      const map = await store.map({ filter: { area }, scope: ALL, grouped: true, bbox: WORLD, limit: 2000 });
+      const map = await store().map({ filter: { area }, scope: ALL, grouped: true, bbox: WORLD, limit: 2000 });
       expect(map.total).to.equal(expected.length);
       const ungrouped = listings.filter((l) => visibleInSearch(l, ALL, false) && matchesFilter(l, { area }));
-      const clusters = await store.clusters({ filter: { area }, scope: ALL, grouped: false, bbox: WORLD, zoom: 3 });
+      const clusters = await store().clusters({ filter: { area }, scope: ALL, grouped: false, bbox: WORLD, zoom: 3 });
       expect(clusters.total).to.equal(ungrouped.length);
     });
   }
@@ -132,13 +117,13 @@ describeEngines('ListingStore areas conformance', function (engine) {
       const base: Omit<SearchQuery, 'page' | 'after'> = { filter, scope: ALL, grouped: true, sort: 'recent', pageSize: 7, distanceFrom: centre };
       const byKeyset: string[] = [];
       for (let after = null as (string | number)[] | null, guard = 0; guard < 200; guard++) {
-        const page = await store.search({ ...base, page: 1, after });
+        const page = await store().search({ ...base, page: 1, after });
         byKeyset.push(...page.items.map((l) => l.id));
         if (!page.hasMore) break;
         after = page.last;
       }
       expect(byKeyset).to.deep.equal(expected);
-      const third = await store.search({ ...base, page: 3, after: null });
+      const third = await store().search({ ...base, page: 3, after: null });
       expect(third.items.map((l) => l.id)).to.deep.equal(expected.slice(14, 21));
     });
   }

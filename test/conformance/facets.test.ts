@@ -4,22 +4,15 @@
  * `unknown` add up to that count, and to `total` when the query has no filter of the facet's own.
  */
 import { expect } from 'chai';
-import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
 import type { ListingFilter, Scope } from '../../src/core/query/query.js';
 import { FACET_NAMES, facetRanges, type FacetCounts, type FacetName } from '../../src/core/query/facets.js';
 import { foldText } from '../../src/core/refdata/text.js';
-import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { FIXTURE_SITES, makeListings } from '../support/fixtures.js';
-import { describeEngines, type Engine } from '../support/engines.js';
-import { openTestElasticsearchStore } from '../support/elasticsearch.js';
+import { describeEngines, storeHolding } from '../support/engines.js';
 import { matchesFilter, visibleInSearch } from '../support/oracle.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
-
-async function openStore(engine: Engine): Promise<ListingStore> {
-  return engine === 'elasticsearch' ? openTestElasticsearchStore('facets') : new SqliteListingStore(':memory:');
-}
 
 /** The filter fields each facet owns, written out here apart from the code under test. */
 const OWN: Record<FacetName, (keyof ListingFilter)[]> = {
@@ -67,15 +60,7 @@ const sum = (facet: FacetCounts) => facet.buckets.reduce((s, b) => s + b.count, 
 describeEngines('ListingStore facets conformance', function (engine) {
   this.timeout(60_000);
   const listings = makeListings({ count: 600, seed: 23 });
-  let store: ListingStore;
-
-  before(async () => {
-    store = await openStore(engine);
-    await store.upsertMany(listings);
-  });
-  after(async () => {
-    await store?.close();
-  });
+  const store = storeHolding(engine, 'facets', listings);
 
   const cases: { label: string; filter: ListingFilter; scope?: Scope; grouped?: boolean }[] = [
     { label: 'no filter', filter: {} },
@@ -89,7 +74,7 @@ describeEngines('ListingStore facets conformance', function (engine) {
 
   for (const { label, filter, scope = ALL, grouped = true } of cases) {
     it(`${label}: each facet counts the query without its own filter; total is the whole query`, async () => {
-      const result = await store.facets({ filter, scope, grouped, facets: FACET_NAMES });
+      const result = await store().facets({ filter, scope, grouped, facets: FACET_NAMES });
       const total = listings.filter((l) => visibleInSearch(l, scope, grouped) && matchesFilter(l, filter)).length;
       expect(result.total).to.equal(total);
       for (const name of FACET_NAMES) {
@@ -103,7 +88,7 @@ describeEngines('ListingStore facets conformance', function (engine) {
   }
 
   it('only the facets asked are counted', async () => {
-    const result = await store.facets({ filter: {}, scope: ALL, grouped: true, facets: ['dpe'] });
+    const result = await store().facets({ filter: {}, scope: ALL, grouped: true, facets: ['dpe'] });
     expect(Object.keys(result.facets)).to.deep.equal(['dpe']);
   });
 });

@@ -5,34 +5,19 @@
  * the same query gives the same points.
  */
 import { expect } from 'chai';
-import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import type { BoundingBox, MapQuery, Scope } from '../../src/core/query/query.js';
 import { SAMPLING_GRID, samplingCells } from '../../src/core/query/map-sampling.js';
-import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { makeListings } from '../support/fixtures.js';
-import { describeEngines, type Engine } from '../support/engines.js';
-import { openTestElasticsearchStore } from '../support/elasticsearch.js';
+import { describeEngines, storeHolding } from '../support/engines.js';
 import { inBox, matchesFilter, visibleInSearch } from '../support/oracle.js';
 import { mapPointsOf } from '../support/map-points.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
 
-async function openStore(engine: Engine): Promise<ListingStore> {
-  return engine === 'elasticsearch' ? openTestElasticsearchStore('sampling') : new SqliteListingStore(':memory:');
-}
-
 describeEngines('ListingStore map sampling conformance', function (engine) {
   this.timeout(60_000);
   const listings = makeListings({ count: 900, seed: 17 });
-  let store: ListingStore;
-
-  before(async () => {
-    store = await openStore(engine);
-    await store.upsertMany(listings);
-  });
-  after(async () => {
-    await store?.close();
-  });
+  const store = storeHolding(engine, 'sampling', listings);
 
   const cases: { label: string; bbox: BoundingBox; limit: number; filter?: MapQuery['filter'] }[] = [
     { label: 'France, a few points', bbox: { south: 41, west: -5.5, north: 51.5, east: 10 }, limit: 40 },
@@ -44,7 +29,7 @@ describeEngines('ListingStore map sampling conformance', function (engine) {
       const query: MapQuery = { filter, scope: ALL, grouped: true, bbox, limit };
       const inQuery = listings.filter((l) => visibleInSearch(l, ALL, true) && matchesFilter(l, filter) && inBox(l, bbox));
       expect(inQuery.length, 'the box holds more listings than the limit').to.be.greaterThan(limit);
-      const result = await store.map(query);
+      const result = await store().map(query);
       expect(result.total).to.equal(inQuery.length);
       expect(result.sampling).to.deep.equal({ grid: SAMPLING_GRID });
       const points = mapPointsOf(result);
@@ -61,13 +46,13 @@ describeEngines('ListingStore map sampling conformance', function (engine) {
         expect(shown.length, 'every point of the cell is a listing of it').to.equal(inCell.length);
         expect(Math.abs(shown.length / limit - listed.length / inQuery.length), JSON.stringify(cell)).to.be.below(1 / limit + 1e-12);
       }
-      expect(mapPointsOf(await store.map(query)), 'stable').to.deep.equal(points);
+      expect(mapPointsOf(await store().map(query)), 'stable').to.deep.equal(points);
     });
   }
 
   it('a box holding no more listings than the limit is not sampled: every listing, no sampling', async () => {
     const bbox = { south: 48.84, west: 2.25, north: 48.89, east: 2.33 };
-    const result = await store.map({ filter: {}, scope: ALL, grouped: true, bbox, limit: 2000 });
+    const result = await store().map({ filter: {}, scope: ALL, grouped: true, bbox, limit: 2000 });
     expect(result.sampling).to.equal(undefined);
     expect(result.count).to.equal(result.total);
   });

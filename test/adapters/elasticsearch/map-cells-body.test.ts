@@ -5,7 +5,13 @@ import { buildMapCellsBody, cellTotalsOf } from '../../../src/adapters/elasticse
 describe('Elasticsearch map cells body', () => {
   it('the box and the filters in the query, each cell a box clause with its lowered south and west edges', () => {
     const body = buildMapCellsBody(
-      { filter: { transaction: 'vente' }, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, bbox: { south: 40, west: 170, north: 50, east: -170 }, limit: 2000 },
+      {
+        filter: { transaction: 'vente' },
+        scope: { enteredFrom: 0, eligibleSites: null },
+        grouped: true,
+        bbox: { south: 40, west: 170, north: 50, east: -170 },
+        limit: 2000,
+      },
       [
         { south: 40, west: 170, north: 45.0005, east: 180.0005 - 360 },
         { south: 45.0005, west: 179.9995, north: 50, east: -170 },

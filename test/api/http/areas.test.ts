@@ -4,7 +4,7 @@
  * the listings of the area, the same on both engines.
  */
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../../support/app.js';
+import { appServing } from '../../support/app.js';
 import { describeEngines } from '../../support/engines.js';
 import { makeListings } from '../../support/fixtures.js';
 import { expectedSearch, matchesFilter, visibleInSearch } from '../../support/oracle.js';
@@ -26,16 +26,7 @@ const LYON_AREA: GeoArea = { kind: 'circle', centre: { lat: 45.76, lon: 4.84 }, 
 
 describeEngines('polygone and rayon_km over HTTP', function (engine) {
   const listings = makeListings({ count: 300, seed: 13 });
-  let app: TestApp;
-  let key: string;
-
-  before(async () => {
-    app = await startTestApp({ listings, engine });
-    key = await app.newKey('sur_mesure');
-  });
-  after(async () => {
-    await app.close();
-  });
+  const serving = appServing(engine, listings);
 
   const refusals: [string, string, RegExp][] = [
     [`/annonces?polygone=48.9,2.2;48.9,2.3`, 'polygone', /at least 3 distinct vertices/],
@@ -58,7 +49,7 @@ describeEngines('polygone and rayon_km over HTTP', function (engine) {
   ];
   for (const [url, field, message] of refusals) {
     it(`${url.slice(0, 80)}: 400 on ${field}`, async () => {
-      const { status, body } = await app.get(url, key);
+      const { status, body } = await serving.app().get(url, serving.key());
       expect(status, JSON.stringify(body)).to.equal(400);
       const detail = body.details.find((d: { field: string }) => d.field === field);
       expect(detail, JSON.stringify(body.details)).to.not.equal(undefined);
@@ -67,8 +58,8 @@ describeEngines('polygone and rayon_km over HTTP', function (engine) {
   }
 
   it('a closed ring (last vertex = first) is the same polygon', async () => {
-    const open = await app.get(`/annonces?polygone=${PARIS}&page_size=100`, key);
-    const closed = await app.get(`/annonces?polygone=${PARIS};48.9005,2.2005&page_size=100`, key);
+    const open = await serving.app().get(`/annonces?polygone=${PARIS}&page_size=100`, serving.key());
+    const closed = await serving.app().get(`/annonces?polygone=${PARIS};48.9005,2.2005&page_size=100`, serving.key());
     expect(closed.body.items).to.deep.equal(open.body.items);
   });
 
@@ -79,36 +70,38 @@ describeEngines('polygone and rayon_km over HTTP', function (engine) {
     it(`${label}: the search, the map, the clusters and the statistics keep the listings of the area`, async () => {
       const expected = expectedSearch(listings, { area }, ALL, true, 'recent');
       expect(expected.length).to.be.greaterThan(3);
-      const search = await app.get(`/annonces?${query}&page_size=100`, key);
+      const search = await serving.app().get(`/annonces?${query}&page_size=100`, serving.key());
       expect(search.body.items.map((a: { source: string; reference: string }) => `${a.source}:${a.reference}`)).to.deep.equal(expected);
-      const map = await app.get(`/annonces/map?bbox=-90,-180,90,180&${query}`, key);
+      const map = await serving.app().get(`/annonces/map?bbox=-90,-180,90,180&${query}`, serving.key());
       expect(map.body.total).to.equal(expected.length);
-      const clusters = await app.get(`/annonces/map/clusters?bbox=-90,-180,90,180&zoom=4&${query}`, key);
+      const clusters = await serving.app().get(`/annonces/map/clusters?bbox=-90,-180,90,180&zoom=4&${query}`, serving.key());
       expect(clusters.body.total).to.equal(expected.length);
-      const stats = await app.get(`/stats?${query}`, key);
+      const stats = await serving.app().get(`/stats?${query}`, serving.key());
       expect(stats.status, JSON.stringify(stats.body)).to.equal(200);
       expect(stats.body.area.kind).to.equal(area.kind);
       expect(stats.body.active.count).to.equal(expected.length);
       const ungrouped = listings.filter((l) => visibleInSearch(l, ALL, false) && matchesFilter(l, { area })).length;
-      expect((await app.get(`/annonces/map?bbox=-90,-180,90,180&dedup=0&${query}`, key)).body.total).to.equal(ungrouped);
+      expect((await serving.app().get(`/annonces/map?bbox=-90,-180,90,180&dedup=0&${query}`, serving.key())).body.total).to.equal(ungrouped);
     });
   }
 
   it('sort=distance: nearest first from centre (alone or with rayon_km), the cursors walking the same order as the pages', async () => {
     const ids = (body: { items: { source: string; reference: string }[] }) => body.items.map((a) => `${a.source}:${a.reference}`);
     const centre = 'centre=48.85637,2.35219';
-    const whole = await app.get(`/annonces?sort=distance&${centre}&page_size=100`, key);
+    const whole = await serving.app().get(`/annonces?sort=distance&${centre}&page_size=100`, serving.key());
     expect(whole.status, JSON.stringify(whole.body)).to.equal(200);
     const walked: string[] = [];
     let next: string | null = null;
     for (let guard = 0; guard < 50; guard++) {
-      const { body } = await app.get(`/annonces?sort=distance&${centre}&page_size=9${next ? `&cursor=${encodeURIComponent(next)}` : ''}`, key);
+      const { body } = await serving
+        .app()
+        .get(`/annonces?sort=distance&${centre}&page_size=9${next ? `&cursor=${encodeURIComponent(next)}` : ''}`, serving.key());
       walked.push(...ids(body));
       if (!body.has_more) break;
       next = body.next_cursor;
     }
     expect(walked.slice(0, 100)).to.deep.equal(ids(whole.body));
-    const within = await app.get(`/annonces?sort=distance&${centre}&rayon_km=10&page_size=100`, key);
+    const within = await serving.app().get(`/annonces?sort=distance&${centre}&rayon_km=10&page_size=100`, serving.key());
     expect(ids(within.body)).to.deep.equal(ids(whole.body).slice(0, within.body.items.length));
     expect(within.body.items.length).to.be.within(1, whole.body.items.length - 1);
     const nearest = within.body.items[0];

@@ -4,7 +4,7 @@
  * source facet whole, and facets cost no listing quota.
  */
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../../support/app.js';
+import { appServing } from '../../support/app.js';
 import { describeEngines } from '../../support/engines.js';
 import { FIXTURE_SITES, makeListings } from '../../support/fixtures.js';
 import { expectedSearch } from '../../support/oracle.js';
@@ -24,25 +24,16 @@ const sum = (facet: Facet) => facet.buckets.reduce((s, b) => s + b.count, 0) + (
 describeEngines('GET /annonces facets', function (engine) {
   const listings = makeListings({ count: 300, seed: 9 });
   const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
-  let app: TestApp;
-  let key: string;
-
-  before(async () => {
-    app = await startTestApp({ listings, engine });
-    key = await app.newKey('sur_mesure');
-  });
-  after(async () => {
-    await app.close();
-  });
+  const serving = appServing(engine, listings);
 
   it('without facets the answer is as before: no total, no facets', async () => {
-    const { status, body } = await app.get('/annonces?dept=75&page_size=5', key);
+    const { status, body } = await serving.app().get('/annonces?dept=75&page_size=5', serving.key());
     expect(status).to.equal(200);
     expect(body).to.not.have.any.keys('total', 'facets');
   });
 
   it('total is the whole query; every facet without its own filter adds up to it, in the order asked by the contract', async () => {
-    const { status, body } = await app.get('/annonces?transaction=vente&page_size=5&facets=source,type,pieces,dpe,prix,surface', key);
+    const { status, body } = await serving.app().get('/annonces?transaction=vente&page_size=5&facets=source,type,pieces,dpe,prix,surface', serving.key());
     expect(status, JSON.stringify(body)).to.equal(200);
     expect(body.total).to.equal(expectedSearch(listings, { transaction: 'vente' }, ALL, true, 'recent').length);
     expect(body.items).to.have.length(5);
@@ -53,7 +44,7 @@ describeEngines('GET /annonces facets', function (engine) {
   });
 
   it("a facet's own filter does not narrow it: the type facet of type=maison counts every type", async () => {
-    const { body } = await app.get('/annonces?type=maison&facets=type', key);
+    const { body } = await serving.app().get('/annonces?type=maison&facets=type', serving.key());
     const everyType = expectedSearch(listings, {}, ALL, true, 'recent').length;
     expect(body.total).to.equal(expectedSearch(listings, { types: ['maison'] }, ALL, true, 'recent').length);
     expect(sum(body.facets.type)).to.equal(everyType);
@@ -62,13 +53,13 @@ describeEngines('GET /annonces facets', function (engine) {
   });
 
   it('rents count in the rent ranges', async () => {
-    const { body } = await app.get('/annonces?transaction=location&facets=prix', key);
+    const { body } = await serving.app().get('/annonces?transaction=location&facets=prix', serving.key());
     expect(body.facets.prix.buckets.map((b: { from: number }) => b.from)).to.deep.equal([0, 500, 750, 1000, 1500, 2000, 3000]);
     expect(sum(body.facets.prix)).to.equal(body.total);
   });
 
   it('the source facet counts every site while the page keeps the site filter', async () => {
-    const { status, body } = await app.get(`/annonces?sources=${FIXTURE_SITES[0]}&facets=source`, key);
+    const { status, body } = await serving.app().get(`/annonces?sources=${FIXTURE_SITES[0]}&facets=source`, serving.key());
     expect(status).to.equal(200);
     const values = body.facets.source.buckets.map((b: { value: string }) => b.value);
     expect(values.length).to.be.greaterThan(1);
@@ -76,23 +67,23 @@ describeEngines('GET /annonces facets', function (engine) {
   });
 
   it('facets follow cursors: the next page answers the same counts', async () => {
-    const first = await app.get('/annonces?dept=69&page_size=3&facets=dpe', key);
-    const second = await app.get(`/annonces?dept=69&page_size=3&facets=dpe&cursor=${encodeURIComponent(first.body.next_cursor)}`, key);
+    const first = await serving.app().get('/annonces?dept=69&page_size=3&facets=dpe', serving.key());
+    const second = await serving.app().get(`/annonces?dept=69&page_size=3&facets=dpe&cursor=${encodeURIComponent(first.body.next_cursor)}`, serving.key());
     expect(second.body.facets).to.deep.equal(first.body.facets);
     expect(second.body.total).to.equal(first.body.total);
   });
 
   it('an unknown facet or a repeated facets parameter is a 400 on facets', async () => {
     for (const url of ['/annonces?facets=type,prixx', '/annonces?facets=type&facets=dpe']) {
-      const { status, body } = await app.get(url, key);
+      const { status, body } = await serving.app().get(url, serving.key());
       expect(status, url).to.equal(400);
       expect(body.details.map((d: { field: string }) => d.field)).to.deep.equal(['facets']);
     }
   });
 
   it('facets cost no listing quota: only the page is counted', async () => {
-    const metered = await app.newKey('secteur');
-    const reply = await app.get('/annonces?page_size=4&facets=type,pieces,dpe,prix,surface,source', metered);
+    const metered = await serving.app().newKey('secteur');
+    const reply = await serving.app().get('/annonces?page_size=4&facets=type,pieces,dpe,prix,surface,source', metered);
     expect(reply.status).to.equal(200);
     expect(reply.headers.get('x-quota-items-used')).to.equal('4');
   });

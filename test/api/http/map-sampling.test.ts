@@ -4,7 +4,7 @@
  * points within 1/2 000 of its share of the listings; a box under the cap says `sampling: null`.
  */
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../../support/app.js';
+import { appServing } from '../../support/app.js';
 import { describeEngines } from '../../support/engines.js';
 import { makeListings } from '../../support/fixtures.js';
 import { inBox, visibleInSearch } from '../../support/oracle.js';
@@ -13,20 +13,11 @@ import { samplingCells } from '../../../src/core/query/map-sampling.js';
 describeEngines('GET /annonces/map sampling', function (engine) {
   this.timeout(120_000);
   const listings = makeListings({ count: 4400, seed: 29 });
-  let app: TestApp;
-  let key: string;
-
-  before(async () => {
-    app = await startTestApp({ listings, engine });
-    key = await app.newKey('sur_mesure');
-  });
-  after(async () => {
-    await app.close();
-  });
+  const serving = appServing(engine, listings);
 
   it('a capped France box: 2 000 points spread over the 10 x 10 grid as the listings are', async () => {
     const bbox = { south: 41, west: -5.5, north: 51.5, east: 10 };
-    const { status, body } = await app.get('/annonces/map?bbox=41,-5.5,51.5,10', key);
+    const { status, body } = await serving.app().get('/annonces/map?bbox=41,-5.5,51.5,10', serving.key());
     expect(status).to.equal(200);
     const inQuery = listings.filter((l) => visibleInSearch(l, { enteredFrom: 0, eligibleSites: null }, true) && inBox(l, bbox));
     expect(body.total).to.equal(inQuery.length).and.to.be.greaterThan(2000);
@@ -40,7 +31,7 @@ describeEngines('GET /annonces/map sampling', function (engine) {
   });
 
   it('a box under the cap is not sampled', async () => {
-    const { body } = await app.get('/annonces/map?bbox=45,4,46,5', key);
+    const { body } = await serving.app().get('/annonces/map?bbox=45,4,46,5', serving.key());
     expect([body.capped, body.sampling]).to.deep.equal([false, null]);
   });
 });
