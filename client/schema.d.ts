@@ -670,6 +670,8 @@ export interface components {
                 east: number;
             };
             zoom: number;
+            /** @description The levels the cells refine the zoom by: the cells are tiles of zoom + precision. */
+            precision: number;
             /** @description Every listing in the box: the sum of the counts, and the map's `total` for the same query. */
             total: number;
             /** @description The non-empty tiles, north to south, then west to east. */
@@ -690,6 +692,15 @@ export interface components {
                 price_median: number | null;
                 /** @description The listing's `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null. */
                 id: string | null;
+                /** @description The box of the tile's listings: their lowest and highest latitudes and longitudes (to zoom a map onto them). */
+                bounds: {
+                    south: number;
+                    west: number;
+                    north: number;
+                    east: number;
+                };
+                /** @description The lone listing's map point (as GET /annonces/map gives it) when the tile holds one listing, else null. */
+                point: components["schemas"]["AnnonceMapPoint"] | null;
             }[];
         };
         StatsAnswer: {
@@ -1933,6 +1944,8 @@ export interface operations {
                 /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
                 rayon_km?: number;
                 zoom: number;
+                /** @description Finer cells: the tiles of zoom + precision (0 to 3), within the tile limit. */
+                precision?: number;
             };
             header?: never;
             path?: never;

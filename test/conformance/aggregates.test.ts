@@ -13,6 +13,7 @@ import type { StoredListing } from '../../src/core/model/stored.js';
 import type { BoundingBox, ListingFilter, Scope } from '../../src/core/query/query.js';
 import { DAY_MS, QUARTILES, tileX, tileY, type Quartiles, type StatsArea } from '../../src/core/query/aggregates.js';
 import { inArea as inGeoArea, type GeoArea } from '../../src/core/query/geo.js';
+import { presentMapPoint } from '../../src/core/model/present.js';
 import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { FIXTURE_SITES } from '../support/fixtures.js';
 import { describeEngines, type Engine } from '../support/engines.js';
@@ -94,6 +95,11 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
           if (engine === 'sqlite') expect(cell.priceMedian).to.equal(exactQuartiles(want.prices).median);
           else expect(withinRankBound(want.prices, 0.5, cell.priceMedian), `median of ${want.prices}`).to.equal(true);
           expect(cell.id).to.equal(want.count === 1 ? want.ids[0] : null);
+          expect(cell.bounds, "the box of the cell's listings").to.deep.equal(want.bounds);
+          const lone = listings.find((l) => l.id === cell.id);
+          expect(cell.point === null ? null : JSON.parse(String(cell.point)), "the lone listing's map point").to.deep.equal(
+            lone ? presentMapPoint(lone) : null,
+          );
         }
       });
     }

@@ -290,6 +290,7 @@ const PARAMETER_NOTES: Record<string, string> = {
   bbox: 'south,west,north,east in decimal degrees; west > east crosses the antimeridian.',
   polygone:
     'Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole).',
+  precision: 'Finer cells: the tiles of zoom + precision (0 to 3), within the tile limit.',
   centre: 'lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance.',
   rayon_km: 'Radius around centre, km (above 0, at most 100; great-circle distance).',
 };

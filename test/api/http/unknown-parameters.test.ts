@@ -24,7 +24,7 @@ describe('Unknown query parameters over HTTP', () => {
     ['/annonces?dept=75&sortt=price_asc', 'sortt', 'sort'],
     ['/annonces?Page_Size=10', 'Page_Size', 'page_size'],
     ['/annonces/map?bbox=41,-5,51,10&zoom=4', 'zoom', null],
-    ['/annonces/map/clusters?bbox=41,-5,51,10&zoom=4&precison=1', 'precison', null],
+    ['/annonces/map/clusters?bbox=41,-5,51,10&zoom=4&precison=1', 'precison', 'precision'],
     ['/annonces/feed?pagesize=10', 'pagesize', 'page_size'],
     ['/annonces/retirees?cursr=x', 'cursr', 'cursor'],
     ['/stats?dept=75&transation=vente', 'transation', 'transaction'],
