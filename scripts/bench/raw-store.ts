@@ -63,7 +63,11 @@ export class RawStore<S extends ListingStore = ListingStore> {
     const route = url.pathname;
     if (route === '/annonces') {
       const search = this.searchQuery(query);
-      return () => this.store.search(search);
+      const { facets } = SearchParams.parse(query);
+      if (!facets) return () => this.store.search(search);
+      // As the route: the page and the facets side by side (src/api/routes/annonces/handler.ts).
+      const facetsQuery = { filter: search.filter, scope: search.scope, grouped: search.grouped, facets };
+      return () => Promise.all([this.store.search(search), this.store.facets(facetsQuery)]);
     }
     if (route === '/annonces/map') {
       const params = MapParams.parse(query);
@@ -72,7 +76,13 @@ export class RawStore<S extends ListingStore = ListingStore> {
     }
     if (route === '/annonces/map/clusters') {
       const params = ClustersParams.parse(query);
-      const clustersQuery = { filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0', bbox: params.bbox, zoom: params.zoom };
+      const clustersQuery = {
+        filter: toListingFilter(params),
+        scope: this.scope,
+        grouped: params.dedup !== '0',
+        bbox: params.bbox,
+        zoom: params.zoom + params.precision,
+      };
       return () => this.store.clusters(clustersQuery);
     }
     if (route === '/stats') {
