@@ -427,7 +427,7 @@ export interface components {
         ErrorBody: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -450,7 +450,7 @@ export interface components {
         FlowUnavailable: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -482,6 +482,81 @@ export interface components {
             has_more: boolean;
             /** @description The cursor of the next page, null on the last one. */
             next_cursor: string | null;
+            /** @description With `facets` only: the listings of the whole query, every filter applied. */
+            total?: number;
+            /** @description With `facets` only (docs/api.md "Facets"). */
+            facets?: {
+                /** @description By folded property type (the values `type=` takes). */
+                type?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: string;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By number of rooms. */
+                pieces?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: number;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By energy letter. */
+                dpe?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: string;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By site; counted over every site (its own filter is `sources`/`exclude_sources`). */
+                source?: {
+                    /** @description Most frequent first, then by value. */
+                    buckets: {
+                        value: string;
+                        count: number;
+                    }[];
+                    /** @description Listings with a value past the 200 listed. */
+                    other: number;
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By price range: sale prices, or monthly rents with transaction=location. */
+                prix?: {
+                    /** @description Every range, empty ones too: from included, to excluded (null: no upper bound). */
+                    buckets: {
+                        from: number;
+                        to: number | null;
+                        count: number;
+                    }[];
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+                /** @description By living surface range, in m2. */
+                surface?: {
+                    /** @description Every range, empty ones too: from included, to excluded (null: no upper bound). */
+                    buckets: {
+                        from: number;
+                        to: number | null;
+                        count: number;
+                    }[];
+                    /** @description Listings without a value. */
+                    unknown: number;
+                };
+            };
             items: components["schemas"]["Annonce"][];
         };
         FeedBatch: {
@@ -510,6 +585,11 @@ export interface components {
             total: number;
             /** @description True when total is above the points returned (at most 2 000). */
             capped: boolean;
+            /** @description How a capped answer was spread over the box: each cell of a grid x grid cut got points in proportion to its listings (docs/api.md "Map sampling"); null when every listing of the box is returned, or the box is too small to cut. */
+            sampling: {
+                /** @description Cells per side of the grid the box was cut into. */
+                grid: number;
+            } | null;
             items: components["schemas"]["AnnonceMapPoint"][];
         };
         ListingDetail: {
@@ -590,6 +670,8 @@ export interface components {
                 east: number;
             };
             zoom: number;
+            /** @description The levels the cells refine the zoom by: the cells are tiles of zoom + precision. */
+            precision: number;
             /** @description Every listing in the box: the sum of the counts, and the map's `total` for the same query. */
             total: number;
             /** @description The non-empty tiles, north to south, then west to east. */
@@ -610,13 +692,22 @@ export interface components {
                 price_median: number | null;
                 /** @description The listing's `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null. */
                 id: string | null;
+                /** @description The box of the tile's listings: their lowest and highest latitudes and longitudes (to zoom a map onto them). */
+                bounds: {
+                    south: number;
+                    west: number;
+                    north: number;
+                    east: number;
+                };
+                /** @description The lone listing's map point (as GET /annonces/map gives it) when the tile holds one listing, else null. */
+                point: components["schemas"]["AnnonceMapPoint"] | null;
             }[];
         };
         StatsAnswer: {
             area: {
                 /** @enum {string} */
-                kind: "commune" | "postal_code" | "department" | "bbox";
-                /** @description INSEE code, postal code or department code; null for a box. */
+                kind: "commune" | "postal_code" | "department" | "bbox" | "polygon" | "circle";
+                /** @description INSEE code, postal code or department code; null for a box, a polygon or a circle. */
                 code: string | null;
                 /** @description Commune or department name when known. */
                 name: string | null;
@@ -908,6 +999,18 @@ export interface operations {
                     "application/json": components["schemas"]["PingAnswer"];
                 };
             };
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description API_KEY_MISSING or API_KEY_INVALID. */
             401: {
                 headers: {
@@ -988,6 +1091,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SourcesAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description API_KEY_MISSING or API_KEY_INVALID. */
@@ -1112,8 +1230,8 @@ export interface operations {
                 exclude_sources?: string;
                 /** @description Obsolete, without effect; still accepted. */
                 source?: "all" | "interne" | "scraped";
-                /** @description Order of the results; the listing id breaks ties. */
-                sort?: "recent" | "price_asc" | "price_desc" | "surface_desc" | "pricem2_asc";
+                /** @description Order of the results; the listing id breaks ties. distance: nearest first from centre (listings with coordinates only). */
+                sort?: "recent" | "price_asc" | "price_desc" | "surface_desc" | "pricem2_asc" | "distance";
                 /** @description Page number; slow beyond 50, follow next_cursor instead. */
                 page?: number;
                 /** @description Items per page. */
@@ -1122,6 +1240,14 @@ export interface operations {
                 cursor?: string;
                 /** @description 0 returns every duplicate; by default one listing per duplicate group. */
                 dedup?: "0" | "1" | "false" | "true";
+                /** @description Comma-separated facets to count over the whole query (type, pieces, dpe, prix, surface, source), each without its own filter; adds `total` and `facets` to the answer, at no listing quota. */
+                facets?: string;
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
             };
             header?: never;
             path?: never;
@@ -1153,7 +1279,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchPage"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1338,7 +1464,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedBatch"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1481,7 +1607,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawnBatch"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1620,6 +1746,12 @@ export interface operations {
                 bbox: string;
                 /** @description 0 returns every duplicate; by default one listing per duplicate group. */
                 dedup?: "0" | "1" | "false" | "true";
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
             };
             header?: never;
             path?: never;
@@ -1651,7 +1783,7 @@ export interface operations {
                     "application/json": components["schemas"]["MapAnswer"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1805,7 +1937,15 @@ export interface operations {
                 bbox: string;
                 /** @description 0 returns every duplicate; by default one listing per duplicate group. */
                 dedup?: "0" | "1" | "false" | "true";
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
                 zoom: number;
+                /** @description Finer cells: the tiles of zoom + precision (0 to 3), within the tile limit. */
+                precision?: number;
             };
             header?: never;
             path?: never;
@@ -1837,7 +1977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClustersAnswer"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1948,6 +2088,12 @@ export interface operations {
                 dept?: string;
                 /** @description south,west,north,east in decimal degrees; west > east crosses the antimeridian. */
                 bbox?: string;
+                /** @description Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole). */
+                polygone?: string;
+                /** @description lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance. */
+                centre?: string;
+                /** @description Radius around centre, km (above 0, at most 100; great-circle distance). */
+                rayon_km?: number;
                 /** @description Kind of property (Appartement, Maison, Terrain...); comma-separated for several. */
                 type?: string;
                 /** @description vente or location. */
@@ -1992,7 +2138,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatsAnswer"];
                 };
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2152,7 +2298,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2311,7 +2457,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description BAD_REQUEST: every faulty parameter in `details`. */
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

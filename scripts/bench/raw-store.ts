@@ -5,6 +5,7 @@
  * store.search / map / feed / get on the same store the server uses (median of N calls): the same
  * SQLite file, or an ElasticsearchListingStore on the same alias.
  */
+import { searchOrder } from '../../src/api/routes/annonces/handler.js';
 import { SqliteListingStore, type SqliteListingStoreOptions } from '../../src/adapters/sqlite-listings/listing-store.js';
 import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import { openElasticsearchStore } from '../../src/adapters/elasticsearch/open.js';
@@ -63,7 +64,11 @@ export class RawStore<S extends ListingStore = ListingStore> {
     const route = url.pathname;
     if (route === '/annonces') {
       const search = this.searchQuery(query);
-      return () => this.store.search(search);
+      const { facets } = SearchParams.parse(query);
+      if (!facets) return () => this.store.search(search);
+      // As the route: the page and the facets side by side (src/api/routes/annonces/handler.ts).
+      const facetsQuery = { filter: search.filter, scope: search.scope, grouped: search.grouped, facets };
+      return () => Promise.all([this.store.search(search), this.store.facets(facetsQuery)]);
     }
     if (route === '/annonces/map') {
       const params = MapParams.parse(query);
@@ -72,7 +77,13 @@ export class RawStore<S extends ListingStore = ListingStore> {
     }
     if (route === '/annonces/map/clusters') {
       const params = ClustersParams.parse(query);
-      const clustersQuery = { filter: toListingFilter(params), scope: this.scope, grouped: params.dedup !== '0', bbox: params.bbox, zoom: params.zoom };
+      const clustersQuery = {
+        filter: toListingFilter(params),
+        scope: this.scope,
+        grouped: params.dedup !== '0',
+        bbox: params.bbox,
+        zoom: params.zoom + params.precision,
+      };
       return () => this.store.clusters(clustersQuery);
     }
     if (route === '/stats') {
@@ -127,7 +138,7 @@ export class RawStore<S extends ListingStore = ListingStore> {
       filter: toListingFilter(params),
       scope: this.scope,
       grouped: params.dedup !== '0' && params.dedup !== 'false',
-      sort: params.sort,
+      ...searchOrder(params),
       pageSize: params.page_size,
       page: after ? 1 : params.page,
       after,

@@ -79,6 +79,25 @@ function franceBox(ctx: ScenarioContext): string {
   return `${deg(FRANCE.south + jitter())},${deg(FRANCE.west + jitter())},${deg(FRANCE.north + jitter())},${deg(FRANCE.east + jitter())}`;
 }
 
+/**
+ * A Paris-size polygon of 50 vertices (`polygone` parameter): a star-shaped ring around a point near
+ * the centre of Paris, each vertex at its own angle and distance, so it never crosses itself.
+ */
+function parisPolygon(ctx: ScenarioContext): string {
+  const lat = PARIS.lat + (ctx.random() - 0.5) * 0.02;
+  const lon = PARIS.lon + (ctx.random() - 0.5) * 0.03;
+  return Array.from({ length: 50 }, (_, i) => {
+    const angle = (2 * Math.PI * i) / 50;
+    const reach = 0.7 + ctx.random() * 0.3;
+    return `${deg(lat + Math.sin(angle) * PARIS.halfLat * reach)},${deg(lon + Math.cos(angle) * PARIS.halfLon * reach)}`;
+  }).join(';');
+}
+
+/** A point near the centre of Paris (`centre` parameter). */
+function parisCentre(ctx: ScenarioContext): string {
+  return `${deg(PARIS.lat + (ctx.random() - 0.5) * 0.04)},${deg(PARIS.lon + (ctx.random() - 0.5) * 0.06)}`;
+}
+
 /** Follows next_cursor from page 1 up to page `pages` (or the last page); returns the cursor of that page. */
 async function walkToPage(ctx: ScenarioContext, query: string, pages: number): Promise<{ cursor: string | null; page: number }> {
   let cursor: string | null = null;
@@ -227,7 +246,7 @@ const SCENARIO_TABLE: Scenario[] = [
   },
   {
     name: 'map-france',
-    title: '/annonces/map whole-France box',
+    title: '/annonces/map whole-France box (capped: 2 000 points spread over a 10 x 10 grid)',
     kind: 'load',
     targets: [{ metric: 'p50', op: '<=', value: 150 }],
     paths: async (ctx) => variants(() => `/annonces/map?bbox=${franceBox(ctx)}`),
@@ -245,6 +264,27 @@ const SCENARIO_TABLE: Scenario[] = [
     kind: 'load',
     targets: [{ metric: 'p50', op: '<=', value: 40 }],
     paths: async (ctx) => variants(() => `/annonces/map/clusters?bbox=${parisBox(ctx)}&zoom=12`),
+  },
+  {
+    name: 'facets-dept',
+    title: '/annonces of a department with every facet (type, pieces, dpe, prix, surface, source)',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 150 }],
+    paths: async (ctx) => variants(() => `/annonces?dept=${dept(ctx)}&transaction=vente&facets=type,pieces,dpe,prix,surface,source`),
+  },
+  {
+    name: 'polygon-paris',
+    title: '/annonces in a Paris polygon of 50 vertices, sort=recent',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 50 }],
+    paths: async (ctx) => variants(() => `/annonces?polygone=${parisPolygon(ctx)}`),
+  },
+  {
+    name: 'radius-distance',
+    title: '/annonces within 5 km of a Paris point, sort=distance',
+    kind: 'load',
+    targets: [{ metric: 'p50', op: '<=', value: 50 }],
+    paths: async (ctx) => variants(() => `/annonces?centre=${parisCentre(ctx)}&rayon_km=5&sort=distance`),
   },
   {
     name: 'stats-dept',

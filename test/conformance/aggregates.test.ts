@@ -12,6 +12,8 @@ import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
 import type { BoundingBox, ListingFilter, Scope } from '../../src/core/query/query.js';
 import { DAY_MS, QUARTILES, tileX, tileY, type Quartiles, type StatsArea } from '../../src/core/query/aggregates.js';
+import { inArea as inGeoArea, type GeoArea } from '../../src/core/query/geo.js';
+import { presentMapPoint } from '../../src/core/model/present.js';
 import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { FIXTURE_SITES } from '../support/fixtures.js';
 import { describeEngines, type Engine } from '../support/engines.js';
@@ -93,6 +95,11 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
           if (engine === 'sqlite') expect(cell.priceMedian).to.equal(exactQuartiles(want.prices).median);
           else expect(withinRankBound(want.prices, 0.5, cell.priceMedian), `median of ${want.prices}`).to.equal(true);
           expect(cell.id).to.equal(want.count === 1 ? want.ids[0] : null);
+          expect(cell.bounds, "the box of the cell's listings").to.deep.equal(want.bounds);
+          const lone = listings.find((l) => l.id === cell.id);
+          expect(cell.point === null ? null : JSON.parse(String(cell.point)), "the lone listing's map point").to.deep.equal(
+            lone ? presentMapPoint(lone) : null,
+          );
         }
       });
     }
@@ -122,6 +129,24 @@ describeEngines('ListingStore aggregates conformance', function (engine) {
           (l.content.longitude! >= 179 || l.content.longitude! <= -179),
       },
     ];
+    // Polygons and circles (src/core/query/geo.ts), held by the shared geometry.
+    const shapes: GeoArea[] = [
+      {
+        kind: 'polygon',
+        vertices: [
+          { lat: 44.0005, lon: 3.0005 },
+          { lat: 47.0005, lon: 4.5005 },
+          { lat: 44.0005, lon: 6.0005 },
+        ],
+      },
+      { kind: 'circle', centre: { lat: 45.76, lon: 4.84 }, radiusKm: 80 },
+    ];
+    for (const shape of shapes) {
+      areas.push({
+        area: { kind: 'shape', shape },
+        holds: (l) => l.content.latitude !== null && l.content.longitude !== null && inGeoArea(shape, { lat: l.content.latitude, lon: l.content.longitude }),
+      });
+    }
     const criteria: { types?: string[]; transaction?: 'vente' | 'location'; roomsMin?: number; roomsMax?: number; grouped: boolean; scope: Scope }[] = [
       { grouped: true, scope: ALL },
       { types: ['appartement'], transaction: 'vente', roomsMin: 2, roomsMax: 4, grouped: true, scope: ALL },

@@ -44,6 +44,7 @@ export interface ExpectedCell {
   priceMin: number | null;
   prices: number[];
   ids: string[];
+  bounds: BoundingBox;
 }
 
 export function expectedCells(
@@ -59,7 +60,22 @@ export function expectedCells(
     if (!visibleInSearch(l, scope, grouped) || !matchesFilter(l, filter) || !inBox(l, bbox)) continue;
     const { latitude: lat, longitude: lon, price } = l.content;
     const key = `${tileX(lon!, zoom)}/${tileY(lat!, zoom)}`;
-    const cell = cells.get(key) ?? { key, count: 0, lat: 0, lon: 0, priceMin: null, prices: [], ids: [] };
+    const cell = cells.get(key) ?? {
+      key,
+      count: 0,
+      lat: 0,
+      lon: 0,
+      priceMin: null,
+      prices: [],
+      ids: [],
+      bounds: { south: lat!, west: lon!, north: lat!, east: lon! },
+    };
+    cell.bounds = {
+      south: Math.min(cell.bounds.south, lat!),
+      west: Math.min(cell.bounds.west, lon!),
+      north: Math.max(cell.bounds.north, lat!),
+      east: Math.max(cell.bounds.east, lon!),
+    };
     cell.count++;
     cell.lat += (lat! - cell.lat) / cell.count;
     cell.lon += (lon! - cell.lon) / cell.count;

@@ -71,3 +71,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     close: () => service.close(),
   };
 }
+
+/** The app on `engine` serving `listings` for the enclosing suite, and a key of `offer`: started before its tests, closed after. */
+export function appServing(engine: Engine, listings: StoredListing[], offer = 'sur_mesure'): { app: () => TestApp; key: () => string } {
+  let app: TestApp | undefined;
+  let key = '';
+  before(async () => {
+    app = await startTestApp({ listings, engine });
+    key = await app.newKey(offer);
+  });
+  after(async () => {
+    await app?.close();
+  });
+  return { app: () => app!, key: () => key };
+}

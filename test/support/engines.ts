@@ -4,6 +4,8 @@
  * instead of skipping half of it.
  */
 import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import type { StoredListing } from '../../src/core/model/stored.js';
+import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { elasticsearchMissing, openTestElasticsearchStore } from './elasticsearch.js';
 
 export type Engine = 'sqlite' | 'elasticsearch';
@@ -37,4 +39,20 @@ export function describeEngines(title: string, body: (this: Mocha.Suite, engine:
  */
 export async function openEngineStore(engine: Engine, prefix = 'test'): Promise<ListingStore | undefined> {
   return engine === 'elasticsearch' ? openTestElasticsearchStore(prefix) : undefined;
+}
+
+/**
+ * A store of the engine holding `listings` for the enclosing suite: opened and filled before its
+ * tests, closed (an Elasticsearch index deleted) after them. SQLite: an in-memory file.
+ */
+export function storeHolding(engine: Engine, prefix: string, listings: StoredListing[]): () => ListingStore {
+  let store: ListingStore | undefined;
+  before(async () => {
+    store = engine === 'elasticsearch' ? await openTestElasticsearchStore(prefix) : new SqliteListingStore(':memory:');
+    await store.upsertMany(listings);
+  });
+  after(async () => {
+    await store?.close();
+  });
+  return () => store!;
 }

@@ -26,6 +26,7 @@ const KEYS: Record<keyof ListingFilter, true> = {
   ges: true,
   updatedSince: true,
   createdSince: true,
+  area: true,
 };
 
 export const LISTING_FILTER_KEYS = Object.keys(KEYS) as (keyof ListingFilter)[];

@@ -11,14 +11,18 @@
  * - with `refreshOnWrite` (tests, small tools) every `upsertMany` refreshes before returning;
  * - the API needs neither: the feed waits 120 s before serving a change anyway.
  */
+import { cellQuotas, sampledResult, samplingCells } from '../../core/query/map-sampling.js';
+import { buildCellPointsBody, CELL_POINTS_FILTER, cellCountsAggs, cellPointsOf, cellTotalsOf } from './map-cells-body.js';
+import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
+import { buildFacetsBody, facetsOf } from './facets-body.js';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
-import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
+import type { BoundingBox, FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
 import type { ListingReader, MapResult, StoreHealth } from '../../core/ports/listing-reader.js';
 import { catalogueThroughFlows, type IndexCapabilities, type ListingIndex, type WriteFailure } from '../../core/ports/listing-index.js';
 import { mapPointJson } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
-import { fromMapHit, fromSource, PAGE_SOURCE, type ListingSource } from './document.js';
+import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSource } from './document.js';
 import { MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER } from './read-model.js';
 import { listingsOfHits } from './page-hits.js';
 import { DeepPageGate } from './deep-pages.js';
@@ -94,17 +98,53 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return this.deepPages.run(body.from ?? 0, () => this.page(body, query.pageSize));
   }
 
-  /** The points' texts from doc values; a box holding a document of an older form is read from `_source` instead. */
+  /**
+   * The map of a box: its total and its points' texts from doc values, and the totals of its
+   * sampling cells in the same request. A capped box is then spread over those cells
+   * (src/core/query/map-sampling.ts) by one more request reading each cell's share. A box holding a
+   * document of an older form is read from `_source` instead.
+   */
   async map(query: MapQuery): Promise<MapResult> {
+    const cells = samplingCells(query.bbox);
     const body = buildMapBody(query);
-    const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: MAP_RESPONSE_FILTER }));
+    const response = await guarded(() =>
+      this.client.search({ index: this.alias, ...body, ...(cells ? { aggs: cellCountsAggs(cells) } : {}), filter_path: MAP_RESPONSE_FILTER }),
+    );
+    const total = totalOf(response.hits?.total);
+    if (cells && total > query.limit) return this.sampledMap(query, cells, cellQuotas(cellTotalsOf(response.aggregations), query.limit), total);
     const texts: Buffer[] = [];
     for (const hit of response.hits?.hits ?? []) {
       const text = mapJsonOf(hit.fields as Record<string, unknown[]> | undefined);
       if (text === null) return this.mapFromSource(sourceMapBody(body));
       texts.push(text);
     }
-    return { total: totalOf(response.hits?.total), count: texts.length, texts };
+    return { total, count: texts.length, texts };
+  }
+
+  /**
+   * Each cell's share of a capped map in one request (map-cells-body.ts: one `top_hits` per cell, its
+   * quota in size). An index made before `max_inner_result_window` allowed such shares, or holding a
+   * document of an older form, is read cell by cell instead.
+   */
+  private async sampledMap(query: MapQuery, cells: BoundingBox[], quotas: number[], total: number): Promise<MapResult> {
+    let shares: Buffer[][] | null = null;
+    try {
+      const response = await guarded(() =>
+        this.client.search({ index: this.alias, ...buildCellPointsBody(query, cells, quotas), filter_path: CELL_POINTS_FILTER }),
+      );
+      shares = cellPointsOf(response.aggregations, quotas);
+    } catch (error) {
+      if (statusOf(error) !== 400) throw error;
+    }
+    if (shares)
+      return sampledResult(
+        total,
+        shares.map((texts) => ({ total: texts.length, count: texts.length, texts })),
+      );
+    const reads = await Promise.all(
+      cells.flatMap((bbox, i) => (quotas[i] > 0 ? [this.mapFromSource(sourceMapBody(buildMapBody({ ...query, bbox, limit: quotas[i] })))] : [])),
+    );
+    return sampledResult(total, reads);
   }
 
   private async mapFromSource(body: SearchBody): Promise<MapResult> {
@@ -119,7 +159,26 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   async clusters(query: ClustersQuery): Promise<ClustersResult> {
     const response = await guarded(() => this.client.search({ index: this.alias, ...buildClustersBody(query) }));
     const buckets = (response.aggregations?.cells as { buckets: CellBucket[] } | undefined)?.buckets ?? [];
-    return { total: totalOf(response.hits.total), cells: buckets.map(cellOfBucket) };
+    const cells = buckets.map(cellOfBucket);
+    // A lone listing whose document is of an older form: its point presented from _source.
+    const older = cells.filter((cell) => cell.id !== null && cell.point === null);
+    if (older.length) {
+      const found = await guarded(() =>
+        this.client.mget<ListingSource>({ index: this.alias, ids: older.map((c) => c.id!), _source_includes: MAP_POINT_FIELDS }),
+      );
+      const points = new Map(
+        found.docs.flatMap((doc) =>
+          'found' in doc && doc.found && doc._source ? [[doc._id, mapPointJson(fromMapHit(doc._source as Parameters<typeof fromMapHit>[0]))]] : [],
+        ),
+      );
+      for (const cell of older) cell.point = points.get(cell.id!) ?? null;
+    }
+    return { total: totalOf(response.hits.total), cells };
+  }
+
+  async facets(query: FacetsQuery): Promise<FacetsResult> {
+    const response = await guarded(() => this.client.search({ index: this.alias, ...buildFacetsBody(query) }));
+    return facetsOf(query, response.aggregations);
   }
 
   async stats(query: StatsQuery): Promise<StatsResult> {

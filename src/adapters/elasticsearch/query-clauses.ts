@@ -7,6 +7,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { ListingFilter, Scope } from '../../core/query/query.js';
+import { areaClause } from './geo-clauses.js';
 
 export type Clause = estypes.QueryDslQueryContainer;
 
@@ -70,6 +71,7 @@ export function filterClauses(filter: ListingFilter): Clause[] {
   if (filter.ges?.length) clauses.push({ terms: { 'content.ges': filter.ges } });
   range('updated_at', filter.updatedSince, undefined);
   range('published_at', filter.createdSince, undefined);
+  if (filter.area) clauses.push(areaClause(filter.area));
   const text = textClause(filter.words);
   if (text) clauses.push(text);
   return clauses;

@@ -12,6 +12,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchQuery, SortName, SortPosition } from '../../core/query/query.js';
+import type { LatLon } from '../../core/query/geo.js';
 import { PRESENTED_PAGE_FIELDS } from './read-model.js';
 import { boolQuery, filterClauses, searchScope } from './query-clauses.js';
 
@@ -31,9 +32,10 @@ export const SEARCH_SORTS: Record<SortName, estypes.SortCombinations[]> = {
 
 export function buildSearchBody(query: SearchQuery): SearchBody {
   const scope = searchScope(query.scope, query.grouped);
+  const located = query.distanceFrom ? [LOCATED] : [];
   const body: SearchBody = {
-    query: boolQuery([...scope.filter, ...filterClauses(query.filter)], scope.mustNot),
-    sort: SEARCH_SORTS[query.sort],
+    query: boolQuery([...scope.filter, ...filterClauses(query.filter), ...located], scope.mustNot),
+    sort: query.distanceFrom ? distanceSort(query.distanceFrom) : SEARCH_SORTS[query.sort],
     // One more than the page: its presence says whether there is a next page, without counting.
     size: query.pageSize + 1,
     track_total_hits: false,
@@ -43,6 +45,17 @@ export function buildSearchBody(query: SearchQuery): SearchBody {
   // Page mode only: from + size stays within index.max_result_window (page 1000 x 100 + 1 = 100 001).
   else body.from = (query.page - 1) * query.pageSize;
   return body;
+}
+
+/** `sort=distance` ranks the listings with coordinates only, as on SQLite. */
+const LOCATED = { exists: { field: 'location' } };
+
+/** Nearest first (arc distance in metres, as the SQLite adapter computes it), then by id. */
+export function distanceSort(centre: LatLon): estypes.SortCombinations[] {
+  return [
+    { _geo_distance: { location: { lat: centre.lat, lon: centre.lon }, order: 'asc', unit: 'm', distance_type: 'arc', mode: 'min' } },
+    { id: { order: 'asc' } },
+  ];
 }
 
 /** A position comes from a signed cursor, but a wrong shape would be a 400 from the cluster: fail here, clearly. */

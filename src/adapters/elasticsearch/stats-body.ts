@@ -15,6 +15,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Quartiles, StatsArea, StatsQuery, WithdrawnValues } from '../../core/query/aggregates.js';
 import { QUARTILES } from '../../core/query/aggregates.js';
 import { boxClause } from './map-body.js';
+import { areaClause } from './geo-clauses.js';
 import { PERCENTILES_COMPRESSION } from './clusters-body.js';
 import { boolQuery, searchScope, siteScope, type Clause } from './query-clauses.js';
 import type { SearchBody } from './search-body.js';
@@ -30,6 +31,8 @@ export function areaClauses(area: StatsArea): Clause[] {
       return [{ term: { 'content.postal_code': area.postalCode } }];
     case 'department':
       return [{ term: { 'content.department': area.department } }];
+    case 'shape':
+      return [areaClause(area.shape)];
     case 'bbox':
       return [boxClause(area.bbox)];
     case 'commune': {

@@ -2,7 +2,7 @@
  * GET /annonces/map/clusters on SQLite, as a pure builder from the query to one statement: the map's
  * listings of the box (the same conditions as the map's count, so the cells add up to its `total`),
  * each given its web-map tile in SQL and grouped by tile. SQLite returns per cell the count, the sums
- * of the coordinates (the centroid), the lowest price, the id of a lone listing and the prices joined
+ * of the coordinates (the centroid), the box of its listings, the lowest price, the id of a lone listing and the prices joined
  * with commas; the exact median is taken from those in JS (clusterCells), since SQLite has no median.
  *
  * The tile row is Elasticsearch's geotile formula (src/core/query/aggregates.ts tileY) with SQLite's
@@ -28,6 +28,10 @@ export interface ClusterRow {
   price_min: number | null;
   lone_id: string | null;
   prices: string | null;
+  south: number;
+  north: number;
+  west: number;
+  east: number;
 }
 
 /**
@@ -74,7 +78,8 @@ export function buildClustersSql(query: ClustersQuery): SqlStatement {
   const limit = MERCATOR_MAX_LATITUDE;
   const sine = `sin(radians(max(-${limit}, min(${limit}, p.lat))))`;
   const sql = `SELECT x, y, count(*) AS n, sum(lat) AS sum_lat, sum(lon) AS sum_lon, min(price) AS price_min,
-  CASE WHEN count(*) = 1 THEN min(id) END AS lone_id, group_concat(price) AS prices
+  CASE WHEN count(*) = 1 THEN min(id) END AS lone_id, group_concat(price) AS prices,
+  min(lat) AS south, max(lat) AS north, min(lon) AS west, max(lon) AS east
 FROM (SELECT p.lat AS lat, p.lon AS lon, p.price AS price, p.id AS id,
     min(${n - 1}, max(0, CAST(floor((p.lon + 180) / 360 * ${n}) AS INTEGER))) AS x,
     min(${n - 1}, max(0, CAST(floor((0.5 - ln((1 + s) / (1 - s)) / (4 * pi())) * ${n}) AS INTEGER))) AS y
@@ -84,7 +89,7 @@ GROUP BY x, y ORDER BY y, x`;
 }
 
 /** The cells of the statement's rows, with the exact median of each cell's prices. */
-export function clusterCells(rows: ClusterRow[], zoom: number): ClusterCell[] {
+export function clusterCells(rows: ClusterRow[], zoom: number): Omit<ClusterCell, 'point'>[] {
   return rows.map((row) => ({
     zoom,
     x: row.x,
@@ -95,5 +100,6 @@ export function clusterCells(rows: ClusterRow[], zoom: number): ClusterCell[] {
     priceMin: row.price_min,
     priceMedian: row.prices === null ? null : quantileOfSorted(Float64Array.from(row.prices.split(','), Number).sort(), 0.5),
     id: row.lone_id,
+    bounds: { south: row.south, west: row.west, north: row.north, east: row.east },
   }));
 }

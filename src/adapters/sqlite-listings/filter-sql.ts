@@ -3,6 +3,7 @@
  * Column names are those of schema.ts; values always travel as bound parameters.
  */
 import type { ListingFilter, Scope } from '../../core/query/query.js';
+import { areaConditions } from './geo-sql.js';
 
 export type Param = string | number;
 
@@ -84,6 +85,11 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
   if (filter.createdSince !== undefined) {
     where.push(`${c('published_at')} >= ?`);
     params.push(filter.createdSince);
+  }
+  if (filter.area) {
+    const area = areaConditions(filter.area, alias);
+    where.push(...area.where);
+    params.push(...area.params);
   }
   return { where, params };
 }

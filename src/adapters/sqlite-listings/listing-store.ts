@@ -30,6 +30,7 @@ import { TextSetCache } from './text-sets.js';
 import { TextPlanner } from './text-choice.js';
 import { MapPointsCache } from './map-counts.js';
 import { MapReader } from './map-read.js';
+import { spreadMap } from './map-spread.js';
 import { ListingReads } from './listing-reads.js';
 import { ListingWrites } from './writes.js';
 import { StoreState } from './store-state.js';
@@ -41,6 +42,12 @@ import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnV
 import { ClustersReader } from './clusters-read.js';
 import { MAP_ANSWERS, MapAnswers } from './map-answers.js';
 import { storeStamp } from './store-stamp.js';
+import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
+import { facetCounts } from '../../core/query/facets.js';
+import { registerGeoFunctions } from './geo-sql.js';
+import { buildDistanceSearchSql } from './distance-sql.js';
+import type { LatLon } from '../../core/query/geo.js';
+import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './facets-sql.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
 
 export interface SqliteListingStoreOptions {
@@ -102,6 +109,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   ) {
     this.db = openConnection(file, options);
     openSchema(this.db);
+    registerGeoFunctions(this.db);
     this.statements = new StatementCache(this.db);
     this.state = new StoreState(this.statements);
     this.reads = new ListingReads(this.statements);
@@ -121,6 +129,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
+    if (query.distanceFrom) return this.searchByDistance(query, query.distanceFrom);
     const presented = this.state.publicJsonCurrent();
     const { sql, params } = buildSearchSql(query, { presented, text: this.textPlanner.choose(query.filter, searchRowsWanted(query)) });
     if (presented) {
@@ -142,8 +151,19 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     );
   }
 
+  private searchByDistance(query: SearchQuery, centre: LatLon): SearchResult<StoredListing> {
+    const { sql, params } = buildDistanceSearchSql(query, centre, this.textPlanner.choose(query.filter, searchRowsWanted(query)));
+    const rows = this.statements.get(sql).all(...params) as (ListingRow & { distance: number })[];
+    return pageOf(
+      rows,
+      query.pageSize,
+      (page) => page.map(fromRow),
+      (row) => [row.distance, row.id],
+    );
+  }
+
   async map(query: MapQuery): Promise<MapResult> {
-    return this.mapAnswers.answer(query, () => this.mapReader.map(query));
+    return this.mapAnswers.answer(query, () => spreadMap(this.mapReader, query));
   }
 
   /**
@@ -182,6 +202,22 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
 
   async clusters(query: ClustersQuery): Promise<ClustersResult> {
     return this.clustersReader.clusters(query);
+  }
+
+  async facets(query: FacetsQuery): Promise<FacetsResult> {
+    const chooseText: ChooseText = (filter) => this.textPlanner.choose(filter, Number.POSITIVE_INFINITY);
+    const total = buildFacetTotalSql(query, chooseText);
+    const result: FacetsResult = { total: (this.statements.get(total.sql).get(...total.params) as { n: number }).n, facets: {} };
+    for (const name of query.facets) {
+      const { sql, params } = buildFacetSql(query, name, chooseText);
+      const rows = this.statements.get(sql).all(...params) as { k: string | number | null; n: number }[];
+      result.facets[name] = facetCounts(
+        name,
+        query.filter,
+        rows.map((row) => ({ key: row.k, count: row.n })),
+      );
+    }
+    return result;
   }
 
   async stats(query: StatsQuery): Promise<StatsResult> {

@@ -13,7 +13,7 @@ import { splitAtAntimeridian } from './map-sql.js';
 import type { MapPoints } from './map-counts.js';
 
 /** A tile's figures; `loneRowid`: the rowid of its listing when it holds one (the store reads its id). */
-export type TileFigures = Omit<ClusterCell, 'zoom' | 'id'> & { loneRowid: number | null };
+export type TileFigures = Omit<ClusterCell, 'zoom' | 'id' | 'point'> & { loneRowid: number | null };
 
 /** Past this many tiles the typed arrays would cost more than the pass: the SQL path answers. */
 const MAX_TILE_SLOTS = 1 << 20;
@@ -71,6 +71,10 @@ class Tally {
   private readonly sumLon: Float64Array;
   private readonly priceMin: Float64Array;
   private readonly lastRowid: Float64Array;
+  private readonly south: Float64Array;
+  private readonly north: Float64Array;
+  private readonly west: Float64Array;
+  private readonly east: Float64Array;
   private readonly taken: typeof scratch;
   private takenCount = 0;
 
@@ -81,6 +85,10 @@ class Tally {
     this.sumLon = new Float64Array(slots);
     this.priceMin = new Float64Array(slots).fill(Number.POSITIVE_INFINITY);
     this.lastRowid = new Float64Array(slots);
+    this.south = new Float64Array(slots).fill(Number.POSITIVE_INFINITY);
+    this.north = new Float64Array(slots).fill(Number.NEGATIVE_INFINITY);
+    this.west = new Float64Array(slots).fill(Number.POSITIVE_INFINITY);
+    this.east = new Float64Array(slots).fill(Number.NEGATIVE_INFINITY);
     this.taken = scratchFor(points);
   }
 
@@ -89,6 +97,10 @@ class Tally {
     this.sumLat[slot] += lat;
     this.sumLon[slot] += lon;
     this.lastRowid[slot] = rowid;
+    this.south[slot] = Math.min(this.south[slot], lat);
+    this.north[slot] = Math.max(this.north[slot], lat);
+    this.west[slot] = Math.min(this.west[slot], lon);
+    this.east[slot] = Math.max(this.east[slot], lon);
     if (!Number.isNaN(price)) {
       this.priced[slot]++;
       if (price < this.priceMin[slot]) this.priceMin[slot] = price;
@@ -116,6 +128,7 @@ class Tally {
         priceMin: this.priced[s] === 0 ? null : this.priceMin[s],
         priceMedian: medianInPlace(prices.subarray(starts[s], starts[s + 1])),
         loneRowid: n === 1 ? this.lastRowid[s] : null,
+        bounds: { south: this.south[s], west: this.west[s], north: this.north[s], east: this.east[s] },
       });
     }
     return tiles.sort((a, b) => a.y - b.y || a.x - b.x);

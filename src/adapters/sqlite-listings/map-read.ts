@@ -7,7 +7,7 @@
 import type { MapPointListing, StoredListing } from '../../core/model/stored.js';
 import type { MapQuery } from '../../core/query/query.js';
 import type { MapResult } from '../../core/ports/listing-reader.js';
-import { mapPointJson } from '../../core/model/present.js';
+import { mapPointJson, type JsonText } from '../../core/model/present.js';
 import type { StatementCache } from '../sqlite-shared/statements.js';
 import { MAP_POINT_COLUMNS } from './columns.js';
 import type { MapPoints, MapPointsCache } from './map-counts.js';
@@ -85,6 +85,14 @@ export class MapReader {
     }
     if (!(plan.presented && joinTexts)) return { total, points };
     return { total, joined };
+  }
+
+  /** The map points of listings by id, read from their columns (the lone listings of cluster cells). */
+  pointsOf(ids: readonly string[]): Map<string, JsonText> {
+    const rows = this.statements
+      .get(`SELECT ${MAP_POINT_COLUMNS} FROM listings l WHERE l.id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids)) as MapPointRow[];
+    return new Map(rows.map((row) => [row.id, mapPointJson(mapPointFromRow(row))]));
   }
 
   /** A point without its text (a row written while the texts were stale), from its columns. */

@@ -9,6 +9,7 @@ import type { StatsArea, StatsQuery, StatsResult } from '../../core/query/aggreg
 import { quartilesOf, withdrawnStats, type WithdrawnValues } from '../../core/query/aggregates.js';
 import { scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import type { SqlStatement } from './clusters-sql.js';
+import { areaConditions as shapeConditions } from './geo-sql.js';
 
 /** The area as conditions on the listing row. */
 export function areaConditions(area: StatsArea): SqlPart {
@@ -18,6 +19,8 @@ export function areaConditions(area: StatsArea): SqlPart {
       return { where: ['l.postal_code = ?'], params: [area.postalCode] };
     case 'department':
       return { where: ['l.department = ?'], params: [area.department] };
+    case 'shape':
+      return shapeConditions(area.shape);
     case 'bbox': {
       const { south, west, north, east } = area.bbox;
       // Across the antimeridian (west > east) the longitudes are those east of west or west of east.

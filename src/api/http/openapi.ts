@@ -101,7 +101,7 @@ const OPERATIONS: Operation[] = [
     summary: 'Checks the key and returns the limits of its offer',
     answer: 'PingAnswer',
     keyed: true,
-    errors: [],
+    errors: [400],
     headers: [],
     cache: 'no-store',
     description: 'Consumes nothing and keeps answering when a quota is reached.',
@@ -111,7 +111,7 @@ const OPERATIONS: Operation[] = [
     summary: 'The listing sites (offers with site filters)',
     answer: 'SourcesAnswer',
     keyed: true,
-    errors: [402],
+    errors: [400, 402],
     headers: ['rate', 'quota'],
     cache: 'no-store',
   },
@@ -245,7 +245,7 @@ const QUOTA_HEADERS = [
 ];
 
 const ERROR_MEANINGS: Record<number, string> = {
-  400: 'BAD_REQUEST: every faulty parameter in `details`.',
+  400: 'BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted).',
   401: 'API_KEY_MISSING or API_KEY_INVALID.',
   402: 'QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED.',
   404: 'NOT_FOUND.',
@@ -280,12 +280,19 @@ const PARAMETER_NOTES: Record<string, string> = {
   sources: 'Only these sites (comma-separated ids of GET /sources); offers with site filters.',
   exclude_sources: 'Every site but these (comma-separated); offers with site filters.',
   source: 'Obsolete, without effect; still accepted.',
-  sort: 'Order of the results; the listing id breaks ties.',
+  sort: 'Order of the results; the listing id breaks ties. distance: nearest first from centre (listings with coordinates only).',
   page: 'Page number; slow beyond 50, follow next_cursor instead.',
   page_size: 'Items per page.',
   cursor: 'The next_cursor of the previous answer (opaque); takes precedence over page.',
   dedup: '0 returns every duplicate; by default one listing per duplicate group.',
+  facets:
+    'Comma-separated facets to count over the whole query (type, pieces, dpe, prix, surface, source), each without its own filter; adds `total` and `facets` to the answer, at no listing quota.',
   bbox: 'south,west,north,east in decimal degrees; west > east crosses the antimeridian.',
+  polygone:
+    'Only the listings in this polygon: lat,lon;lat,lon;… (3 to 500 vertices, closed implicitly; edges go the shorter way round, so one may cross the antimeridian; not crossing itself nor winding around a pole).',
+  precision: 'Finer cells: the tiles of zoom + precision (0 to 3), within the tile limit.',
+  centre: 'lat,lon: with rayon_km, only the listings within that distance of it; the origin of sort=distance.',
+  rayon_km: 'Radius around centre, km (above 0, at most 100; great-circle distance).',
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

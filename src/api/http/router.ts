@@ -10,6 +10,7 @@ import { meter, rateLimit } from './middleware/metering.js';
 import { input } from './middleware/validate.js';
 import { siteFiltersOffer } from './middleware/site-filters.js';
 import { conditional } from './middleware/freshness.js';
+import { noParameters } from './middleware/known-parameters.js';
 import { health } from '../routes/health/handler.js';
 import { ping } from '../routes/ping/handler.js';
 import { listSources } from '../routes/sources/handler.js';
@@ -42,8 +43,8 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/openapi.json', conditional(), serveOpenApi(deps));
   router.get('/docs', docsPage());
   router.get('/docs/:file', conditional(), docsAsset());
-  router.get('/ping', auth, ping(deps));
-  router.get('/sources', auth, limit, siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
+  router.get('/ping', auth, noParameters(), ping(deps));
+  router.get('/sources', auth, limit, noParameters(), siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
   // Each `input` parses one route's parameters and hands them, typed, to that route's handler.
   const search = input(SearchParams);
   router.get(

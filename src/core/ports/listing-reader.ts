@@ -7,6 +7,8 @@ import type { StoredListing } from '../model/stored.js';
 import type { JsonText } from '../model/present.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult } from '../query/aggregates.js';
+import type { FacetsQuery, FacetsResult } from '../query/facets.js';
+import type { MapSampling } from '../query/map-sampling.js';
 
 /**
  * The points of a map box as the API sends them: `texts` joined with commas are the items of the
@@ -18,6 +20,8 @@ export interface MapResult {
   total: number;
   count: number;
   texts: JsonText[];
+  /** Set when the box held more listings than the limit: how the points were spread (map-sampling.ts). */
+  sampling?: MapSampling;
 }
 
 export interface StoreHealth {
@@ -38,6 +42,8 @@ export interface ListingReader {
   get(id: string): Promise<StoredListing | null>;
   /** Aggregate reads (src/core/query/aggregates.ts): the map's listings counted per web-map tile. */
   clusters(query: ClustersQuery): Promise<ClustersResult>;
+  /** A search's facets (src/core/query/facets.ts): exact on both engines. */
+  facets(query: FacetsQuery): Promise<FacetsResult>;
   /** Market statistics of an area: exact on SQLite, within the documented bound on Elasticsearch. */
   stats(query: StatsQuery): Promise<StatsResult>;
 

@@ -6,6 +6,8 @@
  */
 import type { TransactionType } from '../model/annonce.js';
 import type { BoundingBox, ListingFilter, Scope } from './query.js';
+import type { GeoArea } from './geo.js';
+import type { JsonText } from '../model/present.js';
 
 /** Highest zoom of the web-map tiling asked for (tiles of about 38 m at the equator). */
 export const MAX_CLUSTER_ZOOM = 20;
@@ -41,6 +43,10 @@ export interface ClusterCell {
   priceMedian: number | null;
   /** The listing's id when the cell holds one listing. */
   id: string | null;
+  /** The box of the cell's listings: their lowest and highest latitudes and longitudes. */
+  bounds: BoundingBox;
+  /** The lone listing's map point (presentMapPoint) when the cell holds one listing. */
+  point: JsonText | null;
 }
 
 export interface ClustersResult {
@@ -94,7 +100,8 @@ export type StatsArea =
   | { kind: 'commune'; insee: string; postalCodes: string[]; sharedPostalCodes: string[]; cityNames: string[] }
   | { kind: 'postalCode'; postalCode: string }
   | { kind: 'department'; department: string }
-  | { kind: 'bbox'; bbox: BoundingBox };
+  | { kind: 'bbox'; bbox: BoundingBox }
+  | { kind: 'shape'; shape: GeoArea };
 
 /** Listings that left the market this long ago or less count as recently withdrawn. */
 export const WITHDRAWN_WINDOW_DAYS = 90;

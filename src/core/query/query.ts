@@ -4,9 +4,12 @@
  * builder is a pure function of them.
  */
 import type { DpeLetter, TransactionType } from '../model/annonce.js';
+import type { GeoArea, LatLon } from './geo.js';
 
 export const SORTS = ['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc'] as const;
 export type SortName = (typeof SORTS)[number];
+/** The sorts a search may ask for: those of SORTS, and `distance` from a `centre` (SearchQuery.distanceFrom). */
+export const SEARCH_SORT_NAMES = [...SORTS, 'distance'] as const;
 
 /** Filters shared by search, map and feed (the `/annonces` parameters). */
 export interface ListingFilter {
@@ -37,6 +40,8 @@ export interface ListingFilter {
   updatedSince?: number;
   /** published_at >= this (epoch ms). */
   createdSince?: number;
+  /** Only the listings in this polygon or circle (geo.ts). */
+  area?: GeoArea;
 }
 
 /**
@@ -61,6 +66,11 @@ export interface SearchQuery {
   /** Either page mode (1-based page) or keyset mode (after a position). */
   page: number;
   after: SortPosition | null;
+  /**
+   * `sort=distance`: nearest first from this point, then by id, instead of `sort`; only listings
+   * with coordinates (a distance needs them). Positions are [metres, id].
+   */
+  distanceFrom?: LatLon;
 }
 
 export interface SearchResult<T> {

@@ -11,10 +11,12 @@ import { mapPointsOf } from '../../support/map-points.js';
 import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { MAP_POINT_FIELDS, PAGE_EXCLUDED_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
 import { readModelFields } from '../../../src/adapters/elasticsearch/read-model.js';
+import { cellCountsAggs } from '../../../src/adapters/elasticsearch/map-cells-body.js';
+import { samplingCells } from '../../../src/core/query/map-sampling.js';
 import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { makeListings } from '../../support/fixtures.js';
 import { loadGoldens } from './goldens.js';
-import { hitOf, mockCluster } from './mock-cluster.js';
+import { errorBody, hitOf, mockCluster, responseError } from './mock-cluster.js';
 
 const listings = makeListings({ count: 30, seed: 9 }).map((l, i) =>
   i % 3 === 0
@@ -176,13 +178,57 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       _score: null,
       fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json] },
     });
-    cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 2417, relation: 'eq' }, hits: points.map(hit) } }));
+    // A total under the limit: a capped box is spread over its cells (below).
+    cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 1417, relation: 'eq' }, hits: points.map(hit) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
-    expect(cluster.requests[0].body).to.deep.equal(body);
+    // The golden body, and the cells' totals in the same request.
+    expect(cluster.requests[0].body).to.deep.equal({ ...body, aggs: cellCountsAggs(samplingCells(query.bbox)!) });
     expect(cluster.requests).to.have.length(1);
-    expect(result.total).to.equal(2417);
+    expect(result.total).to.equal(1417);
     expect(result.count).to.equal(points.length);
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
+  });
+
+  it('map: a capped box is read as each cell share in one more request, or cell by cell on an index that refuses it', async () => {
+    const { query } = golden('map-box-grouped.json') as { query: Parameters<ElasticsearchListingStore['map']>[0] };
+    const cells = samplingCells(query.bbox)!;
+    const totals = cells.map((_, i) => (i === 0 ? 3000 : i === 1 ? 1000 : 0));
+    const text = (l: StoredListing) => ({ fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json] } });
+    for (const refused of [false, true]) {
+      const cluster = mockCluster();
+      cluster.on('POST', '/annonces/_search', (params) => {
+        if (params.body.aggs?.cells)
+          return { hits: { total: { value: 4000, relation: 'eq' }, hits: [] }, aggregations: { cells: { buckets: totals.map((n) => ({ doc_count: n })) } } };
+        if (params.body.aggs) {
+          if (refused) return responseError(400, errorBody(400, 'illegal_argument_exception', 'Top hits result window is too large'));
+          return {
+            aggregations: {
+              c0: { points: { hits: { hits: listings.slice(0, 3).map(text) } } },
+              c1: { points: { hits: { hits: listings.slice(3, 4).map(text) } } },
+            },
+          };
+        }
+        return {
+          hits: { total: { value: params.body.size, relation: 'eq' }, hits: listings.slice(0, 2).map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))))) },
+        };
+      });
+      const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map({ ...query, limit: 4 });
+      expect(result.total).to.equal(4000);
+      expect(result.sampling).to.deep.equal({ grid: 10 });
+      const second = cluster.requests[1].body;
+      expect(Object.keys(second.aggs)).to.deep.equal(['c0', 'c1']);
+      expect([second.aggs.c0.aggs.points.top_hits.size, second.aggs.c1.aggs.points.top_hits.size]).to.deep.equal([3, 1]);
+      if (!refused) {
+        expect(cluster.requests).to.have.length(2);
+        expect(mapPointsOf(result)).to.deep.equal(listings.slice(0, 4).map(presentMapPoint));
+      } else {
+        // One read per cell with a share, from _source, at most its share.
+        expect(cluster.requests.slice(2).map((r) => [r.body.size, r.body._source])).to.deep.equal([
+          [3, { includes: MAP_POINT_FIELDS }],
+          [1, { includes: MAP_POINT_FIELDS }],
+        ]);
+      }
+    }
   });
 
   it('map: a box holding an older document is read again from _source, thin points presented like the full listings', async () => {
@@ -199,12 +245,13 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       }
       return JSON.parse(JSON.stringify(out));
     };
-    cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 2417, relation: 'eq' }, hits: points.map((l) => hitOf(thin(l))) } }));
+    // A total under the limit (a capped one is read again cell by cell: map-sampling.ts), yet not the hits' count.
+    cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 1417, relation: 'eq' }, hits: points.map((l) => hitOf(thin(l))) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
-    expect(cluster.requests[0].body).to.deep.equal(body);
+    expect(cluster.requests[0].body).to.deep.equal({ ...body, aggs: cellCountsAggs(samplingCells(query.bbox)!) });
     const { docvalue_fields: _, stored_fields: __, ...sameQuery } = body as Record<string, unknown>;
     expect(cluster.requests[1].body).to.deep.equal({ ...sameQuery, _source: { includes: MAP_POINT_FIELDS } });
-    expect(result.total).to.equal(2417);
+    expect(result.total).to.equal(1417);
     expect(result.count).to.equal(points.length);
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
   });

@@ -116,7 +116,7 @@ describeEngines('OpenAPI document', function (engine) {
     expect(params.annee_min.schema).to.include({ minimum: 1700, maximum: 2100 });
     expect(params.q.schema).to.include({ type: 'string', maxLength: 120 });
     expect(params.cursor.schema).to.include({ maxLength: 500 });
-    expect(params.sort.schema.enum).to.deep.equal(['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc']);
+    expect(params.sort.schema.enum).to.deep.equal(['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc', 'distance']);
     expect(params.sort.schema.default).to.equal('recent');
     expect(params.dpe).to.include({ style: 'form', explode: true });
     const feed = Object.fromEntries(contract.document.paths['/annonces/feed'].get.parameters.map((p: { name: string }) => [p.name, p]));
@@ -151,6 +151,8 @@ describeEngines('OpenAPI document', function (engine) {
     const search = await conform('/annonces?page_size=100&dedup=0', paid, 200);
     expect(search.body.items.some((a: { legal_info: unknown }) => typeof a.legal_info === 'object' && a.legal_info !== null)).to.equal(true);
     await conform('/annonces?page_size=100&sources=seloger,nowhere', paid, 200);
+    const faceted = await conform('/annonces?page_size=5&facets=type,pieces,dpe,prix,surface,source', paid, 200);
+    expect(Object.keys(faceted.body.facets)).to.have.length(6);
     await conform('/annonces/map?bbox=-90,-180,90,180', paid, 200);
     for (const listing of listings.filter((l) => l.status === 'active').slice(0, 40)) {
       await conform(`/annonces/${listing.content.source}/${listing.content.reference}`, paid, 200);
@@ -168,6 +170,8 @@ describeEngines('OpenAPI document', function (engine) {
   it('live error answers conform: 400, 401, 402, 404, 422, 429 and 405', async () => {
     await conform('/annonces?page_size=0&prix_min=x', paid, 400);
     await conform('/annonces/map', paid, 400);
+    await conform('/annonces?prix_mni=1', paid, 400);
+    await conform('/ping?x=1', paid, 400);
     await conform('/ptz/zone?cp=7500', paid, 400);
     await conform('/annonces', null, 401);
     await conform('/ping', 'ak_unknown', 401);

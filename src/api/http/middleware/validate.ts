@@ -6,11 +6,14 @@
  *
  * Every faulty field is reported in `details[]`: a malformed value is a 400; a schema's cross-field
  * rule (a min above its max), flagged with `contradiction`, is a 422, only once every field is well
- * formed (contradictory values are not clamped).
+ * formed (contradictory values are not clamped). A query parameter the schema does not name is a
+ * 400 UNKNOWN_PARAMETER before any of this (known-parameters.ts); a route reading its path takes no
+ * query parameter.
  */
 import type { Context, Middleware, Next } from 'koa';
 import type { z } from 'zod';
 import { badRequest, unprocessable, type FieldIssue } from '../errors.js';
+import { unknownParameters } from './known-parameters.js';
 
 /** A handler of a validated route. */
 export type RouteHandler<P> = (ctx: Context, params: P) => Promise<void>;
@@ -24,7 +27,9 @@ export interface RouteInput<P> {
   handle(handler: RouteHandler<P>): Middleware;
 }
 
-export function input<S extends z.ZodType>(schema: S, pick: (ctx: Context) => unknown = (ctx) => ctx.query): RouteInput<z.output<S>> {
+export function input<S extends z.ZodType>(schema: S, pick?: (ctx: Context) => unknown): RouteInput<z.output<S>> {
+  const queryNames = pick ? [] : parameterNames(schema);
+  const read = pick ?? ((ctx: Context) => ctx.query);
   // Keyed by the request's context, so nothing untyped travels through ctx.state.
   const parsed = new WeakMap<Context, { value: z.output<S> }>();
   const params = (ctx: Context): z.output<S> => {
@@ -34,7 +39,9 @@ export function input<S extends z.ZodType>(schema: S, pick: (ctx: Context) => un
   };
   return {
     validate: async function validateMiddleware(ctx: Context, next: Next): Promise<void> {
-      const result = schema.safeParse(pick(ctx));
+      const unknown = unknownParameters(ctx.query, queryNames);
+      if (unknown) throw unknown;
+      const result = schema.safeParse(read(ctx));
       if (!result.success) throw rejection(result.error.issues);
       parsed.set(ctx, { value: result.data });
       await next();
@@ -45,6 +52,13 @@ export function input<S extends z.ZodType>(schema: S, pick: (ctx: Context) => un
         await handler(ctx, params(ctx));
       },
   };
+}
+
+/** The names an object schema takes (its shape's keys; refinements keep the shape). */
+function parameterNames(schema: z.ZodType): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  if (!shape) throw new Error('a query schema must be an object schema');
+  return Object.keys(shape);
 }
 
 const CONTRADICTION = 'contradiction';

@@ -9,6 +9,7 @@ import { toListingFilter } from '../shared/listing-filter.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
 import { requestScope } from '../shared/scope.js';
 import type { SearchParams } from './schema.js';
+import { presentFacets } from './facets.js';
 
 export function searchListings(deps: AppDeps) {
   return async function searchListingsHandler(ctx: Context, params: SearchParams): Promise<void> {
@@ -20,22 +21,34 @@ export function searchListings(deps: AppDeps) {
       filter: toListingFilter(params),
       scope: requestScope(ctx, params, deps.sites),
       grouped: params.dedup !== '0' && params.dedup !== 'false',
-      sort: params.sort,
+      ...searchOrder(params),
       pageSize: params.page_size,
       // docs/api.md: the cursor takes precedence over page when both are sent.
       page: fromCursor ? 1 : params.page,
       after: fromCursor ? fromCursor.position : null,
     };
-    const result = await deps.listings.search(query);
+    // Facets count listings without delivering any: they cost no listing quota (docs/api.md "Facets").
+    const [result, facets] = await Promise.all([
+      deps.listings.search(query),
+      params.facets ? deps.listings.facets({ filter: query.filter, scope: query.scope, grouped: query.grouped, facets: params.facets }) : null,
+    ]);
     ctx.state.delivered = result.items.map((l) => l.id);
     sendJson(ctx, {
       page: pageNumber,
       page_size: params.page_size,
       has_more: result.hasMore,
       next_cursor: result.hasMore && result.last ? deps.cursors.encode(cursorKind, [...result.last, pageNumber + 1]) : null,
+      total: facets?.total,
+      facets: facets ? presentFacets(facets) : undefined,
       items: new JsonTexts(result.items.map(annonceJson)),
     });
   };
+}
+
+/** The order of a search: one of the sorts, or by distance from `centre` (SearchQuery.distanceFrom). */
+export function searchOrder(params: SearchParams): Pick<SearchQuery, 'sort' | 'distanceFrom'> {
+  // With distanceFrom the engines rank by distance; `recent` only fills the field.
+  return params.sort === 'distance' ? { sort: 'recent', distanceFrom: params.centre } : { sort: params.sort };
 }
 
 function splitPage(decoded: SortPosition): { position: SortPosition; page: number } {

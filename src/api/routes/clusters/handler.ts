@@ -1,7 +1,8 @@
 /**
  * GET /annonces/map/clusters: the listings of a map box counted per tile of the web-map tiling at
- * `zoom`, with each tile's centroid and prices. No listing is delivered (a lone tile's id is a
- * reference, as a map point is), so it meters as the map does (docs/api.md "What is counted").
+ * `zoom` (refined by `precision`), with each tile's centroid, prices and the box of its listings.
+ * No listing is delivered (a lone tile's id and map point are a map point's), so it meters as the
+ * map does (docs/api.md "What is counted").
  */
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/state.js';
@@ -11,18 +12,19 @@ import type { ClustersParams } from './schema.js';
 
 export function mapClusters(deps: AppDeps) {
   return async function mapClustersHandler(ctx: Context, params: ClustersParams): Promise<void> {
-    const { zoom } = params;
+    const { zoom, precision } = params;
     const result = await deps.listings.clusters({
       filter: toListingFilter(params),
       scope: requestScope(ctx, params, deps.sites),
       grouped: params.dedup !== '0' && params.dedup !== 'false',
       bbox: params.bbox,
-      zoom,
+      zoom: zoom + precision,
     });
     const cells = [...result.cells].sort((a, b) => a.y - b.y || a.x - b.x);
     ctx.body = {
       bbox: params.bbox,
       zoom,
+      precision,
       total: result.total,
       cells: cells.map((cell) => ({
         zoom: cell.zoom,
@@ -34,6 +36,8 @@ export function mapClusters(deps: AppDeps) {
         price_min: cell.priceMin,
         price_median: cell.priceMedian,
         id: cell.id,
+        bounds: cell.bounds,
+        point: cell.point === null ? null : JSON.parse(String(cell.point)),
       })),
     };
   };

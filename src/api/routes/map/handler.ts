@@ -22,6 +22,7 @@ export function mapPoints(deps: AppDeps) {
       bbox: params.bbox,
       total: result.total,
       capped: result.total > result.count,
+      sampling: result.sampling ?? null,
       items: new JsonTexts(result.texts),
     });
   };

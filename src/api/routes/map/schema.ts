@@ -4,6 +4,7 @@ import { AnnonceMapPoint } from '../../../core/model/annonce.js';
 import { boundsInOrder, listingFilterParams } from '../shared/listing-filter.js';
 import { oneOf } from '../shared/params.js';
 import { contradiction } from '../../http/middleware/validate.js';
+import { areaParams, areaRules } from '../shared/area-params.js';
 
 const coordinate = /^[+-]?\d{1,3}(\.\d{1,12})?$/;
 
@@ -37,11 +38,13 @@ export const MapParamsShape = z.object({
   ...listingFilterParams,
   bbox: Bbox,
   dedup: oneOf(['0', '1', 'false', 'true'], 'must be 0 or 1').optional(),
+  ...areaParams,
 });
 
 /** The map's cross-field rules: bounds in order, and a box whose south is not above its north. */
 export function mapRules(params: z.output<typeof MapParamsShape>, ctx: z.core.$RefinementCtx): void {
   boundsInOrder(params, ctx);
+  areaRules(params, ctx);
   // West above east is a box across the antimeridian; south above north is no box at all.
   if (params.bbox.south > params.bbox.north) contradiction(ctx, 'bbox', 'south is above north');
 }
@@ -55,5 +58,11 @@ export const MapAnswer = z.object({
     .describe('The box asked for; west > east crosses the antimeridian.'),
   total: z.number().int().min(0).describe('Every listing in the box, exactly.'),
   capped: z.boolean().describe('True when total is above the points returned (at most 2 000).'),
+  sampling: z
+    .object({ grid: z.number().int().min(2).describe('Cells per side of the grid the box was cut into.') })
+    .nullable()
+    .describe(
+      'How a capped answer was spread over the box: each cell of a grid x grid cut got points in proportion to its listings (docs/api.md "Map sampling"); null when every listing of the box is returned, or the box is too small to cut.',
+    ),
   items: z.array(AnnonceMapPoint).max(2000),
 });

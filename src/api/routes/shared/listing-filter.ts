@@ -7,6 +7,7 @@ import { foldText, queryWords } from '../../../core/refdata/text.js';
 import type { ListingFilter } from '../../../core/query/query.js';
 import { TRANSACTION_TYPES } from '../../../core/model/annonce.js';
 import { contradiction } from '../../http/middleware/validate.js';
+import { areaOf, type AreaParams } from './area-params.js';
 import { commaList, decimal, integer, isoDateTime, letterList, oneOf, siteFilterParams, text } from './params.js';
 
 export const listingFilterParams = {
@@ -56,7 +57,8 @@ export function boundsInOrder(params: ListingFilterParams, ctx: z.core.$Refineme
   }
 }
 
-export function toListingFilter(params: ListingFilterParams): ListingFilter {
+/** The engine-neutral filter; the area parameters are those of the routes that take them. */
+export function toListingFilter(params: ListingFilterParams & AreaParams): ListingFilter {
   const words = params.q ? queryWords(params.q) : [];
   return {
     words: words.length ? words : undefined,
@@ -80,5 +82,6 @@ export function toListingFilter(params: ListingFilterParams): ListingFilter {
     ges: params.ges,
     updatedSince: params.updated_since,
     createdSince: params.created_since,
+    area: areaOf(params),
   };
 }

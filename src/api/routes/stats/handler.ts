@@ -10,6 +10,7 @@ import { DAY_MS, WITHDRAWN_WINDOW_DAYS, type Quartiles, type StatsArea } from '.
 import { loadCommunes } from '../../../core/refdata/communes.js';
 import { foldText } from '../../../core/refdata/text.js';
 import { requestScope } from '../shared/scope.js';
+import { areaOf as shapeOf } from '../shared/area-params.js';
 import type { StatsParams } from './schema.js';
 
 /** Before `meter`, as the site-filter gate: a refused request takes no request token. */
@@ -23,7 +24,7 @@ export function marketStatsOffer() {
 }
 
 interface AreaAnswer {
-  kind: 'commune' | 'postal_code' | 'department' | 'bbox';
+  kind: 'commune' | 'postal_code' | 'department' | 'bbox' | 'polygon' | 'circle';
   code: string | null;
   name: string | null;
   bbox: StatsParams['bbox'] | null;
@@ -58,6 +59,8 @@ function areaOf(params: StatsParams): { area: StatsArea; answer: AreaAnswer } {
       answer: { kind: 'department', code: department, name: communes.departmentName(department) ?? null, bbox: null },
     };
   }
+  const shape = shapeOf(params);
+  if (shape) return { area: { kind: 'shape', shape }, answer: { kind: shape.kind, code: null, name: null, bbox: null } };
   const bbox = params.bbox!;
   return { area: { kind: 'bbox', bbox }, answer: { kind: 'bbox', code: null, name: null, bbox } };
 }

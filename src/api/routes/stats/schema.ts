@@ -8,6 +8,7 @@ import { WITHDRAWN_WINDOW_DAYS } from '../../../core/query/aggregates.js';
 import { Bbox } from '../map/schema.js';
 import { integer, oneOf, siteFilterParams, text } from '../shared/params.js';
 import { contradiction } from '../../http/middleware/validate.js';
+import { areaParams, areaRules } from '../shared/area-params.js';
 
 const single = { error: 'given more than once; must be given once, as a string' };
 
@@ -25,6 +26,7 @@ export const StatsParams = z
       .optional(),
     dept: text(3),
     bbox: Bbox.optional(),
+    ...areaParams,
     type: text(40),
     transaction: oneOf(TRANSACTION_TYPES, 'must be vente or location').optional(),
     pieces_min: integer(0, 1000),
@@ -34,10 +36,15 @@ export const StatsParams = z
   })
   .superRefine((params, ctx) => {
     // Exactly one area: a malformed request (400), named by the second area given, or by `commune`.
-    const given = (['commune', 'cp', 'dept', 'bbox'] as const).filter((key) => params[key] !== undefined);
+    const given = (['commune', 'cp', 'dept', 'bbox', 'polygone', 'centre'] as const).filter((key) => params[key] !== undefined);
     if (given.length !== 1) {
-      ctx.addIssue({ code: 'custom', path: [given.length ? given[1] : 'commune'], message: 'give exactly one area: commune, cp, dept or bbox' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [given.length ? given[1] : 'commune'],
+        message: 'give exactly one area: commune, cp, dept, bbox, polygone or centre with rayon_km',
+      });
     }
+    areaRules(params, ctx);
     if (params.bbox && params.bbox.south > params.bbox.north) contradiction(ctx, 'bbox', 'south is above north');
     if (params.pieces_min !== undefined && params.pieces_max !== undefined && params.pieces_min > params.pieces_max) {
       contradiction(ctx, 'pieces_min', `pieces_min (${params.pieces_min}) is above pieces_max (${params.pieces_max})`);
@@ -54,8 +61,8 @@ const Quartiles = z.object({
 
 export const StatsAnswer = z.object({
   area: z.object({
-    kind: z.enum(['commune', 'postal_code', 'department', 'bbox']),
-    code: z.string().nullable().describe('INSEE code, postal code or department code; null for a box.'),
+    kind: z.enum(['commune', 'postal_code', 'department', 'bbox', 'polygon', 'circle']),
+    code: z.string().nullable().describe('INSEE code, postal code or department code; null for a box, a polygon or a circle.'),
     name: z.string().nullable().describe('Commune or department name when known.'),
     bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).nullable(),
   }),
