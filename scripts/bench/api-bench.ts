@@ -308,7 +308,10 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   const seconds = clamp(3 * round, options.duration, Math.max(options.duration, 60));
   const cpuBefore = processTreeCpuMs(server.pid);
   const engineBefore = enginesCpuMs(enginePids);
+  const besidePaths = scenario.beside ? await scenario.beside(ctx) : null;
+  const besideRun = besidePaths ? runLoad({ ...spec, paths: besidePaths, connections: options.connections, seconds }) : null;
   const run = await runLoad({ ...spec, connections: options.connections, seconds });
+  const beside = besideRun ? await besideRun : null;
   const cpuAfter = processTreeCpuMs(server.pid);
   const engineAfter = enginesCpuMs(enginePids);
   const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && run.requests > 0 ? (cpuAfter - cpuBefore) / run.requests : null;
@@ -331,6 +334,11 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     );
   }
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
+  const besideNote = beside
+    ? `(beside it, ${options.connections} connections asking ${besidePaths!.length} other requests: ${integer(beside.requests)} answers, ` +
+      `${integer(beside.non2xx)} of them not 2xx (first ${beside.firstBadStatus ?? '-'}), p50 ${ms(beside.p50)} ms)`
+    : undefined;
+  if (besideNote) log(`  ${besideNote}`);
   log(
     `  1 connection: p50 ${ms(single.p50)} ms; ${options.connections} connections, ${seconds.toFixed(0)} s: ${run.requests} requests, ` +
       `${integer(run.rps)} req/s, p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms; raw ${ms(rawMs)} ms; server CPU ${ms(cpuPerRequest)} ms/request` +
@@ -354,6 +362,7 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
     bareLoadP50: bare.p50,
     bareCpuMsPerRequest: bare.cpuMsPerRequest,
     directRps,
+    note: besideNote,
     metrics: {
       ...(directRps ? { vsDirect: run.rps / directRps } : {}),
       rps: run.rps,

@@ -44,6 +44,11 @@ export interface Scenario {
   /** `load`: autocannon with C connections; `replication`: one client walking the feed to its end. */
   kind: 'load' | 'replication';
   targets: Target[];
+  /**
+   * Requests sent by as many more connections during the scenario's measured load (not in its
+   * figures): whether the scenario still answers while they run. Their answers are counted apart.
+   */
+  beside?: (ctx: ScenarioContext) => Promise<string[]>;
   /** A search, sort, text, cursor, flow, map or aggregate read: on Elasticsearch held to the node's own rate (vsDirect). */
   searchLike?: boolean;
   paths(ctx: ScenarioContext): Promise<string[]>;
@@ -219,6 +224,15 @@ const SCENARIO_TABLE: Scenario[] = [
       paths: async () => DEEP_QUERIES.map((q) => `/annonces?${q}&page=${page}`),
     }),
   ),
+  {
+    // Deep pages cannot starve the rest: searches measured while as many connections ask for page 1 000.
+    name: 'search-beside-page-1000',
+    title: '/annonces dept + price range while other clients ask for page=1000',
+    kind: 'load',
+    targets: [],
+    paths: async (ctx) => variants(() => `/annonces?dept=${dept(ctx)}&prix_min=100000&prix_max=250000&sort=recent&page_size=25`),
+    beside: async () => DEEP_QUERIES.map((q) => `/annonces?${q}&page=1000`),
+  },
   {
     name: 'map-paris',
     title: '/annonces/map Paris-size box, 2 000 points + exact total',

@@ -39,4 +39,17 @@ describe('bench: the search and map feature scenarios', () => {
       }
     });
   }
+
+  it('search-beside-page-1000: searches measured while the other connections ask for page 1 000', async () => {
+    const [scenario] = selectScenarios('search-beside-page-1000');
+    const beside = await scenario.beside!(context);
+    expect(beside.length).to.be.greaterThan(0);
+    for (const path of [...(await scenario.paths(context)), ...beside]) {
+      const parsed = SearchParams.safeParse(Object.fromEntries(new URL(path, 'http://bench').searchParams));
+      expect(parsed.success, path).to.equal(true);
+    }
+    expect(beside.every((p) => new URL(p, 'http://bench').searchParams.get('page') === '1000')).to.equal(true);
+    // Search-like: on Elasticsearch it is held to the node's own rate as well.
+    expect(scenario.searchLike).to.equal(true);
+  });
 });
