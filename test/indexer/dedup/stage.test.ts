@@ -319,8 +319,15 @@ describe('DedupGrouping in the load pipeline', function () {
         regrouped_at_end: 0,
         peak_rss_mib_writing: 0,
         peak_rss_mib: 0,
+        index_operations: 0,
+        index_operations_per_listing: 0,
       });
       expect(counts(atEnd)).to.deep.equal(counts(batchByBatch));
+      // What each way costs the store: at the end, each listing written, then each grouped one again
+      // with its group; batch by batch, each written with the group it joins, and the members of a
+      // group that grows rewritten.
+      expect(atEnd.index_operations).to.equal(atEnd.written + atEnd.regrouped_at_end);
+      expect(batchByBatch.index_operations).to.be.within(batchByBatch.written, atEnd.index_operations);
 
       // Listing by listing, the same but for the keys (minted from the final groups, not from the
       // groups as they formed) and the change positions (the group fields are written last).
