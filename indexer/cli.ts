@@ -116,6 +116,9 @@ function listingIdOf(text: string): string {
   return at > 0 ? listingId(text.slice(0, at), text.slice(at + 1)) : text;
 }
 
+/** The lock was lost mid-run (docs/operations.md): EX_TEMPFAIL of sysexits, a rerun is the remedy. */
+const EXIT_FENCED = 75;
+
 function usage(problem: string): number {
   console.error(
     `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- reindex`,
@@ -134,6 +137,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       else if ((error as Error).name === 'WriterBusyError' || (error as Error).name === 'MissingAliasError') {
         console.error((error as Error).message);
         process.exitCode = 3;
+      } else if ((error as Error).name === 'WriterFencedError') {
+        console.error((error as Error).message);
+        process.exitCode = EXIT_FENCED;
       } else {
         console.error(error);
         process.exitCode = 1;

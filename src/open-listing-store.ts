@@ -43,7 +43,7 @@ export async function reindexListingStore(config: Config, onProgress: (copied: n
     const { ElasticsearchListingStore } = await import('./adapters/elasticsearch/listing-store.js');
     const { alias } = config.elasticsearch;
     const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
-    const store = new ElasticsearchListingStore(client, { alias });
+    const store = new ElasticsearchListingStore(client, { alias, writerLeaseMs: config.elasticsearch.writerLeaseMs });
     try {
       return await withWriterLock(store, { changesFrom: Date.now() }, () => reindex(client, { alias, onProgress }));
     } finally {

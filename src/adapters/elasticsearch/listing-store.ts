@@ -38,7 +38,7 @@ import { indicesOf } from './aliases.js';
 import { loadIndexDefinition } from './index-definition.js';
 import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock.js';
 import { clearJournal, readJournal, writeJournal } from './write-journal.js';
-import { acquireElasticsearchWriterLock, ensureStateIndex, lockIsDead, readLock, removeLock, stateIndexOf } from './writer-lock.js';
+import { acquireElasticsearchWriterLock, ensureStateIndex, readLock, stateIndexOf, type FencedWriterLock } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
   alias: string;
@@ -51,6 +51,8 @@ export interface ElasticsearchListingStoreOptions {
    */
   onDocumentFailure?: (failure: DocumentFailure) => void | Promise<void>;
   writer?: Omit<BulkWriterOptions, 'index'>;
+  /** The writer lock's lease (writer-lock.ts); default DEFAULT_LEASE_MS. */
+  writerLeaseMs?: number;
 }
 
 const GET_MANY_CHUNK = 1000;
@@ -71,13 +73,26 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   private unrefreshedWrites = false;
   /** Report of the last upsertMany (indexer statistics). */
   lastWrite: BulkWriteReport | null = null;
+  /** The writer lock this store holds: every write checks it is still held (fencing). */
+  private heldLock: FencedWriterLock | null = null;
 
   constructor(
     readonly client: Client,
     private readonly options: ElasticsearchListingStoreOptions,
   ) {
     this.alias = options.alias;
-    this.writer = new BulkWriter(client, { ...options.writer, index: options.alias });
+    // A bulk write retrying through an outage checks the lock before each new attempt.
+    const sleep = options.writer?.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const fencedSleep = async (ms: number) => {
+      await sleep(ms);
+      this.fence();
+    };
+    this.writer = new BulkWriter(client, { ...options.writer, sleep: fencedSleep, index: options.alias });
+  }
+
+  /** Throws WriterFencedError when this store's writer lock was lost: nothing is written after that. */
+  private fence(): void {
+    this.heldLock?.assertHeld();
   }
 
   async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
@@ -124,22 +139,31 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   /**
    * How far the feed and the withdrawn flow may go. A load's writes become visible to searches only
    * at refreshes (and shard by shard), later than their `changed_at`: were the flows to serve up to
-   * `until` meanwhile, a cursor could pass a change that becomes visible behind it. So while a writer
-   * holds the lock they stop just below its `changes_from`, and go on once it has refreshed and
-   * released. A dead writer's lock is cleared here (restoring the refresh interval it left off).
+   * `until` meanwhile, a cursor could pass a change that becomes visible behind it. So while a lock
+   * exists they stop just below its `changes_from`, and go on once its writer has refreshed and
+   * released. A dead writer's lock holds them too: only the next writer, taking the lock over,
+   * makes its writes visible (a reader may hold read-only credentials, and that writer may yet wake).
    */
   private async visibleUntil(until: number): Promise<number> {
     const lock = await guarded(() => readLock(this.client, this.alias));
-    if (lock === null) return until;
-    if (lockIsDead(lock.document)) {
-      await this.recoverAbandonedLoad();
-      return until;
-    }
-    return Math.min(until, lock.document.changes_from - 1);
+    return lock === null ? until : Math.min(until, lock.document.changes_from - 1);
   }
 
   async acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> {
-    return guarded(() => acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter()));
+    const lock = await guarded(() =>
+      acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter(), { leaseMs: this.options.writerLeaseMs }),
+    );
+    this.heldLock = lock;
+    return {
+      holder: lock.holder,
+      release: async () => {
+        try {
+          await lock.release();
+        } finally {
+          this.heldLock = null;
+        }
+      },
+    };
   }
 
   /**
@@ -185,28 +209,11 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     }
   }
 
-  /**
-   * Undoes what a killed load left: its lock, and `refresh_interval: -1` on the index (searches would
-   * never see newer writes). Runs at start-up and whenever a dead lock is found; a live writer's
-   * load is left alone. Says whether there was anything to undo.
-   */
-  async recoverAbandonedLoad(): Promise<boolean> {
-    const lock = await guarded(() => readLock(this.client, this.alias));
-    if (lock !== null && !lockIsDead(lock.document)) return false;
-    const indices = await guarded(() => indicesOf(this.client, this.alias));
-    if (indices.length === 0) return false;
-    const settings = await guarded(() => this.client.indices.getSettings({ index: indices, name: 'index.refresh_interval' }));
-    const stopped = Object.values(settings).some((s) => String(s.settings?.index?.refresh_interval ?? '') === '-1');
-    if (lock !== null) await this.undoDeadWriter();
-    else if (stopped) await this.restoreRefresh();
-    if (lock !== null) await guarded(() => removeLock(this.client, this.alias, lock));
-    return stopped || lock !== null;
-  }
-
   /** The mapping file's refresh interval back on every index of the alias, then one refresh. */
   private async restoreRefresh(known?: string[]): Promise<void> {
     const indices = known ?? (await guarded(() => indicesOf(this.client, this.alias)));
     const interval = String(loadIndexDefinition().settings.index.refresh_interval ?? '1s');
+    this.fence();
     await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: interval } } }));
     await this.refresh();
   }
@@ -295,9 +302,11 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     this.unrefreshedWrites = true;
     // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
     const journaled = listings.length > 1;
+    this.fence();
     if (journaled) {
       await this.ensureStateIndex();
       await guarded(() => writeJournal(this.client, this.alias, listings));
+      this.fence();
     }
     const report = await this.writer.write(listings);
     if (journaled) await guarded(() => clearJournal(this.client, this.alias));
@@ -366,6 +375,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
     const indices = await guarded(() => indicesOf(this.client, this.alias));
     if (indices.length === 0) throw new MissingAliasError(this.alias);
+    this.fence();
     await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: '-1' } } }));
     try {
       return await load();

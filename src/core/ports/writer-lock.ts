@@ -88,6 +88,20 @@ export function holderAlive(holder: WriterIdentity, here: WriterIdentity = curre
   return holder.process_start === null || start === holder.process_start;
 }
 
+/**
+ * A writer that lost its lock: it could not renew it for the lease time (the cluster out of reach,
+ * the process stopped or starved), or found it taken over. It must not write again: another writer
+ * may hold the lock now and number its changes alike. The indexer exits with its own code.
+ */
+export class WriterFencedError extends Error {
+  constructor(storeName: string, reason: string) {
+    super(
+      `${storeName}: this writer lost its lock (${reason}) and stopped before its next write; the writer that took over, or the next load, finishes the work`,
+    );
+    this.name = 'WriterFencedError';
+  }
+}
+
 /** Runs `work` holding the writer lock of `store`, released whatever happens. */
 export async function withWriterLock<T>(
   store: { acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> },
