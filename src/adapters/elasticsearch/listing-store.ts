@@ -37,7 +37,7 @@ import { activeStatsOf, buildStatsBody, buildWithdrawnValuesBody, WITHDRAWN_PAGE
 import { indicesOf } from './aliases.js';
 import { loadIndexDefinition } from './index-definition.js';
 import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock.js';
-import { clearJournal, readJournal, writeJournal } from './write-journal.js';
+import { clearJournal, readJournal, writeJournal, type JournalVersion } from './write-journal.js';
 import { acquireElasticsearchWriterLock, ensureStateIndex, readLock, stateIndexOf, type FencedWriterLock } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
@@ -197,6 +197,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async setGroupingPending(pending: boolean): Promise<void> {
+    this.fence();
     if (pending) {
       await this.ensureStateIndex();
       await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id: GROUPING_MARK, document: { since: Date.now() } }));
@@ -303,13 +304,15 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
     const journaled = listings.length > 1;
     this.fence();
+    let journal: JournalVersion | null = null;
     if (journaled) {
       await this.ensureStateIndex();
-      await guarded(() => writeJournal(this.client, this.alias, listings));
+      journal = await guarded(() => writeJournal(this.client, this.alias, listings));
       this.fence();
     }
     const report = await this.writer.write(listings);
-    if (journaled) await guarded(() => clearJournal(this.client, this.alias));
+    this.fence();
+    if (journal) await guarded(() => clearJournal(this.client, this.alias, journal));
     this.lastWrite = report;
     if (this.options.refreshOnWrite) await this.refresh();
     for (const failure of report.failures) await this.options.onDocumentFailure?.(failure);
