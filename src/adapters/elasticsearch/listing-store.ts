@@ -330,16 +330,18 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async maxChangeSeq(): Promise<number> {
+    return this.maxOf('change_seq');
+  }
+
+  async maxChangedAt(): Promise<number> {
+    return this.maxOf('changed_at');
+  }
+
+  /** The highest value of a numeric field over the alias (0 when empty), after this store's own writes. */
+  private async maxOf(field: 'change_seq' | 'changed_at'): Promise<number> {
     await this.refreshIfWritten();
-    const response = await guarded(() =>
-      this.client.search({
-        index: this.alias,
-        size: 0,
-        track_total_hits: false,
-        aggs: { max_change_seq: { max: { field: 'change_seq' } } },
-      }),
-    );
-    const value = (response.aggregations?.max_change_seq as estypes.AggregationsMaxAggregate | undefined)?.value;
+    const response = await guarded(() => this.client.search({ index: this.alias, size: 0, track_total_hits: false, aggs: { highest: { max: { field } } } }));
+    const value = (response.aggregations?.highest as estypes.AggregationsMaxAggregate | undefined)?.value;
     return typeof value === 'number' ? value : 0;
   }
 

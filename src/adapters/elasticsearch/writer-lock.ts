@@ -28,7 +28,7 @@ import { errorTypeOf, statusOf } from './errors.js';
 /** How long a holder may go without renewing its lock (ES_WRITER_LEASE_SECONDS). */
 export const DEFAULT_LEASE_MS = 60_000;
 /** Renewals per lease: a few may fail (a slow cluster) before the holder is fenced. */
-const RENEWALS_PER_LEASE = 6;
+const RENEWALS_PER_LEASE = 12;
 const LOCK_ID = 'writer';
 
 export interface LockDocument {
@@ -90,7 +90,8 @@ async function watchLock(client: Client, alias: string, found: LockState, timing
   const started = timing.now();
   let last = found;
   while (timing.now() - started < lease) {
-    await timing.sleep(Math.min(lease / RENEWALS_PER_LEASE, Math.max(0, lease - (timing.now() - started))));
+    // Twice per renewal period: a live holder is seen renewing within one period or so.
+    await timing.sleep(Math.min(lease / (2 * RENEWALS_PER_LEASE), Math.max(0, lease - (timing.now() - started))));
     const current = await readLock(client, alias);
     if (current === null) return null;
     if (current.seqNo !== last.seqNo) throw new WriterBusyError(`alias ${alias}`, current.document.holder);
