@@ -417,7 +417,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 export class MissingAliasError extends Error {
   constructor(alias: string) {
     super(
-      `the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/adapters/elasticsearch/cli.ts ensure\` (the API creates it at start) before loading`,
+      `the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/adapters/elasticsearch/cli.ts ensure\` (with the indexer's credentials) before loading`,
     );
     this.name = 'MissingAliasError';
   }

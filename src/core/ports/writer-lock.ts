@@ -4,9 +4,10 @@
  * overwrite the other's changes. Every writing command (load, dedup --rebuild, reindex) takes the
  * store's writer lock first; a second one is refused with who holds it and since when.
  *
- * A lock whose holder died (killed, crashed) is taken over: on the same machine the holder's process
- * is checked directly (pid and its start time, so a reused pid is not mistaken for the holder); a
- * holder on another machine is judged by its heartbeat.
+ * A lock whose holder died (killed, crashed) is taken over. How death is told is the engine's: a
+ * SQLite store is a file on one machine, whose holder's process is checked directly (pid and its
+ * start time, so a reused pid is not mistaken for the holder); an Elasticsearch alias is written
+ * from many machines, so its lock is a lease judged by its renewals alone (writer-lock.ts there).
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
