@@ -8,7 +8,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config/config.js';
 import type { ListingStore } from './core/ports/listing-store.js';
-import { withWriterLock } from './core/ports/writer-lock.js';
 import { SqliteListingStore, type SqliteListingStoreOptions } from './adapters/sqlite-listings/listing-store.js';
 
 /** `sqlite`: options of the SQLite store (the indexer sizes its own page cache). */
@@ -39,13 +38,11 @@ export function openFolderListingStore(dataDir: string): ListingStore {
 export async function reindexListingStore(config: Config, onProgress: (copied: number) => void): Promise<unknown> {
   if (config.elasticsearch) {
     const { createElasticsearchClient } = await import('./adapters/elasticsearch/client.js');
-    const { reindex } = await import('./adapters/elasticsearch/aliases.js');
-    const { ElasticsearchListingStore } = await import('./adapters/elasticsearch/listing-store.js');
-    const { alias } = config.elasticsearch;
+    const { reindexUnderLock } = await import('./adapters/elasticsearch/locked-reindex.js');
+    const { alias, writerLeaseMs } = config.elasticsearch;
     const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
-    const store = new ElasticsearchListingStore(client, { alias, writerLeaseMs: config.elasticsearch.writerLeaseMs });
     try {
-      return await withWriterLock(store, { changesFrom: Date.now() }, () => reindex(client, { alias, onProgress }));
+      return await reindexUnderLock(client, { alias, writerLeaseMs, onProgress });
     } finally {
       await client.close();
     }

@@ -72,6 +72,8 @@ export interface ReindexOptions {
   pageSize?: number;
   writer?: Omit<BulkWriterOptions, 'index'>;
   onProgress?: (copied: number) => void;
+  /** How long the new generation may take to be green (its replicas copied) before the swap. */
+  greenTimeout?: string;
 }
 
 export interface ReindexReport {
@@ -94,9 +96,10 @@ export class ReindexError extends Error {
 /**
  * Builds the next generation from the live one with the current mapping file and the current
  * document mapping (derived keys such as `vis` or `city_norm` are recomputed by toSource), then
- * swaps the alias. Run it with the indexer stopped: writes that reach the old generation during the
- * copy would not be in the new one. The old generation is kept for a rollback; delete it by hand.
- * Nothing is swapped when a document failed or the counts differ.
+ * swaps the alias once the new generation is green. Run it under the writer lock (reindexUnderLock):
+ * writes that reach the old generation during the copy would not be in the new one. The old
+ * generation is kept for a rollback; delete it by hand. Nothing is swapped when a document failed,
+ * the counts differ or the new generation does not become green.
  */
 export async function reindex(client: Client, options: ReindexOptions): Promise<ReindexReport> {
   const { alias } = options;
@@ -132,6 +135,12 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
   }
 
   await client.indices.putSettings({ index: to, settings: servingSettings(definition) });
+  // Swapped only once every copy of every shard exists: the alias never moves to an index that a
+  // node lost now would leave without a primary.
+  const health = await client.cluster.health({ index: to, wait_for_status: 'green', timeout: options.greenTimeout ?? '10m' });
+  if (health.timed_out || health.status !== 'green') {
+    throw new ReindexError(`${to} is ${health.status}, not green, after ${options.greenTimeout ?? '10m'} (replicas not allocated?); alias not moved`, to);
+  }
   await client.indices.refresh({ index: [from, to] });
   const [before, after_] = await Promise.all([client.count({ index: from }), client.count({ index: to })]);
   if (before.count !== after_.count) {

@@ -2,12 +2,13 @@
  * Index maintenance from the command line (the cluster of ES_URL, the alias of ES_INDEX_ALIAS):
  *   npx tsx src/adapters/elasticsearch/cli.ts status    alias -> index, mapping versions, document count
  *   npx tsx src/adapters/elasticsearch/cli.ts ensure    create <alias>-v1 with mappings/annonces.json if the alias is missing
- *   npx tsx src/adapters/elasticsearch/cli.ts reindex   build the next generation from the live one and swap the alias
- * Stop the indexer during a reindex (see aliases.ts).
+ *   npx tsx src/adapters/elasticsearch/cli.ts reindex   build the next generation from the live one and swap the alias,
+ *                                                      under the writer lock (exit 3 while a load runs)
  */
 import { loadConfig } from '../../config/config.js';
 import { createElasticsearchClient } from './client.js';
-import { ensureIndex, indicesOf, reindex } from './aliases.js';
+import { ensureIndex, indicesOf } from './aliases.js';
+import { reindexUnderLock } from './locked-reindex.js';
 import { loadIndexDefinition } from './index-definition.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -35,7 +36,11 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'reindex': {
-        const report = await reindex(client, { alias: config.alias, onProgress: (n) => process.stderr.write(`\rcopied ${n}`) });
+        const report = await reindexUnderLock(client, {
+          alias: config.alias,
+          writerLeaseMs: config.writerLeaseMs,
+          onProgress: (n) => process.stderr.write(`\rcopied ${n}`),
+        });
         process.stderr.write('\n');
         console.log(JSON.stringify(report));
         return 0;
@@ -55,6 +60,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.exitCode = code;
     },
     (error) => {
+      if ((error as Error).name === 'WriterBusyError') {
+        console.error((error as Error).message);
+        process.exitCode = 3;
+        return;
+      }
       console.error(error);
       process.exitCode = 1;
     },

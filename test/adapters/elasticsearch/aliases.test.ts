@@ -43,7 +43,7 @@ describe('Elasticsearch index generations and alias', () => {
   describe('reindex', () => {
     const stored = makeListings({ count: 5, seed: 13 });
 
-    function liveCluster(options: { targetCount?: number; failId?: string } = {}): MockCluster {
+    function liveCluster(options: { targetCount?: number; failId?: string; health?: 'yellow' } = {}): MockCluster {
       const cluster = mockCluster();
       cluster.on('GET', '/_alias/annonces', () => ({ 'annonces-v1': { aliases: { annonces: { is_write_index: true } } } }));
       // v3 exists (closed, from an abandoned attempt): the next generation is 4, whatever is live.
@@ -65,6 +65,7 @@ describe('Elasticsearch index generations and alias', () => {
         bulkResponse(params.body, (id) => (id === options.failId ? { status: 400, type: 'mapper_parsing_exception' } : 'ok')),
       );
       cluster.on('PUT', '/annonces-v4/_settings', ack);
+      cluster.on('GET', '/_cluster/health/annonces-v4', () => ({ status: options.health ?? 'green', timed_out: options.health !== undefined }));
       cluster.on('GET', '/annonces-v1,annonces-v4/_refresh', () => ({ _shards: { total: 2, successful: 2, failed: 0 } }));
       cluster.on('GET', '/annonces-v1/_count', () => ({ count: stored.length }));
       cluster.on('GET', '/annonces-v4/_count', () => ({ count: options.targetCount ?? stored.length }));
@@ -87,6 +88,7 @@ describe('Elasticsearch index generations and alias', () => {
         'POST /annonces-v1/_search',
         'POST /_bulk',
         'PUT /annonces-v4/_settings',
+        'GET /_cluster/health/annonces-v4',
         'GET /annonces-v1,annonces-v4/_refresh',
         'GET /annonces-v1/_count',
         'GET /annonces-v4/_count',
@@ -113,6 +115,17 @@ describe('Elasticsearch index generations and alias', () => {
         (e: unknown) => e,
       );
       expect(error).to.be.instanceOf(ReindexError);
+      expect(cluster.requests.some((r) => r.path === '/_aliases')).to.equal(false);
+    });
+
+    it('does not move the alias while the new generation is not green', async () => {
+      const cluster = liveCluster({ health: 'yellow' });
+      const error = await reindex(cluster.client, { alias: 'annonces', pageSize: 10, greenTimeout: '1s' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(ReindexError);
+      expect((error as Error).message).to.match(/yellow, not green/);
       expect(cluster.requests.some((r) => r.path === '/_aliases')).to.equal(false);
     });
 

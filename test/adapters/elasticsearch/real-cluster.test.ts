@@ -13,6 +13,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { describeEngines } from '../../support/engines.js';
 import { deleteAliasIndices, elasticsearchConnection, openTestElasticsearchStore, testAlias } from '../../support/elasticsearch.js';
 import { rawRecord, writeNdjson } from '../../support/raw.js';
+import { startTool } from '../../support/child.js';
 import { makeListings } from '../../support/fixtures.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../../src/adapters/elasticsearch/aliases.js';
@@ -298,6 +299,25 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     const found = await store.search({ filter: { words: ['lumineux'] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 5, page: 1, after: null });
     expect(found.items).to.have.length(5);
     await client.indices.delete({ index: `${alias}-v1` });
+  });
+
+  it('the reindex of the adapter\'s command line takes the writer lock: refused while a writer holds it', async () => {
+    const store = await openTestElasticsearchStore('reindexlock', { writerLeaseMs: 1200 });
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: store.alias, REDIS_URL: '' };
+    const lock = await store.acquireWriterLock({ changesFrom: Date.now() });
+    try {
+      const refused = await startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env).done;
+      expect(refused.code, refused.stderr).to.equal(3);
+      expect(refused.stderr).to.include(`pid ${process.pid}`);
+      expect(await indicesOf(client, store.alias)).to.deep.equal([`${store.alias}-v1`]);
+    } finally {
+      await lock.release();
+    }
+    const reindexed = await startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env).done;
+    expect(reindexed.code, reindexed.stderr).to.equal(0);
+    expect(await indicesOf(client, store.alias)).to.deep.equal([`${store.alias}-v2`]);
+    await client.indices.delete({ index: `${store.alias}-v1` });
+    await store.close();
   });
 
   it('a bulk load refreshes once per batch for its block lookups, not once per lookup', async () => {
