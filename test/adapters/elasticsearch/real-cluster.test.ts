@@ -301,7 +301,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     await client.indices.delete({ index: `${alias}-v1` });
   });
 
-  it('the reindex of the adapter\'s command line takes the writer lock: refused while a writer holds it', async () => {
+  it("the reindex of the adapter's command line takes the writer lock: refused while a writer holds it", async () => {
     const store = await openTestElasticsearchStore('reindexlock', { writerLeaseMs: 1200 });
     const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: store.alias, REDIS_URL: '' };
     const lock = await store.acquireWriterLock({ changesFrom: Date.now() });
