@@ -39,10 +39,10 @@ export async function reindexListingStore(config: Config, onProgress: (copied: n
   if (config.elasticsearch) {
     const { createElasticsearchClient } = await import('./adapters/elasticsearch/client.js');
     const { reindexUnderLock } = await import('./adapters/elasticsearch/locked-reindex.js');
-    const { alias, writerLeaseMs } = config.elasticsearch;
+    const { alias, writerLeaseMs, replicas } = config.elasticsearch;
     const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
     try {
-      return await reindexUnderLock(client, { alias, writerLeaseMs, onProgress });
+      return await reindexUnderLock(client, { alias, writerLeaseMs, replicas, onProgress });
     } finally {
       await client.close();
     }

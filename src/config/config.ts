@@ -19,6 +19,8 @@ export const ConfigSchema = z.object({
   ES_CA_FILE: optionalString,
   /** How long an indexer may go without renewing its writer lock before it stops and another may take over. */
   ES_WRITER_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  /** Replicas of the index generations created from now on; unset: the mapping file's auto-expansion (one node). */
+  ES_INDEX_REPLICAS: z.coerce.number().int().min(0).max(10).optional(),
   REDIS_URL: optionalString,
   /** Prefix of every Redis key of the service, so several environments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().min(1).default('annonces:'),
@@ -54,6 +56,7 @@ export interface Config {
     password?: string;
     caFile?: string;
     writerLeaseMs: number;
+    replicas?: number;
   } | null;
   redisUrl: string | null;
   redisKeyPrefix: string;
@@ -84,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           password: parsed.ES_PASSWORD,
           caFile: parsed.ES_CA_FILE,
           writerLeaseMs: parsed.ES_WRITER_LEASE_SECONDS * 1000,
+          replicas: parsed.ES_INDEX_REPLICAS,
         }
       : null,
     redisUrl: parsed.REDIS_URL ?? null,

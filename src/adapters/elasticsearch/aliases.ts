@@ -60,8 +60,9 @@ export function bulkLoadSettings(definition: IndexDefinition): estypes.IndicesIn
 /** The settings of the definition that bulkLoadSettings relaxed, back to their normal values. */
 export function servingSettings(definition: IndexDefinition): estypes.IndicesIndexSettings {
   const index = definition.settings.index;
+  const replicas = index.number_of_replicas === undefined ? {} : { number_of_replicas: index.number_of_replicas };
   return {
-    index: { refresh_interval: index.refresh_interval ?? '1s', auto_expand_replicas: index.auto_expand_replicas ?? '0-1' },
+    index: { refresh_interval: index.refresh_interval ?? '1s', auto_expand_replicas: index.auto_expand_replicas ?? '0-1', ...replicas },
   } as estypes.IndicesIndexSettings;
 }
 

@@ -9,7 +9,7 @@ import { loadConfig } from '../../config/config.js';
 import { createElasticsearchClient } from './client.js';
 import { ensureIndex, indicesOf } from './aliases.js';
 import { reindexUnderLock } from './locked-reindex.js';
-import { loadIndexDefinition } from './index-definition.js';
+import { loadIndexDefinition, withReplicas } from './index-definition.js';
 
 async function main(argv: string[]): Promise<number> {
   const config = loadConfig(process.env).elasticsearch;
@@ -20,9 +20,11 @@ async function main(argv: string[]): Promise<number> {
   const client = createElasticsearchClient(config, { requestTimeout: 120_000 });
   try {
     switch (argv[0]) {
-      case 'ensure':
-        console.log(JSON.stringify({ alias: config.alias, index: await ensureIndex(client, config.alias) }));
+      case 'ensure': {
+        const definition = withReplicas(loadIndexDefinition(), config.replicas);
+        console.log(JSON.stringify({ alias: config.alias, index: await ensureIndex(client, config.alias, definition) }));
         return 0;
+      }
       case 'status': {
         const indices = await indicesOf(client, config.alias);
         const mappings = indices.length ? await client.indices.getMapping({ index: indices }) : {};
@@ -39,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
         const report = await reindexUnderLock(client, {
           alias: config.alias,
           writerLeaseMs: config.writerLeaseMs,
+          replicas: config.replicas,
           onProgress: (n) => process.stderr.write(`\rcopied ${n}`),
         });
         process.stderr.write('\n');

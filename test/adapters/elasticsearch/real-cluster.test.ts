@@ -320,6 +320,21 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     await store.close();
   });
 
+  it('ES_INDEX_REPLICAS gives new generations an explicit replica count instead of the auto-expansion', async () => {
+    const alias = testAlias('replicas');
+    aliases.push(alias);
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, REDIS_URL: '', ES_INDEX_REPLICAS: '0' };
+    const ensured = await startTool(['src/adapters/elasticsearch/cli.ts', 'ensure'], env).done;
+    expect(ensured.code, ensured.stderr).to.equal(0);
+    const reindexed = await startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env).done;
+    expect(reindexed.code, reindexed.stderr).to.equal(0);
+    const settings = await client.indices.getSettings({ index: [`${alias}-v1`, `${alias}-v2`] });
+    for (const index of [`${alias}-v1`, `${alias}-v2`]) {
+      expect(settings[index].settings?.index, index).to.include({ number_of_replicas: '0', auto_expand_replicas: 'false' });
+    }
+    await client.indices.delete({ index: `${alias}-v1` });
+  });
+
   it('a bulk load refreshes once per batch for its block lookups, not once per lookup', async () => {
     const store = await openTestElasticsearchStore('refresh', { refreshOnWrite: false });
     try {
