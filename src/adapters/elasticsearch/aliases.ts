@@ -71,10 +71,42 @@ export interface ReindexOptions {
   definition?: IndexDefinition;
   /** Documents per page read from the live generation. */
   pageSize?: number;
+  /** Slices of the point in time read side by side. */
+  slices?: number;
   writer?: Omit<BulkWriterOptions, 'index'>;
   onProgress?: (copied: number) => void;
   /** How long the new generation may take to be green (its replicas copied) before the swap. */
   greenTimeout?: string;
+}
+
+const PIT_KEEP_ALIVE = '5m';
+const DEFAULT_SLICES = 2;
+
+/** Pages one slice of a point in time through `copyPage`, until the slice is exhausted. */
+async function copySlice(
+  client: Client,
+  pitId: string,
+  slice: { id: number; max: number },
+  pageSize: number,
+  copyPage: (hits: estypes.SearchHit<ListingSource>[]) => Promise<void>,
+): Promise<void> {
+  let id = pitId;
+  let after: estypes.SortResults | undefined;
+  for (;;) {
+    const page = await client.search<ListingSource>({
+      pit: { id, keep_alive: PIT_KEEP_ALIVE },
+      ...(slice.max > 1 ? { slice: { id: String(slice.id), max: slice.max } } : {}),
+      size: pageSize,
+      sort: ['_shard_doc'],
+      track_total_hits: false,
+      ...(after ? { search_after: after } : {}),
+    });
+    id = page.pit_id ?? id;
+    const hits = page.hits.hits;
+    if (hits.length > 0) await copyPage(hits);
+    if (hits.length < pageSize) return;
+    after = hits[hits.length - 1].sort;
+  }
 }
 
 export interface ReindexReport {
@@ -95,7 +127,7 @@ export class ReindexError extends Error {
 }
 
 /**
- * Builds the next generation from the live one with the current mapping file and the current
+ * Builds the next generation from the live one (a point in time read in slices) with the current mapping file and the current
  * document mapping (derived keys such as `vis` or `city_norm` are recomputed by toSource), then
  * swaps the alias once the new generation is green. Run it under the writer lock (reindexUnderLock):
  * writes that reach the old generation during the copy would not be in the new one. The old
@@ -114,25 +146,21 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
 
   const writer = new BulkWriter(client, { ...options.writer, index: to, requireAlias: false });
   let copied = 0;
-  let after: estypes.SortResults | undefined;
-  for (;;) {
-    const page = await client.search<ListingSource>({
-      index: from,
-      size: pageSize,
-      sort: [{ id: { order: 'asc' } }],
-      track_total_hits: false,
-      query: { match_all: {} },
-      ...(after ? { search_after: after } : {}),
-    });
-    const hits = page.hits.hits;
-    if (hits.length === 0) break;
+  const copyPage = async (hits: estypes.SearchHit<ListingSource>[]) => {
     const report = await writer.write(hits.map((hit) => fromSource(hit._source!)));
     if (report.failures.length)
       throw new ReindexError(`${report.failures.length} documents could not be copied to ${to}; alias not moved`, to, report.failures);
     copied += report.written;
     options.onProgress?.(copied);
-    if (hits.length < pageSize) break;
-    after = hits[hits.length - 1].sort;
+  };
+  // One point in time read in slices side by side: every slice sees the same state of the live
+  // generation, and pages follow the index order (_shard_doc) instead of a sort on a field.
+  const pit = await client.openPointInTime({ index: from, keep_alive: PIT_KEEP_ALIVE });
+  try {
+    const slices = options.slices ?? DEFAULT_SLICES;
+    await Promise.all(Array.from({ length: slices }, (_, id) => copySlice(client, pit.id, { id, max: slices }, pageSize, copyPage)));
+  } finally {
+    await client.closePointInTime({ id: pit.id }).catch(() => {});
   }
 
   await client.indices.putSettings({ index: to, settings: servingSettings(definition) });

@@ -56,11 +56,15 @@ describe('Elasticsearch index generations and alias', () => {
         data_streams: [],
       }));
       cluster.on('PUT', '/annonces-v4', ack);
-      cluster.on('POST', '/annonces-v1/_search', (params) => {
-        const after = params.body.search_after as string[] | undefined;
-        const start = after ? stored.findIndex((l) => l.id === after[0]) + 1 : 0;
-        return { hits: { hits: stored.slice(start, start + params.body.size).map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))), [l.id])) } };
+      cluster.on('POST', '/annonces-v1/_pit', () => ({ id: 'pit-1' }));
+      // A slice of the point in time: the listings whose position modulo `max` is its id, in position order.
+      cluster.on('POST', '/_search', (params) => {
+        const { slice, size, search_after: after } = params.body as { slice?: { id: string; max: number }; size: number; search_after?: number[] };
+        const positions = stored.map((_, i) => i).filter((i) => !slice || i % slice.max === Number(slice.id));
+        const page = positions.filter((i) => !after || i > after[0]).slice(0, size);
+        return { pit_id: 'pit-1', hits: { hits: page.map((i) => hitOf(JSON.parse(JSON.stringify(toSource(stored[i]))), [i])) } };
       });
+      cluster.on('DELETE', '/_pit', () => ({ succeeded: true, num_freed: 1 }));
       cluster.on('POST', '/_bulk', (params) =>
         bulkResponse(params.body, (id) => (id === options.failId ? { status: 400, type: 'mapper_parsing_exception' } : 'ok')),
       );
@@ -73,20 +77,24 @@ describe('Elasticsearch index generations and alias', () => {
       return cluster;
     }
 
-    it('builds the next generation relaxed, copies every document with its version, restores the settings, then swaps in one _aliases request', async () => {
+    it('builds the next generation relaxed, copies a point in time in slices with every version, restores the settings, swaps once green', async () => {
       const cluster = liveCluster();
-      const report = await reindex(cluster.client, { alias: 'annonces', pageSize: 2 });
+      const report = await reindex(cluster.client, { alias: 'annonces', pageSize: 2, slices: 2 });
       expect(report).to.deep.equal({ from: 'annonces-v1', to: 'annonces-v4', copied: 5 });
-      expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+      const calls = cluster.requests.map((r) => `${r.method} ${r.path}`);
+      // The slices' pages and bulks interleave; around them the order is fixed.
+      const copy = calls.slice(4, calls.indexOf('DELETE /_pit'));
+      expect(copy.filter((c) => c === 'POST /_search')).to.have.length(4);
+      expect(copy.every((c) => c === 'POST /_search' || c === 'POST /_bulk')).to.equal(true);
+      const searches = cluster.requests.filter((r) => r.path === '/_search').map((r) => r.body);
+      expect(searches.every((b) => b.pit.id === 'pit-1' && b.sort[0] === '_shard_doc')).to.equal(true);
+      expect(new Set(searches.map((b) => b.slice.id))).to.deep.equal(new Set(['0', '1']));
+      expect([...calls.slice(0, 4), ...calls.slice(calls.indexOf('DELETE /_pit'))]).to.deep.equal([
         'GET /_alias/annonces',
         'GET /_resolve/index/annonces-v*',
         'PUT /annonces-v4',
-        'POST /annonces-v1/_search',
-        'POST /_bulk',
-        'POST /annonces-v1/_search',
-        'POST /_bulk',
-        'POST /annonces-v1/_search',
-        'POST /_bulk',
+        'POST /annonces-v1/_pit',
+        'DELETE /_pit',
         'PUT /annonces-v4/_settings',
         'GET /_cluster/health/annonces-v4',
         'GET /annonces-v1,annonces-v4/_refresh',
@@ -99,10 +107,13 @@ describe('Elasticsearch index generations and alias', () => {
       expect(created.settings.index).to.include({ refresh_interval: '-1', number_of_replicas: 0, auto_expand_replicas: 'false' });
       expect(created.settings).to.deep.equal(bulkLoadSettings(definition));
       const copied = cluster.requests.filter((r) => r.path === '/_bulk').flatMap((r) => actionsOf(r.body));
-      expect(copied.map((p) => p.action)).to.deep.equal(
-        stored.map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })),
+      const byId = (a: { _id: string }, b: { _id: string }) => a._id.localeCompare(b._id);
+      expect(copied.map((p) => p.action).sort(byId)).to.deep.equal(
+        stored.map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })).sort(byId),
       );
-      expect(cluster.requests[9].body).to.deep.equal({ index: { refresh_interval: '1s', auto_expand_replicas: '0-1' } });
+      expect(cluster.requests.find((r) => r.path === '/annonces-v4/_settings')!.body).to.deep.equal({
+        index: { refresh_interval: '1s', auto_expand_replicas: '0-1' },
+      });
       expect(cluster.requests.at(-1)!.body).to.deep.equal({
         actions: [{ remove: { index: 'annonces-v1', alias: 'annonces' } }, { add: { index: 'annonces-v4', alias: 'annonces', is_write_index: true } }],
       });
