@@ -9,6 +9,7 @@ import { fromSource, type ListingSource } from './document.js';
 import { errorTypeOf, statusOf } from './errors.js';
 import { generationOf, indexName, loadIndexDefinition, type IndexDefinition } from './index-definition.js';
 import { BulkWriter, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
+import { catchUp, shardMarks } from './reindex-catch-up.js';
 
 /** Concrete indices the alias points to (none when the alias does not exist). */
 export async function indicesOf(client: Client, alias: string): Promise<string[]> {
@@ -77,6 +78,11 @@ export interface ReindexOptions {
   onProgress?: (copied: number) => void;
   /** How long the new generation may take to be green (its replicas copied) before the swap. */
   greenTimeout?: string;
+  /**
+   * Runs the catch-up and the swap with writers kept out (reindexUnderLock passes the writer lock);
+   * the copy before it runs while loads go on. Default: run them as they are (writers stopped).
+   */
+  underLock?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 const PIT_KEEP_ALIVE = '5m';
@@ -113,6 +119,8 @@ export interface ReindexReport {
   from: string;
   to: string;
   copied: number;
+  /** Documents written to the live generation during the copy, copied again under the lock. */
+  caught_up: number;
 }
 
 export class ReindexError extends Error {
@@ -127,12 +135,12 @@ export class ReindexError extends Error {
 }
 
 /**
- * Builds the next generation from the live one (a point in time read in slices) with the current mapping file and the current
- * document mapping (derived keys such as `vis` or `city_norm` are recomputed by toSource), then
- * swaps the alias once the new generation is green. Run it under the writer lock (reindexUnderLock):
- * writes that reach the old generation during the copy would not be in the new one. The old
- * generation is kept for a rollback; delete it by hand. Nothing is swapped when a document failed,
- * the counts differ or the new generation does not become green.
+ * Builds the next generation from the live one with the current mapping file and the current
+ * document mapping (derived keys such as `vis` or `city_norm` are recomputed by toSource): a point
+ * in time copied in slices while loads go on, then, with writers kept out (`underLock`), the
+ * documents written meanwhile copied again (reindex-catch-up.ts), and the alias swapped once the
+ * new generation is green. The old generation is kept for a rollback; delete it by hand. Nothing
+ * is swapped when a document failed, the counts differ or the new generation does not become green.
  */
 export async function reindex(client: Client, options: ReindexOptions): Promise<ReindexReport> {
   const { alias } = options;
@@ -154,7 +162,9 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
     options.onProgress?.(copied);
   };
   // One point in time read in slices side by side: every slice sees the same state of the live
-  // generation, and pages follow the index order (_shard_doc) instead of a sort on a field.
+  // generation, and pages follow the index order (_shard_doc) instead of a sort on a field. The
+  // shards' marks are taken first: whatever is written after them is copied again at the end.
+  const marks = await shardMarks(client, from);
   const pit = await client.openPointInTime({ index: from, keep_alive: PIT_KEEP_ALIVE });
   try {
     const slices = options.slices ?? DEFAULT_SLICES;
@@ -163,12 +173,25 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
     await client.closePointInTime({ id: pit.id }).catch(() => {});
   }
 
+  const underLock = options.underLock ?? (<T>(work: () => Promise<T>) => work());
+  return underLock(async () => {
+    const caughtUp = await catchUp(client, from, marks, pageSize, copyPage);
+    await swapWhenGreen(client, { alias, from, to, definition, greenTimeout: options.greenTimeout });
+    return { from, to, copied, caught_up: caughtUp };
+  });
+}
+
+/** The new generation made ready to serve, checked, then put behind the alias in one request. */
+async function swapWhenGreen(
+  client: Client,
+  { alias, from, to, definition, greenTimeout = '10m' }: { alias: string; from: string; to: string; definition: IndexDefinition; greenTimeout?: string },
+): Promise<void> {
   await client.indices.putSettings({ index: to, settings: servingSettings(definition) });
   // Swapped only once every copy of every shard exists: the alias never moves to an index that a
   // node lost now would leave without a primary.
-  const health = await client.cluster.health({ index: to, wait_for_status: 'green', timeout: options.greenTimeout ?? '10m' });
+  const health = await client.cluster.health({ index: to, wait_for_status: 'green', timeout: greenTimeout });
   if (health.timed_out || health.status !== 'green') {
-    throw new ReindexError(`${to} is ${health.status}, not green, after ${options.greenTimeout ?? '10m'} (replicas not allocated?); alias not moved`, to);
+    throw new ReindexError(`${to} is ${health.status}, not green, after ${greenTimeout} (replicas not allocated?); alias not moved`, to);
   }
   await client.indices.refresh({ index: [from, to] });
   const [before, after_] = await Promise.all([client.count({ index: from }), client.count({ index: to })]);
@@ -178,5 +201,4 @@ export async function reindex(client: Client, options: ReindexOptions): Promise<
   await client.indices.updateAliases({
     actions: [{ remove: { index: from, alias } }, { add: { index: to, alias, is_write_index: true } }],
   });
-  return { from, to, copied };
 }

@@ -2,8 +2,8 @@
  * Index maintenance from the command line (the cluster of ES_URL, the alias of ES_INDEX_ALIAS):
  *   npx tsx src/adapters/elasticsearch/cli.ts status    alias -> index, mapping versions, document count
  *   npx tsx src/adapters/elasticsearch/cli.ts ensure    create <alias>-v1 with mappings/annonces.json if the alias is missing
- *   npx tsx src/adapters/elasticsearch/cli.ts reindex   build the next generation from the live one and swap the alias,
- *                                                      under the writer lock (exit 3 while a load runs)
+ *   npx tsx src/adapters/elasticsearch/cli.ts reindex   build the next generation from the live one while loads go on,
+ *                                                      then catch up and swap the alias under the writer lock
  */
 import { loadConfig } from '../../config/config.js';
 import { createElasticsearchClient } from './client.js';
@@ -43,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
           writerLeaseMs: config.writerLeaseMs,
           replicas: config.replicas,
           onProgress: (n) => process.stderr.write(`\rcopied ${n}`),
+          onWaitForLock: (busy) => process.stderr.write(`\ncopied; waiting for the writer lock to catch up and swap: ${busy.message}\n`),
         });
         process.stderr.write('\n');
         console.log(JSON.stringify(report));

@@ -42,6 +42,7 @@ describe('Elasticsearch index generations and alias', () => {
 
   describe('reindex', () => {
     const stored = makeListings({ count: 5, seed: 13 });
+    const latest = { ...stored[4], change_seq: stored[4].change_seq + 100 };
 
     function liveCluster(options: { targetCount?: number; failId?: string; health?: 'yellow' } = {}): MockCluster {
       const cluster = mockCluster();
@@ -56,6 +57,20 @@ describe('Elasticsearch index generations and alias', () => {
         data_streams: [],
       }));
       cluster.on('PUT', '/annonces-v4', ack);
+      // Two shards; shard 1 received one write (the last listing, rewritten) after the copy began.
+      cluster.on('GET', '/annonces-v1/_stats/docs', () => ({
+        indices: {
+          'annonces-v1': {
+            shards: { 0: [{ routing: { primary: true }, seq_no: { max_seq_no: 2 } }], 1: [{ routing: { primary: true }, seq_no: { max_seq_no: 1 } }] },
+          },
+        },
+      }));
+      cluster.on('GET', '/annonces-v1/_refresh', () => ({ _shards: { total: 2, successful: 2, failed: 0 } }));
+      cluster.on('POST', '/annonces-v1/_search', (params) => {
+        const shard = (params.querystring as unknown as Record<string, string>)?.preference;
+        const caughtUp = shard === '_shards:1' && !params.body.search_after ? [latest] : [];
+        return { hits: { hits: caughtUp.map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))), [2])) } };
+      });
       cluster.on('POST', '/annonces-v1/_pit', () => ({ id: 'pit-1' }));
       // A slice of the point in time: the listings whose position modulo `max` is its id, in position order.
       cluster.on('POST', '/_search', (params) => {
@@ -80,21 +95,27 @@ describe('Elasticsearch index generations and alias', () => {
     it('builds the next generation relaxed, copies a point in time in slices with every version, restores the settings, swaps once green', async () => {
       const cluster = liveCluster();
       const report = await reindex(cluster.client, { alias: 'annonces', pageSize: 2, slices: 2 });
-      expect(report).to.deep.equal({ from: 'annonces-v1', to: 'annonces-v4', copied: 5 });
+      expect(report).to.deep.equal({ from: 'annonces-v1', to: 'annonces-v4', copied: 6, caught_up: 1 });
       const calls = cluster.requests.map((r) => `${r.method} ${r.path}`);
       // The slices' pages and bulks interleave; around them the order is fixed.
-      const copy = calls.slice(4, calls.indexOf('DELETE /_pit'));
+      const copy = calls.slice(5, calls.indexOf('DELETE /_pit'));
       expect(copy.filter((c) => c === 'POST /_search')).to.have.length(4);
       expect(copy.every((c) => c === 'POST /_search' || c === 'POST /_bulk')).to.equal(true);
       const searches = cluster.requests.filter((r) => r.path === '/_search').map((r) => r.body);
       expect(searches.every((b) => b.pit.id === 'pit-1' && b.sort[0] === '_shard_doc')).to.equal(true);
       expect(new Set(searches.map((b) => b.slice.id))).to.deep.equal(new Set(['0', '1']));
-      expect([...calls.slice(0, 4), ...calls.slice(calls.indexOf('DELETE /_pit'))]).to.deep.equal([
+      expect([...calls.slice(0, 5), ...calls.slice(calls.indexOf('DELETE /_pit'))]).to.deep.equal([
         'GET /_alias/annonces',
         'GET /_resolve/index/annonces-v*',
         'PUT /annonces-v4',
+        'GET /annonces-v1/_stats/docs',
         'POST /annonces-v1/_pit',
         'DELETE /_pit',
+        // The catch-up: each shard's writes above its mark, copied again.
+        'GET /annonces-v1/_refresh',
+        'POST /annonces-v1/_search',
+        'POST /annonces-v1/_search',
+        'POST /_bulk',
         'PUT /annonces-v4/_settings',
         'GET /_cluster/health/annonces-v4',
         'GET /annonces-v1,annonces-v4/_refresh',
@@ -108,9 +129,11 @@ describe('Elasticsearch index generations and alias', () => {
       expect(created.settings).to.deep.equal(bulkLoadSettings(definition));
       const copied = cluster.requests.filter((r) => r.path === '/_bulk').flatMap((r) => actionsOf(r.body));
       const byId = (a: { _id: string }, b: { _id: string }) => a._id.localeCompare(b._id);
+      // Every listing from the point in time, then the one rewritten during the copy at its new version.
       expect(copied.map((p) => p.action).sort(byId)).to.deep.equal(
-        stored.map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })).sort(byId),
+        [...stored, latest].map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })).sort(byId),
       );
+      expect(copied.at(-1)!.action.version).to.equal(latest.change_seq);
       expect(cluster.requests.find((r) => r.path === '/annonces-v4/_settings')!.body).to.deep.equal({
         index: { refresh_interval: '1s', auto_expand_replicas: '0-1' },
       });

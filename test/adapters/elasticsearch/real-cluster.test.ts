@@ -14,6 +14,8 @@ import { describeEngines } from '../../support/engines.js';
 import { deleteAliasIndices, elasticsearchConnection, openTestElasticsearchStore, testAlias } from '../../support/elasticsearch.js';
 import { rawRecord, writeNdjson } from '../../support/raw.js';
 import { startTool } from '../../support/child.js';
+import { storeDigest } from '../../support/store-digest.js';
+import { reindexUnderLock } from '../../../src/adapters/elasticsearch/locked-reindex.js';
 import { makeListings } from '../../support/fixtures.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../../src/adapters/elasticsearch/aliases.js';
@@ -301,23 +303,61 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     await client.indices.delete({ index: `${alias}-v1` });
   });
 
-  it("the reindex of the adapter's command line takes the writer lock: refused while a writer holds it", async () => {
+  it("the reindex of the adapter's command line copies while a writer holds the lock, and swaps only once it is released", async () => {
     const store = await openTestElasticsearchStore('reindexlock', { writerLeaseMs: 1200 });
     const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: store.alias, REDIS_URL: '' };
     const lock = await store.acquireWriterLock({ changesFrom: Date.now() });
+    const reindexing = startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env);
+    let stderr = '';
+    reindexing.child.stderr!.on('data', (c) => {
+      stderr += c;
+    });
     try {
-      const refused = await startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env).done;
-      expect(refused.code, refused.stderr).to.equal(3);
-      expect(refused.stderr).to.include(`pid ${process.pid}`);
+      for (let i = 0; i < 600 && !stderr.includes('waiting for the writer lock'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(stderr).to.include(`pid ${process.pid}`);
       expect(await indicesOf(client, store.alias)).to.deep.equal([`${store.alias}-v1`]);
     } finally {
       await lock.release();
     }
-    const reindexed = await startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env).done;
+    const reindexed = await reindexing.done;
     expect(reindexed.code, reindexed.stderr).to.equal(0);
     expect(await indicesOf(client, store.alias)).to.deep.equal([`${store.alias}-v2`]);
     await client.indices.delete({ index: `${store.alias}-v1` });
     await store.close();
+  });
+
+  it('a reindex with a load writing during its copy: the new generation holds every change', async () => {
+    const alias = await fresh('online');
+    const dir = mkdtempSync(path.join(tmpdir(), 'es-online-'));
+    const store = new ElasticsearchListingStore(client, { alias });
+    const sites = loadSites();
+    const communes = loadCommunes();
+    const first = Array.from({ length: 2000 }, (_, i) => rawRecord(i));
+    await runLoad({ files: [writeNdjson(first, 'a.ndjson', dir)], store, sites, communes });
+    // During the copy: new prices for a quarter, new listings, and withdrawals.
+    const second = [
+      ...Array.from({ length: 500 }, (_, i) => rawRecord(i * 4, { collected_at: '2026-11-02T10:00:00Z', price: `${900 + i} 000 €` })),
+      ...Array.from({ length: 200 }, (_, i) => rawRecord(2000 + i, { collected_at: '2026-11-02T10:00:00Z' })),
+      ...Array.from({ length: 20 }, (_, i) => rawRecord(i * 4 + 1, { collected_at: '2026-11-02T10:00:00Z', status: 'vendue' })),
+    ];
+    let writing: Promise<unknown> | null = null;
+    const report = await reindexUnderLock(client, {
+      alias,
+      onProgress: () => {
+        writing ??= runLoad({ files: [writeNdjson(second, 'b.ndjson', dir)], store: new ElasticsearchListingStore(client, { alias }), sites, communes });
+      },
+    });
+    await writing;
+    expect(report.caught_up).to.be.greaterThan(0);
+    expect(await indicesOf(client, alias)).to.deep.equal([`${alias}-v2`]);
+
+    const reference = await fresh('online-ref');
+    const referenceStore = new ElasticsearchListingStore(client, { alias: reference });
+    await runLoad({ files: [writeNdjson(first, 'a2.ndjson', dir)], store: referenceStore, sites, communes });
+    await runLoad({ files: [writeNdjson(second, 'b2.ndjson', dir)], store: referenceStore, sites, communes });
+    await client.indices.refresh({ index: [alias, reference] });
+    expect(await storeDigest(store)).to.deep.equal(await storeDigest(referenceStore));
+    await client.indices.delete({ index: `${alias}-v1` });
   });
 
   it('ES_INDEX_REPLICAS gives new generations an explicit replica count instead of the auto-expansion', async () => {
