@@ -1,6 +1,7 @@
 /**
  * Index maintenance from the command line (the cluster of ES_URL, the alias of ES_INDEX_ALIAS):
- *   npx tsx src/adapters/elasticsearch/cli.ts status    alias -> index, mapping versions, document count
+ *   npx tsx src/adapters/elasticsearch/cli.ts status    alias -> index, mapping versions, document count, refresh
+ *                                                      intervals, the writer lock if one is held
  *   npx tsx src/adapters/elasticsearch/cli.ts ensure    create <alias>-v1 with mappings/annonces.json if the alias is missing
  *   npx tsx src/adapters/elasticsearch/cli.ts reindex   build the next generation from the live one while loads go on,
  *                                                      then catch up and swap the alias under the writer lock
@@ -9,6 +10,7 @@ import { loadConfig } from '../../config/config.js';
 import { createElasticsearchClient } from './client.js';
 import { ensureIndex, indicesOf } from './aliases.js';
 import { reindexUnderLock } from './locked-reindex.js';
+import { readLock } from './writer-lock.js';
 import { loadIndexDefinition, withReplicas } from './index-definition.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -32,8 +34,19 @@ async function main(argv: string[]): Promise<number> {
           Object.entries(mappings).map(([index, m]) => [index, (m.mappings._meta as { mapping_version?: number } | undefined)?.mapping_version ?? null]),
         );
         const count = indices.length ? (await client.count({ index: config.alias })).count : 0;
+        // What the alerts of docs/elasticsearch.md watch: a lock held long, refreshes left off.
+        const settings = indices.length ? await client.indices.getSettings({ index: indices, name: 'index.refresh_interval' }) : {};
+        const refresh = Object.fromEntries(Object.entries(settings).map(([index, s]) => [index, s.settings?.index?.refresh_interval ?? null]));
+        const lock = await readLock(client, config.alias);
         console.log(
-          JSON.stringify({ alias: config.alias, indices: live, mapping_file_version: loadIndexDefinition().mappings._meta.mapping_version, documents: count }),
+          JSON.stringify({
+            alias: config.alias,
+            indices: live,
+            mapping_file_version: loadIndexDefinition().mappings._meta.mapping_version,
+            documents: count,
+            refresh_interval: refresh,
+            writer_lock: lock && { holder: lock.document.holder, changes_from: lock.document.changes_from, lease_ms: lock.document.lease_ms ?? null },
+          }),
         );
         return 0;
       }

@@ -207,6 +207,13 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     expect(await refreshInterval(client, alias)).to.equal('-1');
     expect(await readLock(client, alias)).to.not.equal(null);
 
+    // What an operator's alerts read: the lock held and refreshes off.
+    const status = await startTool(['src/adapters/elasticsearch/cli.ts', 'status'], env).done;
+    const shown = JSON.parse(status.stdout);
+    expect(Object.values(shown.refresh_interval)).to.deep.equal(['-1']);
+    expect(shown.writer_lock).to.include({ lease_ms: 2000 });
+    expect(shown.writer_lock.holder.pid).to.equal(child.pid);
+
     // Opening the store, as the API does, writes nothing: the dead writer's lock is the next writer's.
     const reopened = await openElasticsearchStore({ url: elasticsearchConnection()!.url, alias });
     expect(await refreshInterval(client, alias)).to.equal('-1');
