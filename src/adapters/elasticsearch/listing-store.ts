@@ -34,8 +34,8 @@ import {
 } from '../../core/query/aggregates.js';
 import { buildClustersBody, cellOfBucket, type CellBucket } from './clusters-body.js';
 import { activeStatsOf, buildStatsBody, buildWithdrawnValuesBody, WITHDRAWN_PAGE, withdrawnValuesOf, type WithdrawnSource } from './stats-body.js';
-import { indicesOf } from './aliases.js';
-import { loadIndexDefinition } from './index-definition.js';
+import { ensureIndex, indicesOf } from './aliases.js';
+import { loadIndexDefinition, withReplicas } from './index-definition.js';
 import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock.js';
 import { clearJournal, readJournal, writeJournal, type JournalVersion } from './write-journal.js';
 import { acquireElasticsearchWriterLock, ensureStateIndex, readLock, stateIndexOf, type FencedWriterLock } from './writer-lock.js';
@@ -53,6 +53,8 @@ export interface ElasticsearchListingStoreOptions {
   writer?: Omit<BulkWriterOptions, 'index'>;
   /** The writer lock's lease (writer-lock.ts); default DEFAULT_LEASE_MS. */
   writerLeaseMs?: number;
+  /** ES_INDEX_REPLICAS, for the first generation a writer creates when the alias is missing. */
+  indexReplicas?: number;
 }
 
 const GET_MANY_CHUNK = 1000;
@@ -153,6 +155,13 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     const lock = await guarded(() =>
       acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter(), { leaseMs: this.options.writerLeaseMs }),
     );
+    try {
+      // The first writer creates the alias with the mapping file (the API, a reader, never does).
+      await guarded(() => ensureIndex(this.client, this.alias, withReplicas(loadIndexDefinition(), this.options.indexReplicas)));
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
     this.heldLock = lock;
     return {
       holder: lock.holder,
@@ -340,8 +349,10 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   /** The highest value of a numeric field over the alias (0 when empty), after this store's own writes. */
   private async maxOf(field: 'change_seq' | 'changed_at'): Promise<number> {
     await this.refreshIfWritten();
-    const response = await guarded(() => this.client.search({ index: this.alias, size: 0, track_total_hits: false, aggs: { highest: { max: { field } } } }));
-    const value = (response.aggregations?.highest as estypes.AggregationsMaxAggregate | undefined)?.value;
+    const response = await guarded(() =>
+      this.client.search({ index: this.alias, size: 0, track_total_hits: false, aggs: { [`max_${field}`]: { max: { field } } } }),
+    );
+    const value = (response.aggregations?.[`max_${field}`] as estypes.AggregationsMaxAggregate | undefined)?.value;
     return typeof value === 'number' ? value : 0;
   }
 

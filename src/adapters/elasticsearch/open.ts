@@ -1,7 +1,7 @@
 /**
  * Opens the Elasticsearch ListingStore from the configuration (called by src/open-listing-store.ts
  * when ES_URL is set). Opening writes nothing: the API runs with a read-only role, so the alias is
- * created by `cli.ts ensure` (or a first load's bootstrap), and what a dead writer left (its lock,
+ * created by the first writer that takes the lock (or `cli.ts ensure`), and what a dead writer left (its lock,
  * refreshes off, a journaled batch) is undone by the next writer that takes the lock over, never by
  * a reader. The alias is only looked at, to warn early. An unreachable cluster does not stop the
  * service from starting: /health reports it and listing requests answer 503 until it is back.
@@ -9,11 +9,12 @@
 import type { ClientOptions } from '@elastic/elasticsearch';
 import { createElasticsearchClient, type ElasticsearchConnection } from './client.js';
 import { indicesOf } from './aliases.js';
-import { ElasticsearchListingStore, MissingAliasError, type ElasticsearchListingStoreOptions } from './listing-store.js';
+import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from './listing-store.js';
 
 export interface ElasticsearchStoreConfig extends ElasticsearchConnection {
   alias: string;
   writerLeaseMs?: number;
+  replicas?: number;
 }
 
 export interface OpenOptions extends Omit<ElasticsearchListingStoreOptions, 'alias'> {
@@ -28,13 +29,26 @@ export interface OpenOptions extends Omit<ElasticsearchListingStoreOptions, 'ali
 export async function openElasticsearchStore(config: ElasticsearchStoreConfig, options: OpenOptions = {}): Promise<ElasticsearchListingStore> {
   const { client: clientOptions, onStartupProblem = warnAtStartup, ...storeOptions } = options;
   const client = createElasticsearchClient(config, clientOptions);
-  const store = new ElasticsearchListingStore(client, { writerLeaseMs: config.writerLeaseMs, ...storeOptions, alias: config.alias });
+  const store = new ElasticsearchListingStore(client, {
+    writerLeaseMs: config.writerLeaseMs,
+    indexReplicas: config.replicas,
+    ...storeOptions,
+    alias: config.alias,
+  });
   try {
-    if ((await indicesOf(client, config.alias)).length === 0) throw new MissingAliasError(config.alias);
+    if ((await indicesOf(client, config.alias)).length === 0) onStartupProblem(new AliasNotCreatedYet(config.alias));
   } catch (error) {
     onStartupProblem(error);
   }
   return store;
+}
+
+/** No generation behind the alias yet: the first load (or `cli.ts ensure`) creates it. */
+export class AliasNotCreatedYet extends Error {
+  constructor(alias: string) {
+    super(`the alias ${alias} does not exist yet; the first load, or \`cli.ts ensure\`, creates it`);
+    this.name = 'AliasNotCreatedYet';
+  }
 }
 
 function warnAtStartup(error: unknown): void {
