@@ -23,6 +23,7 @@ import { deleteAliasIndices, testAlias } from '../../support/elasticsearch.js';
 import { storeDigest } from '../../support/store-digest.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { ensureIndex } from '../../../src/adapters/elasticsearch/aliases.js';
+import { loadIndexDefinition, withReplicas } from '../../../src/adapters/elasticsearch/index-definition.js';
 import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createService } from '../../../src/service.js';
@@ -35,6 +36,8 @@ const ES_URL = NODES.join(',');
 const SCRIPT = ['scripts/elasticsearch.sh'];
 const scriptEnv = { ...process.env, ES_HTTP_PORT: String(PORT), ES_HEAP: process.env.ES_HEAP ?? '256m' };
 const RECORDS = 4000;
+/** The production setting (docs/elasticsearch.md "Layout"): one replica, explicit. */
+const DEFINITION = withReplicas(loadIndexDefinition(), 1);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,13 +80,13 @@ describe('Elasticsearch, three master-eligible nodes: the elected master killed 
     const cluster = await client.cluster.health();
     expect(cluster.number_of_nodes).to.equal(3);
 
-    await ensureIndex(client, cleanAlias);
+    await ensureIndex(client, cleanAlias, DEFINITION);
     const clean = await load(cleanAlias).done;
     expect(clean.code, clean.stderr).to.equal(0);
     const expected = await digestOf(cleanAlias);
     expect(expected.listings).to.equal(RECORDS);
 
-    await ensureIndex(client, failoverAlias);
+    await ensureIndex(client, failoverAlias, DEFINITION);
     const config = loadConfig({ DATA_DIR: dir, ES_URL, ES_INDEX_ALIAS: failoverAlias, LOG_LEVEL: 'silent', CURSOR_SECRET: 's', FEED_SETTLE_SECONDS: '0' });
     const service = await createService(config, { logger: pino({ level: 'silent' }) });
     const server = await service.listen(0, '127.0.0.1');
@@ -151,6 +154,17 @@ describe('Elasticsearch, three master-eligible nodes: the elected master killed 
       expect(rejoined).to.deep.equal({ status: 200, detail: undefined });
 
       expect(await digestOf(failoverAlias)).to.deep.equal(expected);
+
+      // Nothing written since: a node restarted keeps its copies and replays nothing, no file is copied again.
+      const [index] = Object.keys(await client.indices.getAlias({ name: failoverAlias }));
+      await client.indices.flush({ index });
+      await run('bash', [...SCRIPT, 'kill-node', '3'], { env: scriptEnv });
+      await client.cluster.health({ wait_for_nodes: '2', timeout: '60s' });
+      await run('bash', [...SCRIPT, 'start', '--nodes', '3'], { env: scriptEnv });
+      await client.cluster.health({ index, wait_for_status: 'green', wait_for_nodes: '3', timeout: '120s' });
+      const recoveries = (await client.indices.recovery({ index }))[index].shards.filter((r) => r.target.name === 'node-3' && !r.primary);
+      expect(recoveries.length, 'node-3 holds replicas').to.be.greaterThan(0);
+      for (const recovery of recoveries) expect(recovery.index.size.recovered_in_bytes, JSON.stringify(recovery.index.size)).to.equal(0);
       console.log(
         `      three nodes: ${killed} (master) killed; ${after.length} searches after, ${after.filter((a) => a.status === 200).length} answered 200, ` +
           `${after.filter((a) => a.status === 503).length} 503 with Retry-After; load exit ${loaded.code}${rerun ? `, rerun exit ${rerun.code}` : ''}`,
