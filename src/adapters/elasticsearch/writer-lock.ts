@@ -123,9 +123,10 @@ export async function removeLock(client: Client, alias: string, state: LockState
 
 /**
  * Takes the lock, or throws WriterBusyError while a live writer holds it (seen renewing it while
- * watched, for up to its lease). A silent holder's lock is taken over; `onTakeOver` runs first (the
- * store replays what the dead load left), and the new lock keeps the older `changes_from`, since
- * the dead load's writes may not be visible yet.
+ * watched, for up to its lease). A silent holder's lock is taken over by compare-and-set, and only
+ * the winner then runs `onTakeOver` (the store replays what the dead load left), its own renewals
+ * already going; the new lock keeps the older `changes_from`, since the dead load's writes may not
+ * be visible yet.
  */
 export async function acquireElasticsearchWriterLock(
   client: Client,
@@ -144,6 +145,7 @@ export async function acquireElasticsearchWriterLock(
   const document: LockDocument = { holder, changes_from: request.changesFrom, heartbeat_at: Date.now(), lease_ms: timing.leaseMs };
   let state: { seqNo: number; primaryTerm: number } | null = null;
   let renewedAt = timing.now();
+  let tookOver = false;
   while (state === null) {
     renewedAt = timing.now();
     try {
@@ -155,13 +157,13 @@ export async function acquireElasticsearchWriterLock(
     const found = await readLock(client, alias);
     const silent = found && (await watchLock(client, alias, found, timing));
     if (!silent) continue; // released meanwhile: try to create it again
-    await onTakeOver();
     document.changes_from = Math.min(document.changes_from, silent.document.changes_from);
     renewedAt = timing.now();
     try {
       state = versionOf(
         await client.index({ index: stateIndexOf(alias), id: LOCK_ID, document, if_seq_no: silent.seqNo, if_primary_term: silent.primaryTerm }),
       );
+      tookOver = true;
     } catch (raced) {
       if (statusOf(raced) !== 409) throw raced;
       const winner = await readLock(client, alias);
@@ -209,7 +211,7 @@ export async function acquireElasticsearchWriterLock(
     }
     if (lost !== null) throw new WriterFencedError(`alias ${alias}`, lost);
   };
-  return {
+  const lock: FencedWriterLock = {
     holder,
     assertHeld,
     async release() {
@@ -219,4 +221,13 @@ export async function acquireElasticsearchWriterLock(
       await removeLock(client, alias, { document, ...held });
     },
   };
+  if (tookOver) {
+    try {
+      await onTakeOver();
+    } catch (error) {
+      await lock.release().catch(() => {});
+      throw error;
+    }
+  }
+  return lock;
 }
