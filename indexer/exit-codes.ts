@@ -19,6 +19,11 @@ export const EXIT = {
    * Elasticsearch alias missing): fix it; a retry fails alike.
    */
   misconfigured: 5,
+  /**
+   * This writer lost its lock mid-run (it could not renew it for a lease, and another writer may have
+   * taken over): it stopped before its next write. EX_TEMPFAIL of sysexits: run it again.
+   */
+  fenced: 75,
 } as const;
 
 /** SQLite's answers when another connection holds the file's lock past the busy timeout. */
@@ -34,6 +39,7 @@ export function exitOfError(error: unknown): { code: number; message: string | n
     meta?: { statusCode?: number };
   };
   if (name === 'WriterBusyError') return { code: EXIT.busy, message: `${message}\nretry later (exit ${EXIT.busy})` };
+  if (name === 'WriterFencedError') return { code: EXIT.fenced, message: `${message}\nthis writer stopped; run it again (exit ${EXIT.fenced})` };
   if (typeof code === 'string' && SQLITE_LOCKED_CODES.has(code)) {
     return {
       code: EXIT.busy,

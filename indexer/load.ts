@@ -4,7 +4,7 @@
  * with its line number and reason and the load goes on; nothing is dropped silently.
  */
 import type { NormaliseContext, NormalisedRecord } from './normalise.js';
-import { mergeRecord, type MergeClock } from './merge.js';
+import { mergeRecord } from './merge.js';
 import type { InputLine } from './read.js';
 import { parseInline, parseInWorker } from './parsed-lines.js';
 import { loadCommunes } from '../src/core/refdata/communes.js';
@@ -16,6 +16,7 @@ import type { SiteCatalog } from '../src/core/model/sites.js';
 import type { CommuneTable } from '../src/core/refdata/communes.js';
 import { listingId } from '../src/core/model/stored.js';
 import { withWriterLock } from '../src/core/ports/writer-lock.js';
+import { startChangeClock } from './change-clock.js';
 
 /** A collector's clock may run a little ahead; beyond this a record "from the future" is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -160,7 +161,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     seconds: 0,
     records_per_second: 0,
   };
-  let changeSeq = await options.store.maxChangeSeq();
+  const clockNow = await startChangeClock(options.store, now);
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
   const findings: InputFindings = { texts_truncated: 0, damaged_inputs: [], rejected_reasons: {} };
 
@@ -168,8 +169,6 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     report.rejected++;
     await rejects.write({ file: input.file, line: input.line, reason, field, record: input.text });
   };
-
-  const clockNow = (): MergeClock => ({ now: now(), nextChangeSeq: () => ++changeSeq });
 
   const flush = async (batch: Parsed[]) => {
     if (batch.length === 0) return;

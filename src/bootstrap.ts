@@ -10,9 +10,26 @@ import type { Service } from './service.js';
 import { writeSample } from '../indexer/sample/write.js';
 import { loadWithProgress } from '../indexer/load-with-progress.js';
 import { createKey } from './admin/commands.js';
+import { StoreUnavailableError } from './core/ports/store-unavailable.js';
+
+function describeCause(error: StoreUnavailableError): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? cause.message : error.message;
+}
 
 export async function bootstrapIfEmpty(service: Service, config: Config): Promise<void> {
-  const { access, offers } = service.deps;
+  try {
+    await bootstrapListings(service, config);
+  } catch (error) {
+    // A cluster the API may only read (its production role), or no alias yet: the indexer loads it.
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    console.error(`The listings store could not be read or written at start-up (${describeCause(error)}): no sample loaded, load with the indexer.`);
+    return;
+  }
+  await createDemoAccount(service, config);
+}
+
+async function bootstrapListings(service: Service, config: Config): Promise<void> {
   const listings = service.listingStore;
   if ((await listings.count()) > 0) return;
   const sampleFile = path.join(config.dataDir, 'sample.ndjson.gz');
@@ -23,6 +40,10 @@ export async function bootstrapIfEmpty(service: Service, config: Config): Promis
   console.error('Loading the sample catalogue with the indexer...');
   const report = await loadWithProgress([sampleFile], listings, path.join(config.dataDir, 'sample-rejects.ndjson'));
   console.error(`Loaded: ${JSON.stringify(report)}`);
+}
+
+async function createDemoAccount(service: Service, config: Config): Promise<void> {
+  const { access, offers } = service.deps;
   if ((await access.getAccount('demo')) === null) {
     const demo = await createKey(access, offers, { account: 'demo', offer: 'plateforme', historyDays: 3650, name: 'demo' });
     const base = `http://localhost:${config.port}/api/v1`;

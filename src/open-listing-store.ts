@@ -9,7 +9,6 @@ import path from 'node:path';
 import type { Config } from './config/config.js';
 import type { ListingStore } from './core/ports/listing-store.js';
 import type { StoreStatus } from './core/ports/store-status.js';
-import { withWriterLock } from './core/ports/writer-lock.js';
 import { SqliteListingStore, type SqliteListingStoreOptions } from './adapters/sqlite-listings/listing-store.js';
 
 /** `sqlite`: options of the SQLite store (the indexer sizes its own page cache). */
@@ -40,18 +39,11 @@ export function openFolderListingStore(dataDir: string): ListingStore {
 export async function reindexListingStore(config: Config, onProgress: (copied: number) => void, options: { shards?: number | null } = {}): Promise<unknown> {
   if (config.elasticsearch) {
     const { createElasticsearchClient } = await import('./adapters/elasticsearch/client.js');
-    const { reindex } = await import('./adapters/elasticsearch/aliases.js');
-    const { ElasticsearchListingStore } = await import('./adapters/elasticsearch/listing-store.js');
-    const { loadIndexDefinition, shardsFor, withShards } = await import('./adapters/elasticsearch/index-definition.js');
-    const { alias } = config.elasticsearch;
+    const { reindexUnderLock } = await import('./adapters/elasticsearch/locked-reindex.js');
+    const { alias, writerLeaseMs, replicas } = config.elasticsearch;
     const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
-    const store = new ElasticsearchListingStore(client, { alias });
     try {
-      return await withWriterLock(store, { changesFrom: Date.now() }, async () => {
-        // The next generation's primaries: as asked, else as many as the catalogue's size calls for.
-        const shards = options.shards ?? shardsFor(await store.count());
-        return { ...(await reindex(client, { alias, onProgress, definition: withShards(loadIndexDefinition(), shards) })), shards };
-      });
+      return await reindexUnderLock(client, { alias, writerLeaseMs, replicas, onProgress, shards: options.shards });
     } finally {
       await client.close();
     }

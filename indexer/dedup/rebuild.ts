@@ -13,6 +13,7 @@
  * store re-indexes them under the current key) and is then regrouped.
  */
 import { withWriterLock } from '../../src/core/ports/writer-lock.js';
+import { startChangeClock } from '../change-clock.js';
 import { baseOfKey, blockKeyOf } from '../../src/core/dedup/block-key.js';
 import type { SiteCatalog } from '../../src/core/model/sites.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
@@ -48,8 +49,7 @@ export async function rebuildGroups(options: RebuildOptions): Promise<RebuildRep
 async function rebuildLocked(options: RebuildOptions): Promise<RebuildReport> {
   const started = process.hrtime.bigint();
   const now = options.now ?? Date.now;
-  let changeSeq = await options.store.maxChangeSeq();
-  const clock = (): MergeClock => ({ now: now(), nextChangeSeq: () => ++changeSeq });
+  const clock = await startChangeClock(options.store, now);
   const report: RebuildReport = { bases: 0, listings: 0, rewritten: 0, groups_formed: 0, seconds: 0 };
   const pending: StoredListing[] = [];
   const flush = async (force = false) => {

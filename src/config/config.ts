@@ -17,6 +17,10 @@ export const ConfigSchema = z.object({
   ES_USERNAME: optionalString,
   ES_PASSWORD: optionalString,
   ES_CA_FILE: optionalString,
+  /** How long an indexer may go without renewing its writer lock before it stops and another may take over. */
+  ES_WRITER_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  /** Replicas of the index generations created from now on; unset: the mapping file's auto-expansion (one node). */
+  ES_INDEX_REPLICAS: z.coerce.number().int().min(0).max(10).optional(),
   REDIS_URL: optionalString,
   /** Prefix of every Redis key of the service, so several environments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().min(1).default('annonces:'),
@@ -44,7 +48,16 @@ export interface Config {
   dataDir: string;
   listingsFile: string;
   accessFile: string;
-  elasticsearch: { url: string; alias: string; apiKey?: string; username?: string; password?: string; caFile?: string } | null;
+  elasticsearch: {
+    url: string;
+    alias: string;
+    apiKey?: string;
+    username?: string;
+    password?: string;
+    caFile?: string;
+    writerLeaseMs: number;
+    replicas?: number;
+  } | null;
   redisUrl: string | null;
   redisKeyPrefix: string;
   cursorSecret: string | undefined;
@@ -73,6 +86,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           username: parsed.ES_USERNAME,
           password: parsed.ES_PASSWORD,
           caFile: parsed.ES_CA_FILE,
+          writerLeaseMs: parsed.ES_WRITER_LEASE_SECONDS * 1000,
+          replicas: parsed.ES_INDEX_REPLICAS,
         }
       : null,
     redisUrl: parsed.REDIS_URL ?? null,

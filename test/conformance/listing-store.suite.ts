@@ -320,8 +320,9 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
         await (await store.acquireWriterLock({ changesFrom: 3 })).release();
       });
 
-      it('maxChangeSeq and count', async () => {
+      it('maxChangeSeq, maxChangedAt and count', async () => {
         expect(await store.maxChangeSeq()).to.equal(Math.max(...listings.map((l) => l.change_seq)));
+        expect(await store.maxChangedAt()).to.equal(Math.max(...listings.map((l) => l.changed_at)));
         expect(await store.count()).to.equal(listings.length);
         expect((await store.health()).ok).to.equal(true);
       });

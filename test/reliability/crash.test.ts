@@ -64,6 +64,8 @@ describeEngines('indexer crash safety: SIGKILL at any point, rerun, same store a
     REDIS_URL: '',
     ES_URL: ES ? process.env.ES_URL : '',
     ES_INDEX_ALIAS: alias,
+    // A killed load's lock is taken over after one lease: short here, or every rerun waits a minute.
+    ES_WRITER_LEASE_SECONDS: '1',
     LOG_LEVEL: 'silent',
   });
   const configOf = (dataDir: string, alias: string) => loadConfig(envOf(dataDir, alias));

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Client, type ClientOptions } from '@elastic/elasticsearch';
 
 export interface ElasticsearchConnection {
+  /** One node's URL, or several separated by commas: the client spreads requests over them all and skips a dead one. */
   url: string;
   apiKey?: string;
   username?: string;
@@ -19,7 +20,7 @@ export interface ElasticsearchConnection {
 
 export function createElasticsearchClient(connection: ElasticsearchConnection, overrides: Partial<ClientOptions> = {}): Client {
   const options: ClientOptions = {
-    node: connection.url,
+    nodes: nodeUrls(connection.url),
     name: 'annonces-api',
     // A search page should fail fast when the cluster is in trouble (the API answers 503 and the
     // client retries); bulk writes use their own longer policy (bulk-writer.ts).
@@ -31,4 +32,12 @@ export function createElasticsearchClient(connection: ElasticsearchConnection, o
   else if (connection.username) options.auth = { username: connection.username, password: connection.password ?? '' };
   if (connection.caFile) options.tls = { ca: readFileSync(connection.caFile) };
   return new Client(options);
+}
+
+/** The URLs of `ES_URL`: one, or several separated by commas (blanks around them ignored). */
+export function nodeUrls(url: string): string[] {
+  return url
+    .split(',')
+    .map((node) => node.trim())
+    .filter((node) => node !== '');
 }

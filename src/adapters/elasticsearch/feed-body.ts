@@ -2,7 +2,8 @@
  * GET /annonces/feed: active site listings one by one (never grouped, photo or not), in the order of
  * the indexer's writes (changed_at, change_seq), only those changed at or before `changedUntil` (the
  * settle delay). change_seq is unique and monotonic, so it is the tiebreaker; the position is
- * [changed_at, change_seq].
+ * [changed_at, change_seq]. changed_at never goes back from one write to the next
+ * (indexer/change-clock.ts), whatever the writers' clocks.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { FeedQuery, SortPosition } from '../../core/query/query.js';

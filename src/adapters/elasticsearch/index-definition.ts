@@ -19,6 +19,17 @@ export function loadIndexDefinition(file: URL | string = DEFINITION_FILE): Index
   return JSON.parse(readFileSync(file, 'utf8')) as IndexDefinition;
 }
 
+/**
+ * The definition with an explicit replica count (ES_INDEX_REPLICAS) instead of the file's
+ * `auto_expand_replicas: 0-1`, which suits one node but, on a cluster, drops replicas when a node
+ * leaves and copies them whole again when it is back. Unchanged without a count.
+ */
+export function withReplicas(definition: IndexDefinition, replicas: number | undefined): IndexDefinition {
+  if (replicas === undefined) return definition;
+  const index = { ...definition.settings.index, auto_expand_replicas: 'false', number_of_replicas: replicas };
+  return { ...definition, settings: { ...definition.settings, index } };
+}
+
 export function indexName(alias: string, generation: number): string {
   return `${alias}-v${generation}`;
 }

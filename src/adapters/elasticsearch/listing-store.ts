@@ -41,13 +41,13 @@ import {
 } from '../../core/query/aggregates.js';
 import { buildClustersBody, cellOfBucket, type CellBucket } from './clusters-body.js';
 import { activeStatsOf, buildStatsBody, buildWithdrawnValuesBody, WITHDRAWN_PAGE, withdrawnValuesOf, type WithdrawnSource } from './stats-body.js';
-import { indicesOf } from './aliases.js';
-import { loadIndexDefinition } from './index-definition.js';
+import { ensureIndex, indicesOf } from './aliases.js';
+import { loadIndexDefinition, withReplicas } from './index-definition.js';
 import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock.js';
-import { clearJournal, readJournal, writeJournal } from './write-journal.js';
+import { clearJournal, readJournal, writeJournal, type JournalVersion } from './write-journal.js';
 import { elasticsearchStoreStatus, recordElasticsearchLoad } from './store-status.js';
 import type { StoreStatus } from '../../core/ports/store-status.js';
-import { acquireElasticsearchWriterLock, ensureStateIndex, lockIsDead, readLock, removeLock, stateIndexOf } from './writer-lock.js';
+import { acquireElasticsearchWriterLock, ensureStateIndex, readLock, stateIndexOf, type FencedWriterLock } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
   alias: string;
@@ -62,6 +62,10 @@ export interface ElasticsearchListingStoreOptions {
   writer?: Omit<BulkWriterOptions, 'index'>;
   /** Deep pages read at once (deep-pages.ts DEEP_PAGES_AT_ONCE). */
   deepPagesAtOnce?: number;
+  /** The writer lock's lease (writer-lock.ts); default DEFAULT_LEASE_MS. */
+  writerLeaseMs?: number;
+  /** ES_INDEX_REPLICAS, for the first generation a writer creates when the alias is missing. */
+  indexReplicas?: number;
 }
 
 const GET_MANY_CHUNK = 1000;
@@ -83,14 +87,27 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   private unrefreshedWrites = false;
   /** Report of the last upsertMany (indexer statistics). */
   lastWrite: BulkWriteReport | null = null;
+  /** The writer lock this store holds: every write checks it is still held (fencing). */
+  private heldLock: FencedWriterLock | null = null;
 
   constructor(
     readonly client: Client,
     private readonly options: ElasticsearchListingStoreOptions,
   ) {
     this.alias = options.alias;
-    this.writer = new BulkWriter(client, { ...options.writer, index: options.alias });
     this.deepPages = new DeepPageGate(options.deepPagesAtOnce);
+    // A bulk write retrying through an outage checks the lock before each new attempt.
+    const sleep = options.writer?.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const fencedSleep = async (ms: number) => {
+      await sleep(ms);
+      this.fence();
+    };
+    this.writer = new BulkWriter(client, { ...options.writer, sleep: fencedSleep, index: options.alias });
+  }
+
+  /** Throws WriterFencedError when this store's writer lock was lost: nothing is written after that. */
+  private fence(): void {
+    this.heldLock?.assertHeld();
   }
 
   async search(query: SearchQuery): Promise<SearchResult<StoredListing>> {
@@ -206,22 +223,38 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   /**
    * How far the feed and the withdrawn flow may go. A load's writes become visible to searches only
    * at refreshes (and shard by shard), later than their `changed_at`: were the flows to serve up to
-   * `until` meanwhile, a cursor could pass a change that becomes visible behind it. So while a writer
-   * holds the lock they stop just below its `changes_from`, and go on once it has refreshed and
-   * released. A dead writer's lock is cleared here (restoring the refresh interval it left off).
+   * `until` meanwhile, a cursor could pass a change that becomes visible behind it. So while a lock
+   * exists they stop just below its `changes_from`, and go on once its writer has refreshed and
+   * released. A dead writer's lock holds them too: only the next writer, taking the lock over,
+   * makes its writes visible (a reader may hold read-only credentials, and that writer may yet wake).
    */
   private async visibleUntil(until: number): Promise<number> {
     const lock = await guarded(() => readLock(this.client, this.alias));
-    if (lock === null) return until;
-    if (lockIsDead(lock.document)) {
-      await this.recoverAbandonedLoad();
-      return until;
-    }
-    return Math.min(until, lock.document.changes_from - 1);
+    return lock === null ? until : Math.min(until, lock.document.changes_from - 1);
   }
 
   async acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> {
-    return guarded(() => acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter()));
+    const lock = await guarded(() =>
+      acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter(), { leaseMs: this.options.writerLeaseMs }),
+    );
+    try {
+      // The first writer creates the alias with the mapping file (the API, a reader, never does).
+      await guarded(() => ensureIndex(this.client, this.alias, withReplicas(loadIndexDefinition(), this.options.indexReplicas)));
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+    this.heldLock = lock;
+    return {
+      holder: lock.holder,
+      release: async () => {
+        try {
+          await lock.release();
+        } finally {
+          this.heldLock = null;
+        }
+      },
+    };
   }
 
   /**
@@ -267,6 +300,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async setGroupingPending(pending: boolean): Promise<void> {
+    this.fence();
     if (pending) {
       await this.ensureStateIndex();
       await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id: GROUPING_MARK, document: { since: Date.now() } }));
@@ -279,28 +313,11 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     }
   }
 
-  /**
-   * Undoes what a killed load left: its lock, and `refresh_interval: -1` on the index (searches would
-   * never see newer writes). Runs at start-up and whenever a dead lock is found; a live writer's
-   * load is left alone. Says whether there was anything to undo.
-   */
-  async recoverAbandonedLoad(): Promise<boolean> {
-    const lock = await guarded(() => readLock(this.client, this.alias));
-    if (lock !== null && !lockIsDead(lock.document)) return false;
-    const indices = await guarded(() => indicesOf(this.client, this.alias));
-    if (indices.length === 0) return false;
-    const settings = await guarded(() => this.client.indices.getSettings({ index: indices, name: 'index.refresh_interval' }));
-    const stopped = Object.values(settings).some((s) => String(s.settings?.index?.refresh_interval ?? '') === '-1');
-    if (lock !== null) await this.undoDeadWriter();
-    else if (stopped) await this.restoreRefresh();
-    if (lock !== null) await guarded(() => removeLock(this.client, this.alias, lock));
-    return stopped || lock !== null;
-  }
-
   /** The mapping file's refresh interval back on every index of the alias, then one refresh. */
   private async restoreRefresh(known?: string[]): Promise<void> {
     const indices = known ?? (await guarded(() => indicesOf(this.client, this.alias)));
     const interval = String(loadIndexDefinition().settings.index.refresh_interval ?? '1s');
+    this.fence();
     await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: interval } } }));
     await this.refresh();
   }
@@ -395,12 +412,16 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     this.unrefreshedWrites = true;
     // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
     const journaled = listings.length > 1;
+    this.fence();
+    let journal: JournalVersion | null = null;
     if (journaled) {
       await this.ensureStateIndex();
-      await guarded(() => writeJournal(this.client, this.alias, listings));
+      journal = await guarded(() => writeJournal(this.client, this.alias, listings));
+      this.fence();
     }
     const report = await this.writer.write(listings);
-    if (journaled) await guarded(() => clearJournal(this.client, this.alias));
+    this.fence();
+    if (journal) await guarded(() => clearJournal(this.client, this.alias, journal));
     this.lastWrite = report;
     if (this.options.refreshOnWrite) await this.refresh();
     for (const failure of report.failures) await this.options.onDocumentFailure?.(failure);
@@ -432,16 +453,20 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async maxChangeSeq(): Promise<number> {
+    return this.maxOf('change_seq');
+  }
+
+  async maxChangedAt(): Promise<number> {
+    return this.maxOf('changed_at');
+  }
+
+  /** The highest value of a numeric field over the alias (0 when empty), after this store's own writes. */
+  private async maxOf(field: 'change_seq' | 'changed_at'): Promise<number> {
     await this.refreshIfWritten();
     const response = await guarded(() =>
-      this.client.search({
-        index: this.alias,
-        size: 0,
-        track_total_hits: false,
-        aggs: { max_change_seq: { max: { field: 'change_seq' } } },
-      }),
+      this.client.search({ index: this.alias, size: 0, track_total_hits: false, aggs: { [`max_${field}`]: { max: { field } } } }),
     );
-    const value = (response.aggregations?.max_change_seq as estypes.AggregationsMaxAggregate | undefined)?.value;
+    const value = (response.aggregations?.[`max_${field}`] as estypes.AggregationsMaxAggregate | undefined)?.value;
     return typeof value === 'number' ? value : 0;
   }
 
@@ -480,6 +505,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
     const indices = await guarded(() => indicesOf(this.client, this.alias));
     if (indices.length === 0) throw new MissingAliasError(this.alias);
+    this.fence();
     await guarded(() => this.client.indices.putSettings({ index: indices, settings: { index: { refresh_interval: '-1' } } }));
     try {
       return await load();
@@ -519,7 +545,7 @@ function positionOf(hit: estypes.SearchHit | undefined): SortPosition | null {
 export class MissingAliasError extends Error {
   constructor(alias: string) {
     super(
-      `the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/adapters/elasticsearch/cli.ts ensure\` (the API creates it at start) before loading`,
+      `the alias ${alias} does not exist on the cluster: create it with \`npx tsx src/adapters/elasticsearch/cli.ts ensure\` (with the indexer's credentials) before loading`,
     );
     this.name = 'MissingAliasError';
   }

@@ -20,17 +20,32 @@ interface JournalDocument {
   listings: string;
 }
 
-/** Writes the journal of a batch; the alias's state index must exist (writer-lock.ts ensureStateIndex). */
-export async function writeJournal(client: Client, alias: string, listings: readonly StoredListing[]): Promise<void> {
-  const document: JournalDocument = { at: Date.now(), listings: gzipSync(JSON.stringify(listings)).toString('base64') };
-  await client.index({ index: stateIndexOf(alias), id: JOURNAL_ID, document });
+/** Which journal was written: clearing names it, so a writer never removes another's journal. */
+export interface JournalVersion {
+  seqNo: number;
+  primaryTerm: number;
 }
 
-export async function clearJournal(client: Client, alias: string): Promise<void> {
+/** Writes the journal of a batch; the alias's state index must exist (writer-lock.ts ensureStateIndex). */
+export async function writeJournal(client: Client, alias: string, listings: readonly StoredListing[]): Promise<JournalVersion> {
+  const document: JournalDocument = { at: Date.now(), listings: gzipSync(JSON.stringify(listings)).toString('base64') };
+  const written = await client.index({ index: stateIndexOf(alias), id: JOURNAL_ID, document });
+  return { seqNo: written._seq_no ?? -1, primaryTerm: written._primary_term ?? -1 };
+}
+
+/**
+ * Removes the journal; with `version`, only if it is still that one (a writer that lost its lock
+ * while its bulk ran must not remove the journal of the writer that took over).
+ */
+export async function clearJournal(client: Client, alias: string, version?: JournalVersion): Promise<void> {
   try {
-    await client.delete({ index: stateIndexOf(alias), id: JOURNAL_ID });
+    await client.delete({
+      index: stateIndexOf(alias),
+      id: JOURNAL_ID,
+      ...(version ? { if_seq_no: version.seqNo, if_primary_term: version.primaryTerm } : {}),
+    });
   } catch (error) {
-    if (statusOf(error) !== 404) throw error;
+    if (statusOf(error) !== 404 && statusOf(error) !== 409) throw error;
   }
 }
 

@@ -4,24 +4,53 @@
  * conflict) and changed only with `if_seq_no`/`if_primary_term` (compare-and-set), so two writers
  * racing for a dead holder's lock cannot both win.
  *
- * The holder renews `heartbeat_at` every few seconds. The lock is dead when its holder's process is
- * gone (same machine) or, for a holder on another machine, when its heartbeat is older than
- * STALE_AFTER_MS. A dead lock is what a killed load leaves, with its index refreshing never (a load
- * sets `refresh_interval: -1`): whoever finds it (the next load, the API at start or in the feed)
- * restores the interval, refreshes, then removes the lock.
+ * A lease, not a clock comparison. The holder renews the document several times per lease; a writer
+ * finding the lock watches it, on its own monotonic clock, and takes it over only when it has not
+ * changed (its `_seq_no`) for a whole lease. The holder counts the lease from the moment it SENT its
+ * last successful renewal, so it stops writing (fenced: WriterFencedError) no later than a watcher
+ * can take over. No host name, pid or wall clock of another machine is trusted.
+ *
+ * What a dead holder left (a journaled batch, refreshes off) is undone by the writer taking over,
+ * never by a reader: the API may read with a read-only role, and the holder may only be paused.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { currentIdentity, holderAlive, WriterBusyError, type WriterIdentity, type WriterLock, type WriterLockRequest } from '../../core/ports/writer-lock.js';
+import { performance } from 'node:perf_hooks';
+import {
+  currentIdentity,
+  WriterBusyError,
+  WriterFencedError,
+  type WriterIdentity,
+  type WriterLock,
+  type WriterLockRequest,
+} from '../../core/ports/writer-lock.js';
 import { errorTypeOf, statusOf } from './errors.js';
 
-export const HEARTBEAT_MS = 5_000;
-export const STALE_AFTER_MS = 60_000;
+/** How long a holder may go without renewing its lock (ES_WRITER_LEASE_SECONDS). */
+export const DEFAULT_LEASE_MS = 60_000;
+/** Renewals per lease: a few may fail (a slow cluster) before the holder is fenced. */
+const RENEWALS_PER_LEASE = 12;
 const LOCK_ID = 'writer';
 
 export interface LockDocument {
   holder: WriterIdentity;
   changes_from: number;
+  /** The holder's wall clock at its last renewal: for operators (lock age alert), never compared. */
   heartbeat_at: number;
+  /** The holder's lease; absent from locks written before leases (DEFAULT_LEASE_MS). */
+  lease_ms?: number;
+}
+
+/** A held lock that knows whether it may still write. */
+export interface FencedWriterLock extends WriterLock {
+  /** Throws WriterFencedError once the lock could not be renewed for its lease, or was taken over. */
+  assertHeld(): void;
+}
+
+export interface LockTiming {
+  leaseMs?: number;
+  /** Monotonic milliseconds (tests pass their own). */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface LockState {
@@ -52,9 +81,23 @@ export async function readLock(client: Client, alias: string): Promise<LockState
   }
 }
 
-export function lockIsDead(lock: LockDocument, now = Date.now()): boolean {
-  const alive = holderAlive(lock.holder);
-  return alive === null ? now - lock.heartbeat_at > STALE_AFTER_MS : !alive;
+/**
+ * Watches a lock found held: BUSY as soon as it changes (its holder renews it), the lock as last read
+ * once it stayed unchanged for its whole lease (its holder is dead or fenced), null if it went away.
+ */
+async function watchLock(client: Client, alias: string, found: LockState, timing: Required<LockTiming>): Promise<LockState | null> {
+  const lease = found.document.lease_ms ?? DEFAULT_LEASE_MS;
+  const started = timing.now();
+  let last = found;
+  while (timing.now() - started < lease) {
+    // Twice per renewal period: a live holder is seen renewing within one period or so.
+    await timing.sleep(Math.min(lease / (2 * RENEWALS_PER_LEASE), Math.max(0, lease - (timing.now() - started))));
+    const current = await readLock(client, alias);
+    if (current === null) return null;
+    if (current.seqNo !== last.seqNo) throw new WriterBusyError(`alias ${alias}`, current.document.holder);
+    last = current;
+  }
+  return last;
 }
 
 export async function ensureStateIndex(client: Client, alias: string): Promise<void> {
@@ -79,68 +122,112 @@ export async function removeLock(client: Client, alias: string, state: LockState
 }
 
 /**
- * Takes the lock, or throws WriterBusyError while a live writer holds it. A dead holder's lock is
- * taken over; `onTakeOver` runs first (the store restores what the dead load left behind), and the
- * new lock keeps the older `changes_from`, since the dead load's writes may not be visible yet.
+ * Takes the lock, or throws WriterBusyError while a live writer holds it (seen renewing it while
+ * watched, for up to its lease). A silent holder's lock is taken over by compare-and-set, and only
+ * the winner then runs `onTakeOver` (the store replays what the dead load left), its own renewals
+ * already going; the new lock keeps the older `changes_from`, since the dead load's writes may not
+ * be visible yet.
  */
 export async function acquireElasticsearchWriterLock(
   client: Client,
   alias: string,
   request: WriterLockRequest,
   onTakeOver: () => Promise<void>,
-): Promise<WriterLock> {
+  lockTiming: LockTiming = {},
+): Promise<FencedWriterLock> {
+  const timing: Required<LockTiming> = {
+    leaseMs: lockTiming.leaseMs ?? DEFAULT_LEASE_MS,
+    now: lockTiming.now ?? (() => performance.now()),
+    sleep: lockTiming.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  };
   await ensureStateIndex(client, alias);
   const holder = currentIdentity();
-  const document: LockDocument = { holder, changes_from: request.changesFrom, heartbeat_at: Date.now() };
-  let state: { seqNo: number; primaryTerm: number };
-  try {
-    const created = await client.create({ index: stateIndexOf(alias), id: LOCK_ID, document });
-    state = versionOf(created);
-  } catch (error) {
-    if (statusOf(error) !== 409) throw error;
-    const existing = await readLock(client, alias);
-    if (existing && !lockIsDead(existing.document)) throw new WriterBusyError(`alias ${alias}`, existing.document.holder);
-    if (existing) {
-      await onTakeOver();
-      document.changes_from = Math.min(document.changes_from, existing.document.changes_from);
-    }
+  const document: LockDocument = { holder, changes_from: request.changesFrom, heartbeat_at: Date.now(), lease_ms: timing.leaseMs };
+  let state: { seqNo: number; primaryTerm: number } | null = null;
+  let renewedAt = timing.now();
+  let tookOver = false;
+  while (state === null) {
+    renewedAt = timing.now();
     try {
-      const taken = await client.index({
-        index: stateIndexOf(alias),
-        id: LOCK_ID,
-        document,
-        ...(existing ? { if_seq_no: existing.seqNo, if_primary_term: existing.primaryTerm } : { op_type: 'create' as const }),
-      });
-      state = versionOf(taken);
+      state = versionOf(await client.create({ index: stateIndexOf(alias), id: LOCK_ID, document }));
+      break;
+    } catch (error) {
+      if (statusOf(error) !== 409) throw error;
+    }
+    const found = await readLock(client, alias);
+    const silent = found && (await watchLock(client, alias, found, timing));
+    if (!silent) continue; // released meanwhile: try to create it again
+    document.changes_from = Math.min(document.changes_from, silent.document.changes_from);
+    renewedAt = timing.now();
+    try {
+      state = versionOf(
+        await client.index({ index: stateIndexOf(alias), id: LOCK_ID, document, if_seq_no: silent.seqNo, if_primary_term: silent.primaryTerm }),
+      );
+      tookOver = true;
     } catch (raced) {
       if (statusOf(raced) !== 409) throw raced;
       const winner = await readLock(client, alias);
       throw new WriterBusyError(`alias ${alias}`, winner?.document.holder ?? holder);
     }
   }
+  let held = state;
 
-  let lost: Error | null = null;
+  let lost: string | null = null;
+  let renewalError: unknown = null;
   // The renewal in flight, awaited before the release so the release compares the latest version.
-  let beating: Promise<void> = Promise.resolve();
-  const heartbeat = setInterval(() => {
+  let beating: Promise<void> | null = null;
+  const renew = () => {
+    if (beating || lost) return;
+    const sentAt = timing.now();
     document.heartbeat_at = Date.now();
     beating = client
-      .index({ index: stateIndexOf(alias), id: LOCK_ID, document, if_seq_no: state.seqNo, if_primary_term: state.primaryTerm })
-      .then((r) => {
-        state = versionOf(r);
-      })
-      .catch((error: unknown) => {
-        if (statusOf(error) === 409) lost = new Error(`the writer lock of alias ${alias} was taken over`);
+      .index({ index: stateIndexOf(alias), id: LOCK_ID, document, if_seq_no: held.seqNo, if_primary_term: held.primaryTerm })
+      .then(
+        (r) => {
+          held = versionOf(r);
+          renewedAt = sentAt;
+          renewalError = null;
+        },
+        (error: unknown) => {
+          if (statusOf(error) === 409) lost = 'taken over by another writer';
+          else {
+            // Told once per run of failures; the fence (assertHeld) acts on them.
+            if (renewalError === null)
+              process.emitWarning(`could not renew the writer lock of alias ${alias}: ${String(error)}`, { code: 'ANNONCES_ES_LOCK_RENEWAL' });
+            renewalError = error;
+          }
+        },
+      )
+      .finally(() => {
+        beating = null;
       });
-  }, HEARTBEAT_MS);
+  };
+  const heartbeat = setInterval(renew, timing.leaseMs / RENEWALS_PER_LEASE);
   heartbeat.unref();
-  return {
+  const assertHeld = () => {
+    if (lost === null && timing.now() - renewedAt >= timing.leaseMs) {
+      const why = renewalError instanceof Error ? `: ${renewalError.message}` : '';
+      lost = `not renewed for ${Math.round(timing.leaseMs / 1000)} s${why}`;
+    }
+    if (lost !== null) throw new WriterFencedError(`alias ${alias}`, lost);
+  };
+  const lock: FencedWriterLock = {
     holder,
+    assertHeld,
     async release() {
       clearInterval(heartbeat);
       await beating;
-      if (lost) throw lost;
-      await removeLock(client, alias, { document, ...state });
+      assertHeld();
+      await removeLock(client, alias, { document, ...held });
     },
   };
+  if (tookOver) {
+    try {
+      await onTakeOver();
+    } catch (error) {
+      await lock.release().catch(() => {});
+      throw error;
+    }
+  }
+  return lock;
 }

@@ -322,6 +322,16 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     return row.seq ?? 0;
   }
 
+  /** The last entries of the feed's and the withdrawn flow's indexes (ix_feed, ix_withdrawn): two rows read. */
+  async maxChangedAt(): Promise<number> {
+    const row = this.statements
+      .get(
+        'SELECT max(ifnull((SELECT max(changed_at) FROM listings WHERE active = 1), 0), ifnull((SELECT max(changed_at) FROM listings WHERE active = 0), 0)) AS at',
+      )
+      .get() as { at: number };
+    return row.at;
+  }
+
   /** Kept by triggers (migrations.ts ensureListingCount): one row read, whatever the page cache holds. */
   async count(): Promise<number> {
     return (this.statements.get('SELECT n FROM listing_count').get() as { n: number }).n;

@@ -105,6 +105,12 @@ export interface ListingIndex {
   catalogue(which: 'active' | 'inactive', after: SortPosition | null, pageSize: number): Promise<SearchResult<StoredListing>>;
   /** Highest change_seq ever written (0 for an empty store). */
   maxChangeSeq(): Promise<number>;
+  /**
+   * Latest changed_at the store holds (0 for an empty store). A writer never writes a change before
+   * it (indexer/change-clock.ts): the order of the feed then follows the order of the writes even
+   * when a writer's clock is behind the previous writer's.
+   */
+  maxChangedAt(): Promise<number>;
   count(): Promise<number>;
 
   // Writes of the indexer.

@@ -4,9 +4,10 @@
  * overwrite the other's changes. Every writing command (load, dedup --rebuild, reindex) takes the
  * store's writer lock first; a second one is refused with who holds it and since when.
  *
- * A lock whose holder died (killed, crashed) is taken over: on the same machine the holder's process
- * is checked directly (pid and its start time, so a reused pid is not mistaken for the holder); a
- * holder on another machine is judged by its heartbeat.
+ * A lock whose holder died (killed, crashed) is taken over. How death is told is the engine's: a
+ * SQLite store is a file on one machine, whose holder's process is checked directly (pid and its
+ * start time, so a reused pid is not mistaken for the holder); an Elasticsearch alias is written
+ * from many machines, so its lock is a lease judged by its renewals alone (writer-lock.ts there).
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -86,6 +87,20 @@ export function holderAlive(holder: WriterIdentity, here: WriterIdentity = curre
   const start = processStart(holder.pid);
   if (start === null) return false;
   return holder.process_start === null || start === holder.process_start;
+}
+
+/**
+ * A writer that lost its lock: it could not renew it for the lease time (the cluster out of reach,
+ * the process stopped or starved), or found it taken over. It must not write again: another writer
+ * may hold the lock now and number its changes alike. The indexer exits with its own code.
+ */
+export class WriterFencedError extends Error {
+  constructor(storeName: string, reason: string) {
+    super(
+      `${storeName}: this writer lost its lock (${reason}) and stopped before its next write; the writer that took over, or the next load, finishes the work`,
+    );
+    this.name = 'WriterFencedError';
+  }
 }
 
 /** Runs `work` holding the writer lock of `store`, released whatever happens. */

@@ -42,8 +42,9 @@ describe('Elasticsearch index generations and alias', () => {
 
   describe('reindex', () => {
     const stored = makeListings({ count: 5, seed: 13 });
+    const latest = { ...stored[4], change_seq: stored[4].change_seq + 100 };
 
-    function liveCluster(options: { targetCount?: number; failId?: string } = {}): MockCluster {
+    function liveCluster(options: { targetCount?: number; failId?: string; health?: 'yellow' } = {}): MockCluster {
       const cluster = mockCluster();
       cluster.on('GET', '/_alias/annonces', () => ({ 'annonces-v1': { aliases: { annonces: { is_write_index: true } } } }));
       // v3 exists (closed, from an abandoned attempt): the next generation is 4, whatever is live.
@@ -56,15 +57,34 @@ describe('Elasticsearch index generations and alias', () => {
         data_streams: [],
       }));
       cluster.on('PUT', '/annonces-v4', ack);
+      // Two shards; shard 1 received one write (the last listing, rewritten) after the copy began.
+      cluster.on('GET', '/annonces-v1/_stats/docs', () => ({
+        indices: {
+          'annonces-v1': {
+            shards: { 0: [{ routing: { primary: true }, seq_no: { max_seq_no: 2 } }], 1: [{ routing: { primary: true }, seq_no: { max_seq_no: 1 } }] },
+          },
+        },
+      }));
+      cluster.on('GET', '/annonces-v1/_refresh', () => ({ _shards: { total: 2, successful: 2, failed: 0 } }));
       cluster.on('POST', '/annonces-v1/_search', (params) => {
-        const after = params.body.search_after as string[] | undefined;
-        const start = after ? stored.findIndex((l) => l.id === after[0]) + 1 : 0;
-        return { hits: { hits: stored.slice(start, start + params.body.size).map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))), [l.id])) } };
+        const shard = (params.querystring as unknown as Record<string, string>)?.preference;
+        const caughtUp = shard === '_shards:1' && !params.body.search_after ? [latest] : [];
+        return { hits: { hits: caughtUp.map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))), [2])) } };
       });
+      cluster.on('POST', '/annonces-v1/_pit', () => ({ id: 'pit-1' }));
+      // A slice of the point in time: the listings whose position modulo `max` is its id, in position order.
+      cluster.on('POST', '/_search', (params) => {
+        const { slice, size, search_after: after } = params.body as { slice?: { id: string; max: number }; size: number; search_after?: number[] };
+        const positions = stored.map((_, i) => i).filter((i) => !slice || i % slice.max === Number(slice.id));
+        const page = positions.filter((i) => !after || i > after[0]).slice(0, size);
+        return { pit_id: 'pit-1', hits: { hits: page.map((i) => hitOf(JSON.parse(JSON.stringify(toSource(stored[i]))), [i])) } };
+      });
+      cluster.on('DELETE', '/_pit', () => ({ succeeded: true, num_freed: 1 }));
       cluster.on('POST', '/_bulk', (params) =>
         bulkResponse(params.body, (id) => (id === options.failId ? { status: 400, type: 'mapper_parsing_exception' } : 'ok')),
       );
       cluster.on('PUT', '/annonces-v4/_settings', ack);
+      cluster.on('GET', '/_cluster/health/annonces-v4', () => ({ status: options.health ?? 'green', timed_out: options.health !== undefined }));
       cluster.on('GET', '/annonces-v1,annonces-v4/_refresh', () => ({ _shards: { total: 2, successful: 2, failed: 0 } }));
       cluster.on('GET', '/annonces-v1/_count', () => ({ count: stored.length }));
       cluster.on('GET', '/annonces-v4/_count', () => ({ count: options.targetCount ?? stored.length }));
@@ -72,21 +92,32 @@ describe('Elasticsearch index generations and alias', () => {
       return cluster;
     }
 
-    it('builds the next generation relaxed, copies every document with its version, restores the settings, then swaps in one _aliases request', async () => {
+    it('builds the next generation relaxed, copies a point in time in slices with every version, restores the settings, swaps once green', async () => {
       const cluster = liveCluster();
-      const report = await reindex(cluster.client, { alias: 'annonces', pageSize: 2 });
-      expect(report).to.deep.equal({ from: 'annonces-v1', to: 'annonces-v4', copied: 5 });
-      expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+      const report = await reindex(cluster.client, { alias: 'annonces', pageSize: 2, slices: 2 });
+      expect(report).to.deep.equal({ from: 'annonces-v1', to: 'annonces-v4', copied: 6, caught_up: 1 });
+      const calls = cluster.requests.map((r) => `${r.method} ${r.path}`);
+      // The slices' pages and bulks interleave; around them the order is fixed.
+      const copy = calls.slice(5, calls.indexOf('DELETE /_pit'));
+      expect(copy.filter((c) => c === 'POST /_search')).to.have.length(4);
+      expect(copy.every((c) => c === 'POST /_search' || c === 'POST /_bulk')).to.equal(true);
+      const searches = cluster.requests.filter((r) => r.path === '/_search').map((r) => r.body);
+      expect(searches.every((b) => b.pit.id === 'pit-1' && b.sort[0] === '_shard_doc')).to.equal(true);
+      expect(new Set(searches.map((b) => b.slice.id))).to.deep.equal(new Set(['0', '1']));
+      expect([...calls.slice(0, 5), ...calls.slice(calls.indexOf('DELETE /_pit'))]).to.deep.equal([
         'GET /_alias/annonces',
         'GET /_resolve/index/annonces-v*',
         'PUT /annonces-v4',
+        'GET /annonces-v1/_stats/docs',
+        'POST /annonces-v1/_pit',
+        'DELETE /_pit',
+        // The catch-up: each shard's writes above its mark, copied again.
+        'GET /annonces-v1/_refresh',
         'POST /annonces-v1/_search',
-        'POST /_bulk',
-        'POST /annonces-v1/_search',
-        'POST /_bulk',
         'POST /annonces-v1/_search',
         'POST /_bulk',
         'PUT /annonces-v4/_settings',
+        'GET /_cluster/health/annonces-v4',
         'GET /annonces-v1,annonces-v4/_refresh',
         'GET /annonces-v1/_count',
         'GET /annonces-v4/_count',
@@ -97,10 +128,15 @@ describe('Elasticsearch index generations and alias', () => {
       expect(created.settings.index).to.include({ refresh_interval: '-1', number_of_replicas: 0, auto_expand_replicas: 'false' });
       expect(created.settings).to.deep.equal(bulkLoadSettings(definition));
       const copied = cluster.requests.filter((r) => r.path === '/_bulk').flatMap((r) => actionsOf(r.body));
-      expect(copied.map((p) => p.action)).to.deep.equal(
-        stored.map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })),
+      const byId = (a: { _id: string }, b: { _id: string }) => a._id.localeCompare(b._id);
+      // Every listing from the point in time, then the one rewritten during the copy at its new version.
+      expect(copied.map((p) => p.action).sort(byId)).to.deep.equal(
+        [...stored, latest].map((l) => ({ _index: 'annonces-v4', _id: l.id, version: l.change_seq, version_type: 'external_gte' })).sort(byId),
       );
-      expect(cluster.requests[9].body).to.deep.equal({ index: { refresh_interval: '1s', auto_expand_replicas: '0-1' } });
+      expect(copied.at(-1)!.action.version).to.equal(latest.change_seq);
+      expect(cluster.requests.find((r) => r.path === '/annonces-v4/_settings')!.body).to.deep.equal({
+        index: { refresh_interval: '1s', auto_expand_replicas: '0-1' },
+      });
       expect(cluster.requests.at(-1)!.body).to.deep.equal({
         actions: [{ remove: { index: 'annonces-v1', alias: 'annonces' } }, { add: { index: 'annonces-v4', alias: 'annonces', is_write_index: true } }],
       });
@@ -113,6 +149,17 @@ describe('Elasticsearch index generations and alias', () => {
         (e: unknown) => e,
       );
       expect(error).to.be.instanceOf(ReindexError);
+      expect(cluster.requests.some((r) => r.path === '/_aliases')).to.equal(false);
+    });
+
+    it('does not move the alias while the new generation is not green', async () => {
+      const cluster = liveCluster({ health: 'yellow' });
+      const error = await reindex(cluster.client, { alias: 'annonces', pageSize: 10, greenTimeout: '1s' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(ReindexError);
+      expect((error as Error).message).to.match(/yellow, not green/);
       expect(cluster.requests.some((r) => r.path === '/_aliases')).to.equal(false);
     });
 

@@ -13,11 +13,14 @@ import type { Client } from '@elastic/elasticsearch';
 import { describeEngines } from '../../support/engines.js';
 import { deleteAliasIndices, elasticsearchConnection, openTestElasticsearchStore, testAlias } from '../../support/elasticsearch.js';
 import { rawRecord, writeNdjson } from '../../support/raw.js';
+import { startTool } from '../../support/child.js';
+import { storeDigest } from '../../support/store-digest.js';
+import { reindexUnderLock } from '../../../src/adapters/elasticsearch/locked-reindex.js';
 import { makeListings } from '../../support/fixtures.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../../src/adapters/elasticsearch/aliases.js';
+import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { loadIndexDefinition, withShards } from '../../../src/adapters/elasticsearch/index-definition.js';
-import { ElasticsearchListingStore, MissingAliasError } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { openElasticsearchStore } from '../../../src/adapters/elasticsearch/open.js';
 import { stateIndexOf, readLock } from '../../../src/adapters/elasticsearch/writer-lock.js';
 import { currentIdentity, WriterBusyError, type WriterIdentity } from '../../../src/core/ports/writer-lock.js';
@@ -101,7 +104,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     expect(await indicesOf(client, alias)).to.deep.equal([]);
   });
 
-  it('never creates an index behind a missing alias: bulk requires the alias, a load refuses to start', async () => {
+  it('never creates an index without its mapping behind a missing alias: bulk requires the alias, a load creates it first', async () => {
     const alias = testAlias('noalias');
     aliases.push(alias);
     const store = new ElasticsearchListingStore(client, { alias });
@@ -110,17 +113,16 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     expect(failures).to.have.length(1);
     expect(failures[0].reason).to.match(/index_not_found|no such index|require_alias/);
     expect(await client.indices.exists({ index: alias })).to.equal(false);
-    const load = runLoad({ files: [writeNdjson([rawRecord(1)])], store, sites: loadSites(), communes: loadCommunes() });
-    const error = await load.then(
-      () => null,
-      (e: Error) => e,
-    );
-    expect(error).to.be.instanceOf(MissingAliasError);
-    expect(await client.indices.exists({ index: alias })).to.equal(false);
+    // A writer taking the lock creates the first generation with the mapping file, then loads.
+    const report = await runLoad({ files: [writeNdjson([rawRecord(1)])], store, sites: loadSites(), communes: loadCommunes() });
+    expect(report.written).to.equal(1);
+    expect(await indicesOf(client, alias)).to.deep.equal([`${alias}-v1`]);
+    const mapping = await client.indices.getMapping({ index: `${alias}-v1` });
+    expect(mapping[`${alias}-v1`].mappings._meta).to.deep.equal(loadIndexDefinition().mappings._meta);
   });
 
-  it('the feed stops below a live writer, goes on once it released, and clears a dead writer', async () => {
-    const store = await openTestElasticsearchStore('hold', { refreshOnWrite: true });
+  it('the feed stops below a writer, live or dead; only the next writer clears a dead one', async () => {
+    const store = await openTestElasticsearchStore('hold', { refreshOnWrite: true, writerLeaseMs: 1000 });
     try {
       const [before, during] = makeListings({ count: 2, seed: 9 }).map(
         (l, i): StoredListing => ({ ...l, status: 'active', changed_at: 1_000_000 + i * 1000, change_seq: i + 1 }),
@@ -135,25 +137,31 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       await lock.release();
       expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
 
-      // A writer killed mid-load: its lock stays, and so does refresh_interval -1.
+      // A writer killed mid-load: its lock stays, and so does refresh_interval -1. The feed, a reader,
+      // holds below it and leaves both alone; the next writer takes the silent lock over.
       const alias = store.alias;
       await client.index({
         index: stateIndexOf(alias),
         id: 'writer',
         refresh: true,
-        document: { holder: await deadHolder(), changes_from: 0, heartbeat_at: Date.now() },
+        document: { holder: await deadHolder(), changes_from: before.changed_at + 1, heartbeat_at: Date.now(), lease_ms: 500 },
       });
       await client.indices.putSettings({ index: await indicesOf(client, alias), settings: { index: { refresh_interval: '-1' } } });
-      expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
-      expect(await readLock(client, alias)).to.equal(null);
+      expect(await feedIds(store)).to.deep.equal([before.id]);
+      expect(await readLock(client, alias)).to.not.equal(null);
+      expect(await refreshInterval(client, alias)).to.equal('-1');
+      const next = await store.acquireWriterLock({ changesFrom: Date.now() });
       expect(await refreshInterval(client, alias)).to.equal('1s');
+      await next.release();
+      expect(await readLock(client, alias)).to.equal(null);
+      expect(await feedIds(store)).to.deep.equal([before.id, during.id]);
     } finally {
       await store.close();
     }
   });
 
-  it('one writer at a time: a second is refused with who holds the lock; a dead holder is taken over', async () => {
-    const store = await openTestElasticsearchStore('lock');
+  it('one writer at a time: a second is refused with who holds the lock; a silent holder is taken over', async () => {
+    const store = await openTestElasticsearchStore('lock', { writerLeaseMs: 1200 });
     try {
       const first = await store.acquireWriterLock({ changesFrom: 1 });
       const refused = await store.acquireWriterLock({ changesFrom: 2 }).then(
@@ -170,7 +178,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
         index: stateIndexOf(alias),
         id: 'writer',
         refresh: true,
-        document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now() },
+        document: { holder: await deadHolder(), changes_from: 5, heartbeat_at: Date.now(), lease_ms: 500 },
       });
       const taken = await store.acquireWriterLock({ changesFrom: 10 });
       // The dead load's writes may not be visible yet: the feed stays below the older start.
@@ -181,7 +189,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     }
   });
 
-  it('a load killed mid-way leaves refreshes off; the next start restores them, the next load finishes', async () => {
+  it('a load killed mid-way leaves refreshes off; the API leaves them, the next load restores them and finishes', async () => {
     const alias = await fresh('killed');
     const dir = mkdtempSync(path.join(tmpdir(), 'es-kill-'));
     const file = writeNdjson(
@@ -189,7 +197,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
       'in.ndjson',
       dir,
     );
-    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' };
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '', ES_WRITER_LEASE_SECONDS: '2' };
     const child = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: 'ignore' });
     const exited = once(child, 'exit');
     for (let i = 0; i < 600 && (await refreshInterval(client, alias)) !== '-1'; i++) await new Promise((r) => setTimeout(r, 50));
@@ -199,9 +207,17 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     expect(await refreshInterval(client, alias)).to.equal('-1');
     expect(await readLock(client, alias)).to.not.equal(null);
 
+    // What an operator's alerts read: the lock held and refreshes off.
+    const status = await startTool(['src/adapters/elasticsearch/cli.ts', 'status'], env).done;
+    const shown = JSON.parse(status.stdout);
+    expect(Object.values(shown.refresh_interval)).to.deep.equal(['-1']);
+    expect(shown.writer_lock).to.include({ lease_ms: 2000 });
+    expect(shown.writer_lock.holder.pid).to.equal(child.pid);
+
+    // Opening the store, as the API does, writes nothing: the dead writer's lock is the next writer's.
     const reopened = await openElasticsearchStore({ url: elasticsearchConnection()!.url, alias });
-    expect(await refreshInterval(client, alias)).to.equal('1s');
-    expect(await readLock(client, alias)).to.equal(null);
+    expect(await refreshInterval(client, alias)).to.equal('-1');
+    expect(await readLock(client, alias)).to.not.equal(null);
     await reopened.close();
 
     const rerun = spawn(process.execPath, [...INDEXER, 'load', file], { env, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -212,6 +228,7 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     const [code] = await once(rerun, 'exit');
     expect(code, output).to.equal(0);
     expect(await refreshInterval(client, alias)).to.equal('1s');
+    expect(await readLock(client, alias)).to.equal(null);
     await client.indices.refresh({ index: alias });
     expect((await client.count({ index: alias })).count).to.equal(6000);
   });
@@ -300,6 +317,78 @@ describeEngines('a real Elasticsearch cluster', function (engine) {
     const store = new ElasticsearchListingStore(client, { alias });
     const found = await store.search({ filter: { words: ['lumineux'] }, scope: ALL, grouped: false, sort: 'recent', pageSize: 5, page: 1, after: null });
     expect(found.items).to.have.length(5);
+    await client.indices.delete({ index: `${alias}-v1` });
+  });
+
+  it("the reindex of the adapter's command line copies while a writer holds the lock, and swaps only once it is released", async () => {
+    const store = await openTestElasticsearchStore('reindexlock', { writerLeaseMs: 1200 });
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: store.alias, REDIS_URL: '' };
+    const lock = await store.acquireWriterLock({ changesFrom: Date.now() });
+    const reindexing = startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env);
+    let stderr = '';
+    reindexing.child.stderr!.on('data', (c) => {
+      stderr += c;
+    });
+    try {
+      for (let i = 0; i < 600 && !stderr.includes('waiting for the writer lock'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(stderr).to.include(`pid ${process.pid}`);
+      expect(await indicesOf(client, store.alias)).to.deep.equal([`${store.alias}-v1`]);
+    } finally {
+      await lock.release();
+    }
+    const reindexed = await reindexing.done;
+    expect(reindexed.code, reindexed.stderr).to.equal(0);
+    expect(await indicesOf(client, store.alias)).to.deep.equal([`${store.alias}-v2`]);
+    await client.indices.delete({ index: `${store.alias}-v1` });
+    await store.close();
+  });
+
+  it('a reindex with a load writing during its copy: the new generation holds every change', async () => {
+    const alias = await fresh('online');
+    const dir = mkdtempSync(path.join(tmpdir(), 'es-online-'));
+    const store = new ElasticsearchListingStore(client, { alias });
+    const sites = loadSites();
+    const communes = loadCommunes();
+    const first = Array.from({ length: 2000 }, (_, i) => rawRecord(i));
+    await runLoad({ files: [writeNdjson(first, 'a.ndjson', dir)], store, sites, communes });
+    // During the copy: new prices for a quarter, new listings, and withdrawals.
+    const second = [
+      ...Array.from({ length: 500 }, (_, i) => rawRecord(i * 4, { collected_at: '2026-11-02T10:00:00Z', price: `${900 + i} 000 €` })),
+      ...Array.from({ length: 200 }, (_, i) => rawRecord(2000 + i, { collected_at: '2026-11-02T10:00:00Z' })),
+      ...Array.from({ length: 20 }, (_, i) => rawRecord(i * 4 + 1, { collected_at: '2026-11-02T10:00:00Z', status: 'vendue' })),
+    ];
+    let writing: Promise<unknown> | null = null;
+    const report = await reindexUnderLock(client, {
+      alias,
+      onProgress: () => {
+        writing ??= runLoad({ files: [writeNdjson(second, 'b.ndjson', dir)], store: new ElasticsearchListingStore(client, { alias }), sites, communes });
+      },
+    });
+    await writing;
+    expect(report.caught_up).to.be.greaterThan(0);
+    expect(await indicesOf(client, alias)).to.deep.equal([`${alias}-v2`]);
+
+    const reference = await fresh('online-ref');
+    const referenceStore = new ElasticsearchListingStore(client, { alias: reference });
+    await runLoad({ files: [writeNdjson(first, 'a2.ndjson', dir)], store: referenceStore, sites, communes });
+    await runLoad({ files: [writeNdjson(second, 'b2.ndjson', dir)], store: referenceStore, sites, communes });
+    await client.indices.refresh({ index: [alias, reference] });
+    expect(await storeDigest(store)).to.deep.equal(await storeDigest(referenceStore));
+    await client.indices.delete({ index: `${alias}-v1` });
+  });
+
+  it('ES_INDEX_REPLICAS gives new generations an explicit replica count instead of the auto-expansion', async () => {
+    const alias = testAlias('replicas');
+    aliases.push(alias);
+    const env = { ...process.env, ES_URL: elasticsearchConnection()!.url, ES_INDEX_ALIAS: alias, REDIS_URL: '', ES_INDEX_REPLICAS: '0' };
+    const ensured = await startTool(['src/adapters/elasticsearch/cli.ts', 'ensure'], env).done;
+    expect(ensured.code, ensured.stderr).to.equal(0);
+    const reindexed = await startTool(['src/adapters/elasticsearch/cli.ts', 'reindex'], env).done;
+    expect(reindexed.code, reindexed.stderr).to.equal(0);
+    const settings = await client.indices.getSettings({ index: [`${alias}-v1`, `${alias}-v2`] });
+    for (const index of [`${alias}-v1`, `${alias}-v2`]) {
+      expect(settings[index].settings?.index, index).to.include({ number_of_replicas: '0', auto_expand_replicas: 'false' });
+    }
     await client.indices.delete({ index: `${alias}-v1` });
   });
 

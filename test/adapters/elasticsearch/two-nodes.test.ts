@@ -8,8 +8,7 @@
  * listing's state), searches must keep being answered meanwhile, and the indexer must finish.
  */
 import { expect } from 'chai';
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { Client } from '@elastic/elasticsearch';
 import { rawRecord, writeNdjson } from '../../support/raw.js';
+import { startTool } from '../../support/child.js';
 import { deleteAliasIndices, testAlias } from '../../support/elasticsearch.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../../src/adapters/elasticsearch/aliases.js';
@@ -33,7 +33,6 @@ const PORT = Number(process.env.ES_TWO_NODE_PORT ?? 9210);
 const URL_ = `http://127.0.0.1:${PORT}`;
 const SCRIPT = ['scripts/elasticsearch.sh'];
 const scriptEnv = { ...process.env, ES_HTTP_PORT: String(PORT) };
-const INDEXER = ['--import', 'tsx', 'indexer/cli.ts'];
 const RECORDS = 4000;
 const SITES = ['seloger', 'leboncoin', 'bienici', 'pap'];
 
@@ -65,19 +64,7 @@ async function catalogueDigest(client: Client, alias: string): Promise<{ count: 
 }
 
 function startLoad(alias: string, file: string, dir: string) {
-  const child = spawn(process.execPath, [...INDEXER, 'load', file], {
-    env: { ...process.env, ES_URL: URL_, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  return { child, done: once(child, 'exit').then(([code]) => ({ code: code as number, stdout, stderr })) };
+  return startTool(['indexer/cli.ts', 'load', file], { ...process.env, ES_URL: URL_, ES_INDEX_ALIAS: alias, DATA_DIR: dir, REDIS_URL: '' });
 }
 
 describe('Elasticsearch, two nodes and one replica: a node killed during a load and queries', function () {

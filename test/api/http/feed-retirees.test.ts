@@ -48,6 +48,77 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
     }
   }
 
+  /** `/annonces?dedup=0` whole: what a mirror of the feed and the withdrawn flow must hold. */
+  async function activeCatalogue(): Promise<Map<string, any>> {
+    const catalogue = new Map<string, any>();
+    let next: string | null = null;
+    for (;;) {
+      const { body } = await app.get(`/annonces?dedup=0&page_size=100${next ? `&cursor=${encodeURIComponent(next)}` : ''}`, key);
+      for (const item of body.items) catalogue.set(`${item.source}:${item.reference}`, item);
+      if (!body.has_more) return catalogue;
+      next = body.next_cursor;
+    }
+  }
+
+  it('a writer whose clock is 10 minutes behind the previous one loses no change for a mirror polling throughout', async () => {
+    const mirror = new Map<string, any>();
+    let feedCursor: string | null = null;
+    let withdrawnCursor: string | null = null;
+    const poll = async () => {
+      const step = await follow(feedCursor, 7);
+      for (const item of step.items) mirror.set(`${item.source}:${item.reference}`, item);
+      feedCursor = step.cursor;
+      for (;;) {
+        const { body } = await app.get(`/annonces/retirees?page_size=7${withdrawnCursor ? `&cursor=${encodeURIComponent(withdrawnCursor)}` : ''}`, key);
+        for (const item of body.items) mirror.delete(`${item.source}:${item.reference}`);
+        withdrawnCursor = body.next_cursor;
+        if (!body.has_more) return;
+      }
+    };
+    const loadWith = (records: unknown[], now: () => number) =>
+      runLoad({ files: [writeNdjson(records)], store: app.service.listingStore, sites, communes, now });
+    app.service.deps.feedSettleMs = 120_000;
+
+    // A writer on time; the mirror's cursors pass its changes.
+    const onTime = Date.parse('2026-11-20T12:00:00Z');
+    await loadWith(
+      Array.from({ length: 30 }, (_, i) => rawRecord(i)),
+      () => onTime,
+    );
+    app.clock.now = onTime + 5 * 60_000;
+    await poll();
+    expect(mirror.size).to.equal(30);
+
+    // Another indexer host, its clock 10 minutes behind the API's, writes new listings, new prices
+    // and withdrawals while the mirror keeps polling.
+    const behind = () => app.clock.now - 10 * 60_000;
+    const writing = loadWith(
+      [
+        ...Array.from({ length: 12 }, (_, i) => rawRecord(30 + i, { collected_at: '2026-11-02T10:00:00Z' })),
+        ...Array.from({ length: 8 }, (_, i) => rawRecord(i, { collected_at: '2026-11-02T10:00:00Z', price: `${700 + i} 000 €` })),
+        rawRecord(10, { collected_at: '2026-11-02T10:00:00Z', status: 'vendue' }),
+        rawRecord(11, { collected_at: '2026-11-02T10:00:00Z', status: 'retirée' }),
+      ],
+      behind,
+    );
+    let written = false;
+    void writing.then(() => {
+      written = true;
+    });
+    while (!written) {
+      await poll();
+      app.clock.now += 1000;
+    }
+    await writing;
+    app.clock.now += 5 * 60_000;
+    await poll();
+
+    const catalogue = await activeCatalogue();
+    expect(catalogue.size).to.equal(30 + 12 - 2);
+    expect([...mirror.keys()].sort()).to.deep.equal([...catalogue.keys()].sort());
+    for (const [id, item] of catalogue) expect(mirror.get(id).price, id).to.equal(item.price);
+  });
+
   for (const pageSize of [1, 7, 100]) {
     it(`a mirror following feed + withdrawn flow while the indexer writes equals /annonces?dedup=0 (page_size ${pageSize})`, async () => {
       const mirror = new Map<string, any>();
@@ -86,14 +157,7 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
       await applyWithdrawn();
 
       // The feed has the listing that came back (21) after its withdrawal, so the mirror has it again.
-      const catalogue = new Map<string, any>();
-      let next: string | null = null;
-      for (;;) {
-        const { body } = await app.get(`/annonces?dedup=0&page_size=100${next ? `&cursor=${encodeURIComponent(next)}` : ''}`, key);
-        for (const item of body.items) catalogue.set(`${item.source}:${item.reference}`, item);
-        if (!body.has_more) break;
-        next = body.next_cursor;
-      }
+      const catalogue = await activeCatalogue();
       expect([...mirror.keys()].sort()).to.deep.equal([...catalogue.keys()].sort());
       for (const [id, item] of catalogue) expect(mirror.get(id).price, id).to.equal(item.price);
       expect(catalogue.size).to.equal(55 - 2);
