@@ -1,0 +1,133 @@
+/**
+ * Delivers each alert's queue in order, one loop per alert: the head is tried until its receiver
+ * acknowledges it or it is given up, then the next. Loops run side by side, so a slow or dead
+ * receiver holds back its own alert only. Each attempt first counts the listing against the
+ * account's quota, as /annonces counts what it serves (a listing already counted in the window costs
+ * nothing again); past the quota the delivery waits like a failed one.
+ */
+import type pino from 'pino';
+import type { AccessStore } from '../core/ports/access-store.js';
+import type { Alert, AlertStore, PendingDelivery } from '../core/ports/alert-store.js';
+import { receiverUrlProblem } from '../core/alerts/receiver-url.js';
+import type { OfferCatalog } from '../api/access/offers.js';
+import { usageScope } from '../api/access/windows.js';
+import { retryDelay, type RetryPolicy } from './retry-policy.js';
+import { postEvent } from './sender.js';
+
+export interface DelivererOptions {
+  alerts: AlertStore;
+  access: AccessStore;
+  offers: OfferCatalog;
+  policy: RetryPolicy;
+  allowPrivateUrls: boolean;
+  timeoutMs: number;
+  logger: pino.Logger;
+  now: () => number;
+}
+
+/** Longest sleep of an idle loop: it looks at its queue again even if nobody woke it. */
+const IDLE_RECHECK_MS = 5_000;
+
+export class Deliverer {
+  private readonly loops = new Map<string, { wake: () => void; done: Promise<void> }>();
+  private stopped = false;
+
+  constructor(private readonly options: DelivererOptions) {}
+
+  /** Starts the alert's loop if it is not running, or wakes it up. */
+  wake(alertId: string): void {
+    if (this.stopped) return;
+    const loop = this.loops.get(alertId);
+    if (loop) {
+      loop.wake();
+      return;
+    }
+    let wake = () => {};
+    const entry = { wake: () => wake(), done: Promise.resolve() };
+    this.loops.set(alertId, entry);
+    entry.done = this.run(alertId, (signal) => {
+      wake = signal;
+    }).finally(() => this.loops.delete(alertId));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const loop of this.loops.values()) loop.wake();
+    await Promise.all([...this.loops.values()].map((loop) => loop.done));
+  }
+
+  private async run(alertId: string, onWake: (signal: () => void) => void): Promise<void> {
+    const { alerts, logger, now } = this.options;
+    while (!this.stopped) {
+      const [alert, head] = await Promise.all([alerts.getAlert(alertId), alerts.nextDelivery(alertId)]).catch((error: Error) => {
+        logger.warn({ alert: alertId, err: error.message }, 'alert store unavailable; delivery loop waits');
+        return [undefined, null] as const;
+      });
+      if (alert === null || (alert && head === null && alert.paused_at !== null)) return;
+      const waitMs = !alert || !head || alert.paused_at !== null ? IDLE_RECHECK_MS : head.next_try_at - now();
+      if (waitMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(waitMs, IDLE_RECHECK_MS));
+          onWake(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        continue;
+      }
+      await this.attempt(alert!, head!).catch((error: Error) => logger.warn({ alert: alertId, err: error.message }, 'delivery attempt not recorded; retried'));
+    }
+  }
+
+  private async attempt(alert: Alert, delivery: PendingDelivery): Promise<void> {
+    const { alerts, policy, now } = this.options;
+    const startedAt = now();
+    const status = (await this.countListing(alert, delivery, startedAt)) ? await this.send(alert, delivery, startedAt) : null;
+    const attempts = delivery.attempts + 1;
+    const firstAttemptAt = delivery.first_attempt_at ?? startedAt;
+    const finishedAt = now();
+    if (status !== null && status >= 200 && status < 300) {
+      await alerts.finishDelivery(delivery, { ...this.record(delivery, finishedAt, status, attempts), outcome: 'delivered' });
+      if (alert.failing_since !== null) await alerts.setAlertHealth(alert.id, { failing_since: null, paused_at: null });
+      return;
+    }
+    if (finishedAt - firstAttemptAt >= policy.giveUpAfterMs) {
+      await alerts.finishDelivery(delivery, { ...this.record(delivery, finishedAt, status, attempts), outcome: 'failed' });
+    } else {
+      const nextTry = finishedAt + retryDelay(policy, attempts);
+      await alerts.rescheduleDelivery({ ...delivery, attempts, first_attempt_at: firstAttemptAt, next_try_at: nextTry, last_status: status });
+    }
+    await this.recordFailure(alert, finishedAt);
+  }
+
+  private record(delivery: PendingDelivery, at: number, status: number | null, attempts: number) {
+    return { event_id: delivery.event_id, type: delivery.type, listing_id: delivery.listing_id, at, status, attempts };
+  }
+
+  /** Marks the alert failing since its first failure, and pauses it once that is too long ago. */
+  private async recordFailure(alert: Alert, at: number): Promise<void> {
+    const failingSince = alert.failing_since ?? at;
+    const paused = at - failingSince >= this.options.policy.pauseAfterMs;
+    if (alert.failing_since === failingSince && !paused) return;
+    await this.options.alerts.setAlertHealth(alert.id, { failing_since: failingSince, paused_at: paused ? at : null });
+    if (paused) this.options.logger.warn({ alert: alert.id, account: alert.account_id }, 'alert paused: its deliveries failed for too long');
+  }
+
+  /** false when the account is gone or past its listing quota: the delivery waits. */
+  private async countListing(alert: Alert, delivery: PendingDelivery, now: number): Promise<boolean> {
+    const account = await this.options.access.getAccount(alert.account_id);
+    const offer = account ? this.options.offers.get(account.offer) : undefined;
+    if (!account || !offer) return false;
+    const counted = await this.options.access.consumeListings(usageScope(account, offer, now), [delivery.listing_id], {
+      day: offer.itemsPerDay,
+      month: offer.itemsPerMonth,
+    });
+    return counted.refused === null;
+  }
+
+  private async send(alert: Alert, delivery: PendingDelivery, now: number): Promise<number | null> {
+    // Checked again at each attempt: the receiver's name may resolve to another address by now.
+    if (await receiverUrlProblem(alert.url, this.options.allowPrivateUrls)) return null;
+    return postEvent(alert.url, delivery.body, alert.secret, now, this.options.timeoutMs);
+  }
+}
