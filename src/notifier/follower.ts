@@ -11,6 +11,7 @@ import type { Alert, AlertStore, FlowStep, PendingDelivery } from '../core/ports
 import type { StoredListing } from '../core/model/stored.js';
 import type { Scope, SearchResult, SortPosition } from '../core/query/query.js';
 import { eventBody, readActiveChange, readWithdrawal, type AlertReading } from '../core/alerts/events.js';
+import { inScope, matchesFilter } from '../core/query/listing-match.js';
 
 export type FlowName = 'feed' | 'withdrawn';
 export const FLOWS: readonly FlowName[] = ['feed', 'withdrawn'];
@@ -49,11 +50,15 @@ export class FlowFollower {
   }
 
   private async readPage(flow: FlowName, alert: Alert, scope: Scope, items: StoredListing[], step: FlowStep): Promise<void> {
+    // On the feed only the listings that match can concern the alert: their seen prices alone are read
+    // (a page is read for every alert); a withdrawal concerns a listing seen even if it no longer matches.
+    const candidates = flow === 'feed' ? items.filter((listing) => inScope(listing, scope) && matchesFilter(listing, alert.filter)) : items;
+    if (candidates.length === 0) return;
     const seen = await this.options.alerts.seenPrices(
       alert.id,
-      items.map((listing) => listing.id),
+      candidates.map((listing) => listing.id),
     );
-    for (const listing of items) {
+    for (const listing of candidates) {
       const reading: AlertReading =
         flow === 'feed' ? readActiveChange(alert, scope, listing, seen.get(listing.id)) : readWithdrawal(alert, scope, listing, seen.has(listing.id));
       if (reading.update?.kind === 'see') {

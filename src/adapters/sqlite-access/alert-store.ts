@@ -4,6 +4,7 @@
  * A flow step is one transaction, so a notifier killed in the middle of one redoes it whole.
  */
 import type Database from 'better-sqlite3';
+import { StatementCache } from '../sqlite-shared/statements.js';
 import { DELIVERY_LOG_SIZE, type Alert, type AlertStore, type DeliveryRecord, type FlowStep, type PendingDelivery } from '../../core/ports/alert-store.js';
 
 const ALERTS_SCHEMA = `
@@ -22,13 +23,21 @@ CREATE TABLE IF NOT EXISTS alert_seen (
 `;
 
 export class SqliteAlertStore implements AlertStore {
+  /** The notifier runs the same few statements for every delivery: each is prepared once. */
+  private readonly statements: StatementCache;
+
   constructor(private readonly db: Database.Database) {
     db.exec(ALERTS_SCHEMA);
+    this.statements = new StatementCache(db);
+  }
+
+  private sql(text: string): Database.Statement {
+    return this.statements.get(text);
   }
 
   async createAlert(alert: Alert, limit: number): Promise<boolean> {
     const create = this.db.transaction(() => {
-      const held = this.db.prepare('SELECT count(*) FROM alerts WHERE account_id = ?').pluck().get(alert.account_id) as number;
+      const held = this.sql('SELECT count(*) FROM alerts WHERE account_id = ?').pluck().get(alert.account_id) as number;
       if (held >= limit) return false;
       this.db
         .prepare('INSERT INTO alerts (id, account_id, created_at, alert) VALUES (?, ?, ?, ?)')
@@ -39,24 +48,24 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async getAlert(id: string): Promise<Alert | null> {
-    const text = this.db.prepare('SELECT alert FROM alerts WHERE id = ?').pluck().get(id) as string | undefined;
+    const text = this.sql('SELECT alert FROM alerts WHERE id = ?').pluck().get(id) as string | undefined;
     return text ? (JSON.parse(text) as Alert) : null;
   }
 
   async listAlerts(accountId: string): Promise<Alert[]> {
-    const texts = this.db.prepare('SELECT alert FROM alerts WHERE account_id = ? ORDER BY created_at, id').pluck().all(accountId) as string[];
+    const texts = this.sql('SELECT alert FROM alerts WHERE account_id = ? ORDER BY created_at, id').pluck().all(accountId) as string[];
     return texts.map((text) => JSON.parse(text) as Alert);
   }
 
   async allAlerts(): Promise<Alert[]> {
-    const texts = this.db.prepare('SELECT alert FROM alerts ORDER BY created_at, id').pluck().all() as string[];
+    const texts = this.sql('SELECT alert FROM alerts ORDER BY created_at, id').pluck().all() as string[];
     return texts.map((text) => JSON.parse(text) as Alert);
   }
 
   async deleteAlert(id: string): Promise<boolean> {
     const remove = this.db.transaction(() => {
-      for (const table of ['alert_pending', 'alert_deliveries', 'alert_seen']) this.db.prepare(`DELETE FROM ${table} WHERE alert_id = ?`).run(id);
-      return this.db.prepare('DELETE FROM alerts WHERE id = ?').run(id).changes > 0;
+      for (const table of ['alert_pending', 'alert_deliveries', 'alert_seen']) this.sql(`DELETE FROM ${table} WHERE alert_id = ?`).run(id);
+      return this.sql('DELETE FROM alerts WHERE id = ?').run(id).changes > 0;
     });
     return remove.immediate();
   }
@@ -68,14 +77,14 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async flowPosition(flow: string): Promise<string | null> {
-    return (this.db.prepare('SELECT position FROM alert_flow_positions WHERE flow = ?').pluck().get(flow) as string | undefined) ?? null;
+    return (this.sql('SELECT position FROM alert_flow_positions WHERE flow = ?').pluck().get(flow) as string | undefined) ?? null;
   }
 
   async commitFlowStep(step: FlowStep): Promise<void> {
-    const enqueue = this.db.prepare('INSERT INTO alert_pending (alert_id, event_id, delivery) VALUES (?, ?, ?)');
-    const see = this.db.prepare('INSERT INTO alert_seen (alert_id, listing_id, price) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET price = excluded.price');
-    const forget = this.db.prepare('DELETE FROM alert_seen WHERE alert_id = ? AND listing_id = ?');
-    const move = this.db.prepare('INSERT INTO alert_flow_positions (flow, position) VALUES (?, ?) ON CONFLICT DO UPDATE SET position = excluded.position');
+    const enqueue = this.sql('INSERT INTO alert_pending (alert_id, event_id, delivery) VALUES (?, ?, ?)');
+    const see = this.sql('INSERT INTO alert_seen (alert_id, listing_id, price) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET price = excluded.price');
+    const forget = this.sql('DELETE FROM alert_seen WHERE alert_id = ? AND listing_id = ?');
+    const move = this.sql('INSERT INTO alert_flow_positions (flow, position) VALUES (?, ?) ON CONFLICT DO UPDATE SET position = excluded.position');
     this.db
       .transaction(() => {
         for (const delivery of step.deliveries) enqueue.run(delivery.alert_id, delivery.event_id, JSON.stringify(delivery));
@@ -87,7 +96,7 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async seenPrices(alertId: string, listingIds: readonly string[]): Promise<Map<string, number | null>> {
-    const read = this.db.prepare('SELECT price FROM alert_seen WHERE alert_id = ? AND listing_id = ?').pluck();
+    const read = this.sql('SELECT price FROM alert_seen WHERE alert_id = ? AND listing_id = ?').pluck();
     const prices = new Map<string, number | null>();
     for (const id of listingIds) {
       const price = read.get(alertId, id) as number | null | undefined;
@@ -97,7 +106,7 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async nextDelivery(alertId: string): Promise<PendingDelivery | null> {
-    const text = this.db.prepare('SELECT delivery FROM alert_pending WHERE alert_id = ? ORDER BY seq LIMIT 1').pluck().get(alertId) as string | undefined;
+    const text = this.sql('SELECT delivery FROM alert_pending WHERE alert_id = ? ORDER BY seq LIMIT 1').pluck().get(alertId) as string | undefined;
     return text ? (JSON.parse(text) as PendingDelivery) : null;
   }
 
@@ -110,8 +119,8 @@ export class SqliteAlertStore implements AlertStore {
   async finishDelivery(delivery: PendingDelivery, record: DeliveryRecord): Promise<void> {
     this.db
       .transaction(() => {
-        this.db.prepare('DELETE FROM alert_pending WHERE alert_id = ? AND event_id = ?').run(delivery.alert_id, delivery.event_id);
-        this.db.prepare('INSERT INTO alert_deliveries (alert_id, record) VALUES (?, ?)').run(delivery.alert_id, JSON.stringify(record));
+        this.sql('DELETE FROM alert_pending WHERE alert_id = ? AND event_id = ?').run(delivery.alert_id, delivery.event_id);
+        this.sql('INSERT INTO alert_deliveries (alert_id, record) VALUES (?, ?)').run(delivery.alert_id, JSON.stringify(record));
         this.db
           .prepare(
             'DELETE FROM alert_deliveries WHERE alert_id = ? AND seq <= (SELECT seq FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
@@ -122,11 +131,11 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async deliveryLog(alertId: string, limit: number): Promise<DeliveryRecord[]> {
-    const texts = this.db.prepare('SELECT record FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT ?').pluck().all(alertId, limit) as string[];
+    const texts = this.sql('SELECT record FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT ?').pluck().all(alertId, limit) as string[];
     return texts.map((text) => JSON.parse(text) as DeliveryRecord);
   }
 
   async pendingCount(alertId: string): Promise<number> {
-    return this.db.prepare('SELECT count(*) FROM alert_pending WHERE alert_id = ?').pluck().get(alertId) as number;
+    return this.sql('SELECT count(*) FROM alert_pending WHERE alert_id = ?').pluck().get(alertId) as number;
   }
 }
