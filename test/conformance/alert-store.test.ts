@@ -94,11 +94,15 @@ for (const target of accessTargets()) {
       await notifier.commitFlowStep({
         flow: `f-${alert.id}`,
         position: '[1,1]',
-        deliveries: [pending(alert, 1)],
+        deliveries: [pending(alert, 1), pending(alert, 2)],
         seen: [{ alert_id: alert.id, listing_id: 'x', price: 5 }],
         forgotten: [],
       });
-      await notifier.finishDelivery(pending(alert, 0), recordOf(pending(alert, 0), 'delivered', T0));
+      await notifier.finishDelivery(pending(alert, 1), recordOf(pending(alert, 1), 'delivered', T0));
+      expect(await notifier.deliveryLog(alert.id, 10)).to.have.length(1);
+      // A delivery that is not pending (finished already) is not logged twice.
+      await notifier.finishDelivery(pending(alert, 1), recordOf(pending(alert, 1), 'delivered', T0));
+      expect(await notifier.deliveryLog(alert.id, 10)).to.have.length(1);
       expect(await api.deleteAlert(alert.id)).to.equal(true);
       expect(await api.deleteAlert(alert.id)).to.equal(false);
       expect(await notifier.getAlert(alert.id)).to.equal(null);
@@ -107,9 +111,11 @@ for (const target of accessTargets()) {
       expect(await notifier.deliveryLog(alert.id, 10)).to.deep.equal([]);
       expect(await notifier.seenPrices(alert.id, ['x'])).to.deep.equal(new Map());
       expect(await api.listAlerts(account)).to.deep.equal([]);
-      // The notifier's late health update does not bring a deleted alert back.
+      // The notifier's late updates do not bring a deleted alert back, nor log for it.
       await notifier.setAlertHealth(alert.id, { failing_since: null, paused_at: null });
       expect(await api.getAlert(alert.id)).to.equal(null);
+      await notifier.finishDelivery(pending(alert, 2), recordOf(pending(alert, 2), 'failed', T0));
+      expect(await notifier.deliveryLog(alert.id, 10)).to.deep.equal([]);
     });
 
     it('commits a flow step whole: deliveries queued in order, prices seen, position moved', async function () {

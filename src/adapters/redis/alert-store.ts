@@ -30,10 +30,20 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
 
+/** Moves the head delivery to the log, only while it is still pending (the alert may have been deleted meanwhile). */
+const FINISH = `
+if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('LREM', KEYS[1], 1, ARGV[1])
+redis.call('LPUSH', KEYS[3], ARGV[2])
+redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[3]) - 1)
+return 1
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     annoncesCreateAlert(alert: string, accountAlerts: string, allAlerts: string, ...args: string[]): Result<number, Context>;
     annoncesRescheduleDelivery(pending: string, eventId: string, delivery: string): Result<number, Context>;
+    annoncesFinishDelivery(queue: string, pending: string, log: string, eventId: string, record: string, logSize: string): Result<number, Context>;
   }
 }
 
@@ -44,6 +54,7 @@ export class RedisAlertStore implements AlertStore {
   ) {
     client.defineCommand('annoncesCreateAlert', { numberOfKeys: 3, lua: CREATE_ALERT });
     client.defineCommand('annoncesRescheduleDelivery', { numberOfKeys: 1, lua: RESCHEDULE });
+    client.defineCommand('annoncesFinishDelivery', { numberOfKeys: 3, lua: FINISH });
   }
 
   private key(...parts: string[]): string {
@@ -146,15 +157,16 @@ export class RedisAlertStore implements AlertStore {
   }
 
   async finishDelivery(delivery: PendingDelivery, record: DeliveryRecord): Promise<void> {
-    const log = this.key('alert-log', delivery.alert_id);
+    const id = delivery.alert_id;
     await guarded(() =>
-      this.client
-        .multi()
-        .lrem(this.key('alert-queue', delivery.alert_id), 1, delivery.event_id)
-        .hdel(this.key('alert-pending', delivery.alert_id), delivery.event_id)
-        .lpush(log, JSON.stringify(record))
-        .ltrim(log, 0, DELIVERY_LOG_SIZE - 1)
-        .exec(),
+      this.client.annoncesFinishDelivery(
+        this.key('alert-queue', id),
+        this.key('alert-pending', id),
+        this.key('alert-log', id),
+        delivery.event_id,
+        JSON.stringify(record),
+        String(DELIVERY_LOG_SIZE),
+      ),
     );
   }
 

@@ -119,7 +119,8 @@ export class SqliteAlertStore implements AlertStore {
   async finishDelivery(delivery: PendingDelivery, record: DeliveryRecord): Promise<void> {
     this.db
       .transaction(() => {
-        this.sql('DELETE FROM alert_pending WHERE alert_id = ? AND event_id = ?').run(delivery.alert_id, delivery.event_id);
+        // Not pending any more (the alert was deleted meanwhile): nothing to log.
+        if (this.sql('DELETE FROM alert_pending WHERE alert_id = ? AND event_id = ?').run(delivery.alert_id, delivery.event_id).changes === 0) return;
         this.sql('INSERT INTO alert_deliveries (alert_id, record) VALUES (?, ?)').run(delivery.alert_id, JSON.stringify(record));
         this.db
           .prepare(

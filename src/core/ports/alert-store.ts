@@ -101,7 +101,7 @@ export interface AlertStore {
   nextDelivery(alertId: string): Promise<PendingDelivery | null>;
   /** Records a failed attempt of the head delivery and when to try again. */
   rescheduleDelivery(delivery: PendingDelivery): Promise<void>;
-  /** Removes the head delivery from the queue and writes it to the log. */
+  /** Removes the delivery from the queue and writes it to the log; nothing when it is not pending (alert deleted). */
   finishDelivery(delivery: PendingDelivery, record: DeliveryRecord): Promise<void>;
   /** The last finished deliveries, newest first. */
   deliveryLog(alertId: string, limit: number): Promise<DeliveryRecord[]>;
