@@ -63,7 +63,12 @@ export class Deliverer {
         logger.warn({ alert: alertId, err: error.message }, 'alert store unavailable; delivery loop waits');
         return [undefined, null] as const;
       });
-      if (alert === null || (alert && head === null && alert.paused_at !== null)) return;
+      // Deleted while a page was being committed for it: what was queued goes too.
+      if (alert === null) {
+        if (head) await alerts.deleteAlert(alertId).catch(() => {});
+        return;
+      }
+      if (alert && head === null && alert.paused_at !== null) return;
       const waitMs = !alert || !head || alert.paused_at !== null ? IDLE_RECHECK_MS : head.next_try_at - now();
       if (waitMs > 0) {
         await new Promise<void>((resolve) => {

@@ -116,6 +116,11 @@ for (const target of accessTargets()) {
       expect(await api.getAlert(alert.id)).to.equal(null);
       await notifier.finishDelivery(pending(alert, 2), recordOf(pending(alert, 2), 'failed', T0));
       expect(await notifier.deliveryLog(alert.id, 10)).to.deep.equal([]);
+      // A page committed for it just after the deletion leaves a queue that deleting again removes.
+      await notifier.commitFlowStep({ flow: `f-${alert.id}`, position: '[2,2]', deliveries: [pending(alert, 3)], seen: [], forgotten: [] });
+      expect(await notifier.deleteAlert(alert.id)).to.equal(false);
+      expect(await notifier.nextDelivery(alert.id)).to.equal(null);
+      expect(await notifier.pendingCount(alert.id)).to.equal(0);
     });
 
     it('commits a flow step whole: deliveries queued in order, prices seen, position moved', async function () {

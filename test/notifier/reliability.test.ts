@@ -117,6 +117,19 @@ describeAccessBackends('notifier reliability', function (access) {
     expect((await send(app, 'GET', `/alertes/${alert.id}`, key)).body.livraisons_en_attente).to.equal(shown.livraisons_en_attente);
   });
 
+  it('a deleted alert receives nothing more, and keeps nothing queued', async () => {
+    const target = await receiver();
+    const alert = await createAlert(app, key, { url: target.url, filtres: { ville: 'Lyon' } });
+    notifier = await startNotifier(app);
+    await load(app, [freshRecord(LYON[0])]);
+    await waitFor('the first event', () => target.accepted.length === 1);
+    expect((await send(app, 'DELETE', `/alertes/${alert.id}`, key)).status).to.equal(204);
+    await load(app, [freshRecord(LYON[1])]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(target.calls).to.have.length(1);
+    expect(await app.service.deps.alerts.pendingCount(alert.id)).to.equal(0);
+  });
+
   it('a notifier process killed in the middle of a delivery loses nothing once restarted', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {

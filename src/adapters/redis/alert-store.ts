@@ -98,16 +98,14 @@ export class RedisAlertStore implements AlertStore {
 
   async deleteAlert(id: string): Promise<boolean> {
     const alert = await this.getAlert(id);
-    if (!alert) return false;
-    await guarded(() =>
-      this.client
-        .multi()
-        .del(this.key('alert', id), this.key('alert-queue', id), this.key('alert-pending', id), this.key('alert-log', id), this.key('alert-seen', id))
-        .zrem(this.key('alerts'), id)
-        .zrem(this.key('alerts-of', alert.account_id), id)
-        .exec(),
-    );
-    return true;
+    // Without the alert, what a notifier queued for it meanwhile is removed all the same.
+    const multi = this.client
+      .multi()
+      .del(this.key('alert', id), this.key('alert-queue', id), this.key('alert-pending', id), this.key('alert-log', id), this.key('alert-seen', id))
+      .zrem(this.key('alerts'), id);
+    if (alert) multi.zrem(this.key('alerts-of', alert.account_id), id);
+    await guarded(() => multi.exec());
+    return alert !== null;
   }
 
   async setAlertHealth(id: string, health: Pick<Alert, 'failing_since' | 'paused_at'>): Promise<void> {

@@ -86,7 +86,10 @@ export interface AlertStore {
   listAlerts(accountId: string): Promise<Alert[]>;
   /** Every alert (the notifier), oldest first. */
   allAlerts(): Promise<Alert[]>;
-  /** Deletes the alert with its pending deliveries, log and seen listings; false when it did not exist. */
+  /**
+   * Deletes the alert with its pending deliveries, log and seen listings; false when it did not exist
+   * (what was queued for it after a deletion is removed all the same).
+   */
   deleteAlert(id: string): Promise<boolean>;
   setAlertHealth(id: string, health: Pick<Alert, 'failing_since' | 'paused_at'>): Promise<void>;
 
