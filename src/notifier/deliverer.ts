@@ -25,62 +25,93 @@ export interface DelivererOptions {
   now: () => number;
 }
 
-/** Longest sleep of an idle loop: it looks at its queue again even if nobody woke it. */
-const IDLE_RECHECK_MS = 5_000;
+/** Wait before reading an unreachable alert store again. */
+const STORE_RETRY_MS = 5_000;
+
+/** One alert's loop: `woken` says a delivery may have been queued since it last looked. */
+interface AlertLoop {
+  woken: boolean;
+  /** Ends the loop's current wait, if it waits. */
+  interrupt: (() => void) | null;
+  done: Promise<void>;
+}
 
 export class Deliverer {
-  private readonly loops = new Map<string, { wake: () => void; done: Promise<void> }>();
+  private readonly loops = new Map<string, AlertLoop>();
   private stopped = false;
 
   constructor(private readonly options: DelivererOptions) {}
 
-  /** Starts the alert's loop if it is not running, or wakes it up. */
+  /** Starts the alert's loop if it is not running, or tells it to look at its queue again. */
   wake(alertId: string): void {
     if (this.stopped) return;
-    const loop = this.loops.get(alertId);
-    if (loop) {
-      loop.wake();
+    const running = this.loops.get(alertId);
+    if (running) {
+      running.woken = true;
+      running.interrupt?.();
       return;
     }
-    let wake = () => {};
-    const entry = { wake: () => wake(), done: Promise.resolve() };
-    this.loops.set(alertId, entry);
-    entry.done = this.run(alertId, (signal) => {
-      wake = signal;
-    }).finally(() => this.loops.delete(alertId));
+    const loop: AlertLoop = { woken: false, interrupt: null, done: Promise.resolve() };
+    this.loops.set(alertId, loop);
+    loop.done = this.run(alertId, loop);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const loop of this.loops.values()) loop.wake();
-    await Promise.all([...this.loops.values()].map((loop) => loop.done));
+    const loops = [...this.loops.values()];
+    for (const loop of loops) loop.interrupt?.();
+    await Promise.all(loops.map((loop) => loop.done));
   }
 
-  private async run(alertId: string, onWake: (signal: () => void) => void): Promise<void> {
+  private sleep(loop: AlertLoop, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        loop.interrupt = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      loop.interrupt = done;
+    });
+  }
+
+  /**
+   * Delivers the queue's head until the queue is empty or the alert paused or deleted, then ends: the
+   * follower wakes the alert again when it queues an event. The loop leaves the map synchronously as
+   * it ends, so a wake() can never reach a loop that is about to end.
+   */
+  private async run(alertId: string, loop: AlertLoop): Promise<void> {
     const { alerts, logger, now } = this.options;
-    while (!this.stopped) {
-      const [alert, head] = await Promise.all([alerts.getAlert(alertId), alerts.nextDelivery(alertId)]).catch((error: Error) => {
-        logger.warn({ alert: alertId, err: error.message }, 'alert store unavailable; delivery loop waits');
-        return [undefined, null] as const;
-      });
-      // Deleted while a page was being committed for it: what was queued goes too.
-      if (alert === null) {
-        if (head) await alerts.deleteAlert(alertId).catch(() => {});
-        return;
+    try {
+      while (!this.stopped) {
+        loop.woken = false;
+        let alert: Alert | null;
+        let head: PendingDelivery | null;
+        try {
+          [alert, head] = await Promise.all([alerts.getAlert(alertId), alerts.nextDelivery(alertId)]);
+        } catch (error) {
+          logger.warn({ alert: alertId, err: (error as Error).message }, 'alert store unavailable; delivery loop waits');
+          await this.sleep(loop, STORE_RETRY_MS);
+          continue;
+        }
+        if (alert === null) {
+          // Deleted while a page was being committed for it: what was queued goes too.
+          if (head) await alerts.deleteAlert(alertId).catch(() => {});
+          return;
+        }
+        if (head === null || alert.paused_at !== null) {
+          if (loop.woken) continue;
+          return;
+        }
+        const waitMs = head.next_try_at - now();
+        if (waitMs > 0) {
+          await this.sleep(loop, waitMs);
+          continue;
+        }
+        await this.attempt(alert, head).catch((error: Error) => logger.warn({ alert: alertId, err: error.message }, 'delivery attempt not recorded; retried'));
       }
-      if (alert && head === null && alert.paused_at !== null) return;
-      const waitMs = !alert || !head || alert.paused_at !== null ? IDLE_RECHECK_MS : head.next_try_at - now();
-      if (waitMs > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(waitMs, IDLE_RECHECK_MS));
-          onWake(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-        continue;
-      }
-      await this.attempt(alert!, head!).catch((error: Error) => logger.warn({ alert: alertId, err: error.message }, 'delivery attempt not recorded; retried'));
+    } finally {
+      if (this.loops.get(alertId) === loop) this.loops.delete(alertId);
     }
   }
 
