@@ -483,7 +483,7 @@ export interface components {
         ErrorBody: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -506,7 +506,7 @@ export interface components {
         FlowUnavailable: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -2663,6 +2663,7 @@ export interface operations {
                     "X-Quota-Mois-Used": components["headers"]["X-Quota-Mois-Used"];
                     "X-Quota-Mois-Remaining": components["headers"]["X-Quota-Mois-Remaining"];
                     "X-Quota-Mois-Reset": components["headers"]["X-Quota-Mois-Reset"];
+                    "X-Unknown-Sources": components["headers"]["X-Unknown-Sources"];
                     [name: string]: unknown;
                 };
                 content: {

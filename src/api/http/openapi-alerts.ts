@@ -16,6 +16,7 @@ export const ALERT_OPERATIONS: Operation[] = [
     summary: 'Creates an alert: a saved search whose new listings, price drops and withdrawals are POSTed to a URL (Secteur offer and above)',
     body: 'AlertBody',
     status: 201,
+    headers: [...HEADERS, 'unknownSources'],
     answer: 'AlertCreated',
     errors: [400, 402, 409, 413, 415, 422],
     description:

@@ -8,6 +8,7 @@ import type { TestApp } from '../../support/app.js';
 import { describeAccessBackends, send, startAlertApp } from '../../support/alerts.js';
 import { NO_RATE_WINDOWS, offersWith } from '../access/support/quota-app.js';
 import { AnnoncesClient, ApiError } from '../../../client/index.js';
+import { Contract } from '../../support/contract.js';
 
 const RECEIVER = 'http://127.0.0.1:9/hook';
 
@@ -171,6 +172,34 @@ describeAccessBackends('/alertes', function (access) {
     const gone = await client.alert(created.data.id).catch((error: unknown) => error);
     expect(gone).to.be.instanceOf(ApiError);
     expect((gone as ApiError).status).to.equal(404);
+  });
+
+  it('answers as the OpenAPI document declares, errors included', async () => {
+    const contract = new Contract((await app.get('/openapi.json')).body);
+    const small = await app.newKey('secteur');
+    const free = await app.newKey('decouverte');
+    const created = await send(app, 'POST', '/alertes', small, { url: RECEIVER });
+    await send(app, 'POST', '/alertes', small, { url: RECEIVER });
+    const answers: [string, 'get' | 'post' | 'delete', Awaited<ReturnType<typeof send>>, number][] = [
+      ['/alertes', 'post', created, 201],
+      ['/alertes', 'post', await send(app, 'POST', '/alertes', small, { url: RECEIVER }), 409],
+      ['/alertes', 'post', await send(app, 'POST', '/alertes', free, { url: RECEIVER }), 402],
+      ['/alertes', 'post', await send(app, 'POST', '/alertes', key, { url: 'ftp://x' }), 400],
+      ['/alertes', 'post', await send(app, 'POST', '/alertes', key, { url: RECEIVER, filtres: { sources: 'seloger,nosuchsite' } }), 201],
+      ['/alertes', 'post', await send(app, 'POST', '/alertes', key, { url: RECEIVER, filtres: { prix_min: 2, prix_max: 1 } }), 422],
+      ['/alertes', 'post', await send(app, 'POST', '/alertes', key, 'x', { 'Content-Type': 'text/plain' }), 415],
+      ['/alertes', 'post', await send(app, 'POST', '/alertes', key, { url: 'x'.repeat(20_000) }), 413],
+      ['/alertes', 'get', await send(app, 'GET', '/alertes', small), 200],
+      ['/alertes/{id}', 'get', await send(app, 'GET', `/alertes/${created.body.id}`, small), 200],
+      ['/alertes/{id}', 'get', await send(app, 'GET', `/alertes/${created.body.id}`, key), 404],
+      ['/alertes/{id}/livraisons', 'get', await send(app, 'GET', `/alertes/${created.body.id}/livraisons`, small), 200],
+      ['/alertes/{id}', 'delete', await send(app, 'DELETE', `/alertes/${created.body.id}`, small), 204],
+      ['/alertes/{id}', 'delete', await send(app, 'DELETE', `/alertes/${created.body.id}`, small), 404],
+    ];
+    for (const [path, method, answer, status] of answers) {
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).to.equal(status);
+      contract.check(path, answer, method);
+    }
   });
 
   it('answers 405 with Allow to methods the alert paths do not serve', async () => {
