@@ -118,9 +118,12 @@ export class Deliverer {
   private async attempt(alert: Alert, delivery: PendingDelivery): Promise<void> {
     const { alerts, policy, now } = this.options;
     const startedAt = now();
-    const status = (await this.countListing(alert, delivery, startedAt)) ? await this.send(alert, delivery, startedAt) : null;
-    const attempts = delivery.attempts + 1;
     const firstAttemptAt = delivery.first_attempt_at ?? startedAt;
+    // Past the quota nothing is sent: the delivery waits like a failed one, but the receiver is not
+    // at fault, so the alert's health is left alone.
+    const admitted = await this.countListing(alert, delivery, startedAt);
+    const status = admitted ? await this.send(alert, delivery, startedAt) : null;
+    const attempts = delivery.attempts + (admitted ? 1 : 0);
     const finishedAt = now();
     if (status !== null && status >= 200 && status < 300) {
       await alerts.finishDelivery(delivery, { ...this.record(delivery, finishedAt, status, attempts), outcome: 'delivered' });
@@ -130,10 +133,10 @@ export class Deliverer {
     if (finishedAt - firstAttemptAt >= policy.giveUpAfterMs) {
       await alerts.finishDelivery(delivery, { ...this.record(delivery, finishedAt, status, attempts), outcome: 'failed' });
     } else {
-      const nextTry = finishedAt + retryDelay(policy, attempts);
+      const nextTry = finishedAt + retryDelay(policy, Math.max(1, attempts));
       await alerts.rescheduleDelivery({ ...delivery, attempts, first_attempt_at: firstAttemptAt, next_try_at: nextTry, last_status: status });
     }
-    await this.recordFailure(alert, finishedAt);
+    if (admitted) await this.recordFailure(alert, finishedAt);
   }
 
   private record(delivery: PendingDelivery, at: number, status: number | null, attempts: number) {

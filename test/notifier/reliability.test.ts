@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { TestApp } from '../support/app.js';
 import { describeAccessBackends, send, startAlertApp } from '../support/alerts.js';
 import type { Notifier } from '../../src/notifier/notifier.js';
+import { NO_RATE_WINDOWS, offersWith } from '../api/access/support/quota-app.js';
 import { createAlert, freshRecord, listingsOf, load, startNotifier, startReceiver, waitFor, type ReceivedCall, type Receiver } from './support.js';
 
 /** The distinct events a receiver accepted, in the order it first accepted them. */
@@ -115,6 +116,26 @@ describeAccessBackends('notifier reliability', function (access) {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(broken.calls.length).to.equal(calls);
     expect((await send(app, 'GET', `/alertes/${alert.id}`, key)).body.livraisons_en_attente).to.equal(shown.livraisons_en_attente);
+  });
+
+  it('past the listing quota a delivery waits, without counting against the alert', async () => {
+    await app.close();
+    app = await startAlertApp(access, { deps: { offers: offersWith({ ville: { itemsPerDay: 1 } }, NO_RATE_WINDOWS) } });
+    app.clock.now = Date.now();
+    const small = await app.newKey('ville');
+    const target = await receiver();
+    const alert = await createAlert(app, small, { url: target.url, filtres: { ville: 'Lyon' } });
+    notifier = await startNotifier(app);
+    await load(
+      app,
+      LYON.slice(0, 2).map((i) => freshRecord(i)),
+    );
+    await waitFor('the first event', () => target.accepted.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(target.calls).to.have.length(1);
+    const shown = await send(app, 'GET', `/alertes/${alert.id}`, small);
+    expect(shown.body).to.deep.include({ statut: 'active', en_echec_depuis: null, livraisons_en_attente: 1 });
+    expect(shown.headers.get('x-quota-items-used')).to.equal('1');
   });
 
   it('a deleted alert receives nothing more, and keeps nothing queued', async () => {
