@@ -28,6 +28,8 @@ export type SearchQuery = QueryOf<'getAnnonces'>;
 export type FeedQuery = QueryOf<'getAnnoncesFeed'>;
 export type WithdrawnQuery = QueryOf<'getAnnoncesRetirees'>;
 export type MapQuery = QueryOf<'getAnnoncesMap'>;
+export type AlertBody = Schemas['AlertBody'];
+export type Alert = Schemas['AlertAnswer'];
 
 /** docs/api.md: when the feed is up to date, wait 1 to 5 minutes before calling again. */
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
@@ -153,6 +155,23 @@ export class AnnoncesClient {
   }
   ptzZone(cp: string) {
     return this.call<Schemas['PtzZoneAnswer']>(() => this.http.GET('/ptz/zone', { params: { query: { cp } } }));
+  }
+
+  /** Creates an alert; the answer's `secret` is shown only here. Not retried: a write is sent once. */
+  createAlert(body: AlertBody) {
+    return this.call<Schemas['AlertCreated']>(() => this.http.POST('/alertes', { body }), { maxWaitSeconds: 0, maxRetries: 0 });
+  }
+  alerts() {
+    return this.call<Schemas['AlertList']>(() => this.http.GET('/alertes'));
+  }
+  alert(id: string) {
+    return this.call<Alert>(() => this.http.GET('/alertes/{id}', { params: { path: { id } } }));
+  }
+  deleteAlert(id: string) {
+    return this.call<void>(() => this.http.DELETE('/alertes/{id}', { params: { path: { id } } }));
+  }
+  alertDeliveries(id: string, limit?: number) {
+    return this.call<Schemas['DeliveryList']>(() => this.http.GET('/alertes/{id}/livraisons', { params: { path: { id }, query: { limit } } }));
   }
 
   /** Every listing of a search, page after page by cursor (`page` is ignored). */

@@ -6,8 +6,11 @@
 import path from 'node:path';
 import type pino from 'pino';
 import type { AccessStore } from './core/ports/access-store.js';
+import type { AlertStore } from './core/ports/alert-store.js';
 import { SqliteAccessStore } from './adapters/sqlite-access/access-store.js';
+import { SqliteAlertStore } from './adapters/sqlite-access/alert-store.js';
 import { RedisAccessStore } from './adapters/redis/access-store.js';
+import { RedisAlertStore } from './adapters/redis/alert-store.js';
 import { connectRedis, waitUntilReady } from './adapters/redis/client.js';
 import type { Metering } from './api/access/metering.js';
 import { MeteringService } from './api/access/metering-service.js';
@@ -28,6 +31,8 @@ export interface AccessBackendConfig {
 
 export interface AccessBackend {
   access: AccessStore;
+  /** Alerts share the access backend: every API process and the notifier see the same ones. */
+  alerts: AlertStore;
   metering: Metering;
   close(): Promise<void>;
 }
@@ -39,7 +44,12 @@ export async function createAccessBackend(config: AccessBackendConfig): Promise<
   const offers = config.offers ?? loadOffers();
   if (!config.redisUrl) {
     const access = SqliteAccessStore.open(config.accessFile);
-    return { access, metering: new MeteringService(access, offers, RateWindows.inMemory()), close: () => access.close() };
+    return {
+      access,
+      alerts: new SqliteAlertStore(access.database),
+      metering: new MeteringService(access, offers, RateWindows.inMemory()),
+      close: () => access.close(),
+    };
   }
   const client = connectRedis(config.redisUrl, reportOutage(config.logger));
   await waitUntilReady(client, REDIS_STARTUP_WAIT_MS);
@@ -53,7 +63,12 @@ export async function createAccessBackend(config: AccessBackendConfig): Promise<
   );
   // Seen at start, so that a loss is caught even if nobody asked /health before it.
   await access.health();
-  return { access, metering: new MeteringService(access, offers, RateWindows.onRedis(client, keyPrefix)), close: () => access.close() };
+  return {
+    access,
+    alerts: new RedisAlertStore(client, keyPrefix),
+    metering: new MeteringService(access, offers, RateWindows.onRedis(client, keyPrefix)),
+    close: () => access.close(),
+  };
 }
 
 /** One warning per outage rather than one per reconnection attempt. */

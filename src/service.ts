@@ -64,6 +64,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const deps: AppDeps = {
     listings,
     access: accessBackend.access,
+    alerts: accessBackend.alerts,
+    alertPrivateUrls: config.alertPrivateUrls,
     metering: accessBackend.metering,
     offers,
     sites: loadSites(),

@@ -17,12 +17,14 @@
  *   text-plans.ts   full text + filters: both plans and the per-query choice
  *   report.ts       tables
  *   side-by-side.ts the engines' figures side by side
+ *   alerts-bench.ts alerts delivered by the notifier (--alerts)
  */
 import { parseOptions, USAGE, UsageError } from './options.js';
 import { SCENARIOS } from './scenarios.js';
 import { runApiBench } from './api-bench.js';
 import { runIndexerBench } from './indexer-bench.js';
 import { targetText } from './report.js';
+import { runAlertsBench } from './alerts-bench.js';
 
 async function main(argv: string[]): Promise<number> {
   let options: ReturnType<typeof parseOptions>;
@@ -39,7 +41,8 @@ async function main(argv: string[]): Promise<number> {
     for (const s of SCENARIOS) console.log(`${s.name.padEnd(20)} ${s.title}  [${targetText(s.targets)}]`);
     return 0;
   }
-  if (options.indexer) await runIndexerBench(options);
+  if (options.alerts !== null) await runAlertsBench(options.alerts, options.changes);
+  else if (options.indexer) await runIndexerBench(options);
   else await runApiBench(options);
   return 0;
 }

@@ -46,6 +46,10 @@ export interface BenchOptions {
   engines: Engine[];
   /** Elasticsearch of the `elasticsearch` engine (ES_URL), or null when it is not benchmarked. */
   esUrl: string | null;
+  /** `--alerts N`: the alerts benchmark with N alerts instead of the API benchmark (alerts-bench.ts). */
+  alerts: number | null;
+  /** Changes loaded by the alerts benchmark. */
+  changes: number;
 }
 
 export const ENGINES = ['sqlite', 'elasticsearch'] as const;
@@ -56,6 +60,7 @@ export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [
                      [--workers N[,N...]] [--access sqlite|redis]   (redis: REDIS_URL or redis://127.0.0.1:6379; N > 1 needs it)
                      [--engines sqlite,elasticsearch]
        npm run bench -- --indexer [--records N] [--stage-records N] [--profile] [--engines sqlite,elasticsearch]
+       npm run bench -- --alerts N [--changes N]   (alerts delivered by the notifier: events/s and lag)
        npm run bench -- --list
 --engines: the listings engines to run, one after the other in the same run; default both when
 ES_URL is set (the Elasticsearch of the elasticsearch engine), else sqlite only.
@@ -83,6 +88,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       access: { type: 'string' },
       'stage-records': { type: 'string' },
       engines: { type: 'string' },
+      alerts: { type: 'string' },
+      changes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -114,6 +121,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     redisForOneProcess: access === 'redis',
     engines,
     esUrl: engines.includes('elasticsearch') ? esUrl : null,
+    alerts: values.alerts === undefined ? null : count('alerts', values.alerts, 200),
+    changes: count('changes', values.changes, 10_000),
   };
 }
 

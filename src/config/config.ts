@@ -40,6 +40,10 @@ export const ConfigSchema = z.object({
   SQLITE_MMAP_MIB: z.coerce.number().int().min(0).max(2047).default(2047),
   /** Port of the Prometheus metrics (GET /metrics); unset: no metrics. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** 1: alert URLs may name loopback, link-local and private addresses (docs/api.md "Alerts"). */
+  ALERT_PRIVATE_URLS: z.enum(['0', '1']).default('0'),
+  /** How often the notifier looks for new changes (npm run notifier). */
+  NOTIFIER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
 });
 
 export interface Config {
@@ -67,6 +71,8 @@ export interface Config {
   apiWorkers: number;
   sqliteMmapMiB: number;
   metricsPort: number | null;
+  alertPrivateUrls: boolean;
+  notifierPollMs: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -99,5 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     apiWorkers: parsed.API_WORKERS,
     sqliteMmapMiB: parsed.SQLITE_MMAP_MIB,
     metricsPort: parsed.METRICS_PORT ?? null,
+    alertPrivateUrls: parsed.ALERT_PRIVATE_URLS === '1',
+    notifierPollMs: parsed.NOTIFIER_POLL_MS,
   };
 }

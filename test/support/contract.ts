@@ -25,10 +25,10 @@ export class Contract {
     this.ajv.addSchema({ $id: 'openapi', components: { schemas: document.components.schemas } });
   }
 
-  /** Throws with the schema errors when the answer does not conform to `GET path` in the document. */
-  check(pathTemplate: string, answer: ContractAnswer): void {
-    const operation = this.document.paths[pathTemplate]?.get;
-    if (!operation) throw new Error(`${pathTemplate} is not in the document`);
+  /** Throws with the schema errors when the answer does not conform to `<method> path` in the document. */
+  check(pathTemplate: string, answer: ContractAnswer, method: 'get' | 'post' | 'delete' = 'get'): void {
+    const operation = this.document.paths[pathTemplate]?.[method];
+    if (!operation) throw new Error(`${method} ${pathTemplate} is not in the document`);
     const declared = operation.responses[String(answer.status)] ?? operation.responses.default;
     if (!declared) throw new Error(`${pathTemplate}: status ${answer.status} is not declared`);
     this.seen.add(`${pathTemplate} ${operation.responses[String(answer.status)] ? answer.status : 'default'}`);

@@ -20,6 +20,11 @@ export class SqliteAccessStore extends SqliteAccountStore implements AccessStore
     this.usage = new SqliteUsageCounters(db, options.directoryEntries);
   }
 
+  /** The connection, for the alert store that shares the file. */
+  get database(): Database.Database {
+    return this.db;
+  }
+
   static open(file: string, options: SqliteAccessOptions = {}): SqliteAccessStore {
     const db = new Database(file);
     db.pragma('journal_mode = WAL');

@@ -12,7 +12,8 @@ export type MeterKind =
   | 'ptz' // one request token, taken only after a successful lookup
   | 'ping' // nothing at all, answers even past the quota
   | 'sources' // one request token
-  | 'stats'; // one request token, answers past the listing quota (no listing delivered)
+  | 'stats' // one request token, answers past the listing quota (no listing delivered)
+  | 'alerts'; // managing alerts: one request token (their deliveries count listings in the notifier)
 
 export interface Metering {
   /** Per-second and per-minute windows. Throws ApiError 429; returns the X-RateLimit-* headers. */

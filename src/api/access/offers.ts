@@ -17,6 +17,8 @@ const OfferJson = z.object({
   priceSeries: z.boolean(),
   /** GET /stats (market statistics of an area); false when absent. */
   marketStats: z.boolean().default(false),
+  /** Alerts an account may hold (POST /alertes); 0: the offer has none (402). */
+  maxAlerts: z.number().int().min(0).default(0),
   /** The offer the ITEMS_QUOTA body proposes (`palier_suivant`). */
   next: z.string().nullable(),
   /** Volumes agreed per contract (Sur mesure): `palier_suivant` shows no monthly volume for it. */

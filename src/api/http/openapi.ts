@@ -22,6 +22,7 @@ import { PingAnswer } from '../routes/ping/schema.js';
 import { SourcesAnswer } from '../routes/sources/schema.js';
 import { HealthAnswer } from '../routes/health/schema.js';
 import { OpenApiDocument } from '../routes/docs/schema.js';
+import { ALERT_COMPONENTS, ALERT_OPERATIONS } from './openapi-alerts.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -47,15 +48,22 @@ const COMPONENTS: Record<string, z.ZodType> = {
   OpenApiDocument,
   ClustersAnswer,
   StatsAnswer,
+  ...ALERT_COMPONENTS,
 };
 
 /** Annonce objects carry `<field>_source` when a value was completed from a duplicate on another site. */
 const COMPLETED_FROM = { '^[a-z_]+_source$': { type: 'string', description: 'The site a missing value was completed from.' } };
 
-type Header = 'rate' | 'quota' | 'unknownSources' | 'etag';
+export type Header = 'rate' | 'quota' | 'unknownSources' | 'etag';
 
-interface Operation {
+export interface Operation {
   path: string;
+  /** GET unless said otherwise (the alerts' writes). */
+  method?: 'get' | 'post' | 'delete';
+  /** The component of a JSON request body. */
+  body?: string;
+  /** The success status, 200 unless said otherwise; 204 has no body. */
+  status?: 201 | 204;
   summary: string;
   description?: string;
   query?: z.ZodObject;
@@ -207,6 +215,7 @@ const OPERATIONS: Operation[] = [
     cache: 'private, max-age=86400',
     description: 'A successful lookup costs one request token. An unknown postal code is a 404 whose body holds only `error`.',
   },
+  ...ALERT_OPERATIONS,
 ];
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
@@ -249,6 +258,9 @@ const ERROR_MEANINGS: Record<number, string> = {
   401: 'API_KEY_MISSING or API_KEY_INVALID.',
   402: 'QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED.',
   404: 'NOT_FOUND.',
+  409: 'ALERT_LIMIT: the account holds the most alerts its offer allows.',
+  413: 'PAYLOAD_TOO_LARGE: the body is above 16 KiB.',
+  415: 'UNSUPPORTED_MEDIA_TYPE: the body must be sent with Content-Type: application/json.',
   422: 'UNPROCESSABLE: valid but contradictory values (a minimum above its maximum, a box whose south is above its north).',
   429: 'RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds.',
   503: 'SERVICE_UNAVAILABLE: a store is momentarily unreachable; retry after Retry-After seconds.',
@@ -336,7 +348,14 @@ function responses(op: Operation): JsonObject {
   if (op.headers.includes('etag')) success.push('ETag');
   const json = (schema: string) => ({ 'application/json': { schema: ref(schema) } });
   const content = op.html ? { 'text/html': { schema: { type: 'string' } } } : json(op.answer);
-  const answers: JsonObject = { 200: { description: 'OK', headers: headerRefs(success), content } };
+  const status = op.status ?? 200;
+  const answers: JsonObject = {
+    [status]: {
+      description: status === 201 ? 'Created' : status === 204 ? 'No content' : 'OK',
+      headers: headerRefs(success),
+      ...(status === 204 ? {} : { content }),
+    },
+  };
   if (op.headers.includes('etag')) answers[304] = { description: 'Not modified: the ETag sent in If-None-Match is current.', headers: headerRefs(success) };
   const statuses = [...op.errors, ...(op.keyed ? [401, 429] : []), 503].sort();
   for (const status of statuses) {
@@ -374,13 +393,16 @@ export function openApiDocument(version: string): JsonObject {
   const paths: JsonObject = {};
   for (const op of OPERATIONS) {
     const params = [...(op.pathParams ? parameters(op.pathParams, 'path') : []), ...(op.query ? parameters(op.query, 'query') : [])];
+    const method = op.method ?? 'get';
     paths[op.path] = {
-      get: {
-        operationId: operationId(op.path),
+      ...(paths[op.path] as JsonObject | undefined),
+      [method]: {
+        operationId: operationId(method, op.path),
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),
         ...(op.keyed ? {} : { security: [] }),
         ...(params.length ? { parameters: params } : {}),
+        ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } } : {}),
         responses: responses(op),
       },
     };
@@ -391,7 +413,7 @@ export function openApiDocument(version: string): JsonObject {
       title: 'Annonces API',
       version,
       description:
-        'Read-only JSON API over French real-estate listings. Every operation is a GET (HEAD answers the same headers without a body). ' +
+        'JSON API over French real-estate listings. Every operation is a GET (HEAD answers the same headers without a body), except the alerts: POST and DELETE /alertes. ' +
         'Bodies above about 1 KiB are compressed when the request accepts gzip or br.',
     },
     servers: [{ url: '/api/v1' }],
@@ -409,7 +431,7 @@ export function openApiDocument(version: string): JsonObject {
 }
 
 /** `/annonces/{source}/{reference}` -> `getAnnoncesBySourceByReference`: stable names for generated clients. */
-function operationId(path: string): string {
+function operationId(method: string, path: string): string {
   const words = path
     .split('/')
     .filter(Boolean)
@@ -420,7 +442,7 @@ function operationId(path: string): string {
         .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
       return part.startsWith('{') ? capitalised.map((w) => `By${w}`) : capitalised;
     });
-  return `get${words.join('')}`;
+  return `${method}${words.join('')}`;
 }
 
 /** The router's paths, as OpenAPI writes them, for the coverage test. */

@@ -30,9 +30,15 @@ import { DetailParams } from '../routes/detail/schema.js';
 import { showListing } from '../routes/detail/handler.js';
 import { PtzParams, lookupPtzZone } from '../routes/ptz/handler.js';
 import { serveOpenApi } from '../routes/docs/handler.js';
+import { jsonRequest } from './middleware/json-request.js';
+import { AlertIdParams, DeliveriesParams } from '../routes/alertes/schema.js';
+import { alertsOffer, createAlert, deleteAlert, listAlerts, listDeliveries, showAlert } from '../routes/alertes/handler.js';
 import { docsAsset, docsPage } from '../routes/docs/page.js';
 
 export const BASE_PATH = '/api/v1';
+
+/** Largest JSON body of a write (an alert's filters and URL fit in a few hundred bytes). */
+export const MAX_BODY_BYTES = 16 * 1024;
 
 export function createRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: BASE_PATH });
@@ -96,5 +102,14 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/annonces/:source/:reference', auth, limit, detail.validate, meter(deps, 'listings'), conditional(), detail.handle(showListing(deps)));
   const ptz = input(PtzParams);
   router.get('/ptz/zone', auth, limit, ptz.validate, meter(deps, 'ptz'), conditional(), ptz.handle(lookupPtzZone(deps)));
+  // Alerts, the API's only writes: the offer gate before the body is read.
+  const alerts = [auth, limit, alertsOffer(), meter(deps, 'alerts')];
+  router.post('/alertes', ...alerts, jsonRequest(MAX_BODY_BYTES), createAlert(deps));
+  router.get('/alertes', ...alerts, listAlerts(deps));
+  const alert = input(AlertIdParams, (ctx) => ctx.params);
+  router.get('/alertes/:id', ...alerts, alert.validate, alert.handle(showAlert(deps)));
+  router.delete('/alertes/:id', ...alerts, alert.validate, alert.handle(deleteAlert(deps)));
+  const deliveries = input(AlertIdParams.extend(DeliveriesParams.shape), (ctx) => ({ ...ctx.query, ...ctx.params }));
+  router.get('/alertes/:id/livraisons', ...alerts, deliveries.validate, deliveries.handle(listDeliveries(deps)));
   return router;
 }

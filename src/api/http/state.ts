@@ -1,6 +1,7 @@
 /** What the middlewares put on `ctx.state`, and the dependencies every handler receives. */
 import type pino from 'pino';
 import type { Account, AccessStore, ApiKeyRecord } from '../../core/ports/access-store.js';
+import type { AlertStore } from '../../core/ports/alert-store.js';
 import type { ListingReader } from '../../core/ports/listing-reader.js';
 import type { Offer, OfferCatalog } from '../access/offers.js';
 import type { SiteCatalog } from '../../core/model/sites.js';
@@ -12,6 +13,9 @@ import type { ApiMetrics } from './metrics.js';
 export interface AppDeps {
   listings: ListingReader;
   access: AccessStore;
+  alerts: AlertStore;
+  /** Alerts may call loopback, link-local and private addresses (ALERT_PRIVATE_URLS=1: tests, private networks). */
+  alertPrivateUrls: boolean;
   metering: Metering;
   offers: OfferCatalog;
   sites: SiteCatalog;
@@ -39,4 +43,6 @@ export interface RequestState {
   caller?: Caller;
   /** Listing ids a response delivers, counted by the metering middleware after the handler. */
   delivered?: string[];
+  /** The parsed JSON body of a write (middleware/json-request.ts), before its validation. */
+  body?: unknown;
 }

@@ -10,6 +10,9 @@ import { randomBytes } from 'node:crypto';
 import type { AccessStore } from '../../../src/core/ports/access-store.js';
 import { SqliteAccessStore } from '../../../src/adapters/sqlite-access/access-store.js';
 import { RedisAccessStore } from '../../../src/adapters/redis/access-store.js';
+import type { AlertStore } from '../../../src/core/ports/alert-store.js';
+import { SqliteAlertStore } from '../../../src/adapters/sqlite-access/alert-store.js';
+import { RedisAlertStore } from '../../../src/adapters/redis/alert-store.js';
 import { connectRedis, waitUntilReady } from '../../../src/adapters/redis/client.js';
 
 export type TestAccessStore = AccessStore & {
@@ -22,6 +25,8 @@ export interface AccessTarget {
   /** Why the target cannot run here, or null. */
   unavailable: string | null;
   open(): Promise<TestAccessStore>;
+  /** The alert store of the same backend, on the same data. */
+  openAlerts(): Promise<AlertStore>;
   /** Closes every handle opened and deletes the data. */
   dispose(): Promise<void>;
 }
@@ -36,6 +41,11 @@ export function sqliteTarget(): AccessTarget {
       const store = SqliteAccessStore.open(path.join(dir, 'access.sqlite'));
       opened.push(store);
       return store;
+    },
+    async openAlerts() {
+      const store = SqliteAccessStore.open(path.join(dir, 'access.sqlite'));
+      opened.push(store);
+      return new SqliteAlertStore(store.database);
     },
     async dispose() {
       await Promise.all(opened.splice(0).map((s) => s.close().catch(() => {})));
@@ -58,6 +68,12 @@ export function redisTarget(url = process.env.REDIS_URL): AccessTarget & { keyPr
       const store = new RedisAccessStore(client, keyPrefix);
       opened.push(store);
       return store;
+    },
+    async openAlerts() {
+      const client = connectRedis(url!);
+      if (!(await waitUntilReady(client, 3000))) throw new Error(`Redis at ${url} is not reachable`);
+      opened.push(new RedisAccessStore(client, keyPrefix));
+      return new RedisAlertStore(client, keyPrefix);
     },
     async dispose() {
       const cleaner = connectRedis(url!);

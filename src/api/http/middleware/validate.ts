@@ -71,7 +71,7 @@ export function contradiction(ctx: z.core.$RefinementCtx, field: string, message
 const isContradiction = (issue: z.core.$ZodIssue): boolean => issue.code === 'custom' && issue.params?.kind === CONTRADICTION;
 
 /** 400 naming every malformed field; 422 only when the values are well formed but contradict each other. */
-function rejection(issues: readonly z.core.$ZodIssue[]) {
+export function rejection(issues: readonly z.core.$ZodIssue[]) {
   const malformed = issues.filter((issue) => !isContradiction(issue));
   return malformed.length ? badRequest(issuesToDetails(malformed)) : unprocessable(issuesToDetails(issues));
 }
