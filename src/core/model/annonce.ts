@@ -39,8 +39,8 @@ export const SourceRef = z.object({
   source: z.string(),
   reference: z.string(),
   url: z.string(),
-  price: z.number().nullable(),
-  is_main: z.boolean(),
+  price: z.number().nullable().describe("That site's price in euros; null when the copies of the group show no price."),
+  is_main: z.boolean().describe("True on the group's main site (the best-ranked site, first in the list), the same on every member's copy."),
 });
 export type SourceRef = z.infer<typeof SourceRef>;
 
