@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from './state.js';
 import { authenticate } from './middleware/authenticate.js';
-import { meter, rateLimit } from './middleware/metering.js';
+import { meter, rateLimit, showUsage } from './middleware/metering.js';
 import { input } from './middleware/validate.js';
 import { siteFiltersOffer } from './middleware/site-filters.js';
 import { conditional } from './middleware/freshness.js';
@@ -42,7 +42,7 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/openapi.json', conditional(), serveOpenApi(deps));
   router.get('/docs', docsPage());
   router.get('/docs/:file', conditional(), docsAsset());
-  router.get('/ping', auth, ping(deps));
+  router.get('/ping', auth, showUsage(deps), ping(deps));
   router.get('/sources', auth, limit, siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
   // Each `input` parses one route's parameters and hands them, typed, to that route's handler.
   const search = input(SearchParams);
