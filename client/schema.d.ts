@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * Checks the key and returns the limits of its offer
-         * @description Consumes nothing and keeps answering when a quota is reached.
+         * @description Consumes nothing, takes nothing from the rate windows and keeps answering when a quota or a rate limit is reached; its headers show the windows and counters as they stand.
          */
         get: operations["getPing"];
         put?: never;
@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * Listings withdrawn from the market
-         * @description The feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.
+         * @description Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.
          */
         get: operations["getAnnoncesRetirees"];
         put?: never;
@@ -204,7 +204,7 @@ export interface paths {
         };
         /**
          * Market statistics of an area (Département offer and above)
-         * @description Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; keeps answering past the listing quota.
+         * @description Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; refused with 402 like every keyed route but /ping once a listing quota is reached.
          */
         get: operations["getStats"];
         put?: never;
@@ -352,7 +352,9 @@ export interface components {
             source: string;
             reference: string;
             url: string;
+            /** @description That site's price in euros; null when the copies of the group show no price. */
             price: number | null;
+            /** @description True on the group's main site (the best-ranked site, first in the list), the same on every member's copy. */
             is_main: boolean;
         };
         WithdrawnAnnonce: {
@@ -427,7 +429,7 @@ export interface components {
         ErrorBody: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -450,7 +452,7 @@ export interface components {
         FlowUnavailable: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
+            /** @description Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, SERVICE_UNAVAILABLE, INTERNAL_ERROR. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -708,9 +710,9 @@ export interface components {
         "X-Annonces-From": string;
         /** @description Requests allowed per minute. */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in the current minute window. */
+        /** @description Requests left in the current minute window; 0 on a 429 RATE_LIMIT_PER_SEC or RATE_LIMIT_PER_MIN. */
         "X-RateLimit-Remaining": number;
-        /** @description UNIX time (seconds) when the minute window resets. */
+        /** @description UNIX time (seconds) when the minute window resets; on a 429 RATE_LIMIT_PER_SEC or RATE_LIMIT_PER_MIN, when the refused window lets a request through again (the moment Retry-After names). */
         "X-RateLimit-Reset": number;
         /** @description Daily listing quota (unique listings over 24 hours). */
         "X-Quota-Items-Limit": number;
@@ -773,7 +775,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthAnswer"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -829,7 +831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -874,7 +876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -902,6 +904,17 @@ export interface operations {
                     "X-Annonces-From": components["headers"]["X-Annonces-From"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Items-Limit": components["headers"]["X-Quota-Items-Limit"];
+                    "X-Quota-Items-Used": components["headers"]["X-Quota-Items-Used"];
+                    "X-Quota-Requests-Limit": components["headers"]["X-Quota-Requests-Limit"];
+                    "X-Quota-Requests-Used": components["headers"]["X-Quota-Requests-Used"];
+                    "X-Quota-Mois-Limit": components["headers"]["X-Quota-Mois-Limit"];
+                    "X-Quota-Mois-Used": components["headers"]["X-Quota-Mois-Used"];
+                    "X-Quota-Mois-Remaining": components["headers"]["X-Quota-Mois-Remaining"];
+                    "X-Quota-Mois-Reset": components["headers"]["X-Quota-Mois-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -919,25 +932,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description SERVICE_UNAVAILABLE: a store is momentarily unreachable; retry after Retry-After seconds. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
@@ -945,7 +948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1001,7 +1004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1016,7 +1019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1048,7 +1051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1179,7 +1182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1209,7 +1212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1241,7 +1244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1364,7 +1367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1394,7 +1397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1426,7 +1429,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlowUnavailable"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1507,7 +1510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1522,7 +1525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1554,7 +1557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1677,7 +1680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1707,7 +1710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1739,7 +1742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1863,7 +1866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1893,7 +1896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1925,7 +1928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2018,7 +2021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2048,7 +2051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2080,7 +2083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2178,7 +2181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2208,7 +2211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2240,7 +2243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2337,6 +2340,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NOT_FOUND. */
             404: {
                 headers: {
@@ -2352,7 +2370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2384,7 +2402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -133,16 +133,33 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
     expect(maisons.items.map((a: any) => a.reference)).to.deep.equal(['R3']);
   });
 
-  it('withdrawn items carry withdrawn_at and reason, oldest first', async () => {
-    await load([rawRecord(1), rawRecord(2)]);
+  // Kept on purpose (docs/api.md "Where the API departs from its specification"): every listing that
+  // leaves the results is served, whatever the reason, so a mirror learns each one that left.
+  it('withdrawn items carry withdrawn_at and reason, oldest first, for every way of leaving the market', async () => {
+    await load([rawRecord(1), rawRecord(2), rawRecord(3), rawRecord(4), rawRecord(5)]);
     await load([rawRecord(2, { collected_at: '2026-11-02T00:00:00Z', status: 'Sous compromis' })]);
     await load([rawRecord(1, { collected_at: '2026-11-03T00:00:00Z', status: 'vendu' })]);
+    await load([rawRecord(3, { collected_at: '2026-11-04T00:00:00Z', status: 'archivée' })]);
+    await load([rawRecord(4, { collected_at: '2026-11-05T00:00:00Z', status: 'retirée' })]);
     const { body } = await app.get('/annonces/retirees', key);
     expect(body.items.map((a: any) => [a.reference, a.reason, a.withdrawn_at])).to.deep.equal([
       ['R2', 'sous_compromis', '2026-11-02T00:00:00.000Z'],
       ['R1', 'vendue', '2026-11-03T00:00:00.000Z'],
+      ['R3', 'archivee', '2026-11-04T00:00:00.000Z'],
+      ['R4', 'retiree', '2026-11-05T00:00:00.000Z'],
     ]);
     expect(body).to.include.keys('items', 'count', 'has_more', 'next_cursor');
+  });
+
+  // docs/api.md "Where the API departs from its specification": the specification names the field
+  // without a colour rule, so it is reserved and null, whatever a collector sends.
+  it('price_per_m2_color is reserved: null on search, map and detail even when the record names a colour', async () => {
+    await load([rawRecord(1, { latitude: 45.75, longitude: 4.85, price_per_m2_color: '#ff0000' })]);
+    const search = (await app.get('/annonces', key)).body.items[0];
+    const point = (await app.get('/annonces/map?bbox=45,4,46,5', key)).body.items[0];
+    const detail = (await app.get(`/annonces/${search.source}/${search.reference}`, key)).body.annonce;
+    expect(search.price_per_m2).to.be.a('number');
+    expect([search.price_per_m2_color, point.price_per_m2_color, detail.price_per_m2_color]).to.deep.equal([null, null, null]);
   });
 
   it('a status change moves a listing out of search and map at once, and back when active again', async () => {

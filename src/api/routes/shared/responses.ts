@@ -26,7 +26,7 @@ export const ErrorBody = z.object({
     .string()
     .optional()
     .describe(
-      'Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR.',
+      'Machine code: BAD_REQUEST, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, SERVICE_UNAVAILABLE, INTERNAL_ERROR.',
     ),
   details: z.array(FieldIssue).optional().describe('Every faulty field (400, 422).'),
   retry_after_seconds: z.number().int().min(1).optional().describe('Seconds to wait (429), as in Retry-After.'),
