@@ -19,7 +19,8 @@ describe('benchmark charts', () => {
     expect(svg).to.match(/^<svg /);
     for (const text of ['search', 'map-paris', 'elasticsearch', 'sqlite: run A', 'p50 target']) expect(svg).to.include(text);
     // scenarios.ts: map-paris p50 <= 40 and p99 <= 100 ms, search p99 <= 50 ms; marked on every engine's row.
-    const marks = (spec!.layer as { mark: { shape?: string; filled?: boolean } }[]).filter((layer) => layer.mark.shape === 'triangle-down');
+    const layered = spec as unknown as { layer: { mark: { shape?: string; filled?: boolean } }[] };
+    const marks = layered.layer.filter((layer) => layer.mark.shape === 'triangle-down');
     expect(marks.map((m) => m.mark.filled)).to.deep.equal([true, false]);
     const values = (spec!.data as { values: Record<string, unknown>[] }).values;
     expect(values.map((v) => [v.scenario, v['p50 target'], v['p99 target']])).to.deep.equal([
