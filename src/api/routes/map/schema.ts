@@ -55,5 +55,5 @@ export const MapAnswer = z.object({
     .describe('The box asked for; west > east crosses the antimeridian.'),
   total: z.number().int().min(0).describe('Every listing in the box, exactly.'),
   capped: z.boolean().describe('True when total is above the points returned (at most 2 000).'),
-  items: z.array(AnnonceMapPoint).max(2000),
+  items: z.array(AnnonceMapPoint).max(2000).describe('At most 2 000 map points of the box.'),
 });
