@@ -1285,7 +1285,10 @@ export interface operations {
                 sources?: string;
                 /** @description Every site but these (comma-separated); offers with site filters. */
                 exclude_sources?: string;
-                /** @description Obsolete, without effect; still accepted. */
+                /**
+                 * @deprecated
+                 * @description Obsolete, without effect; still accepted.
+                 */
                 source?: "all" | "interne" | "scraped";
                 /** @description Order of the results; the listing id breaks ties. */
                 sort?: "recent" | "price_asc" | "price_desc" | "surface_desc" | "pricem2_asc";

@@ -261,6 +261,9 @@ const ERROR_MEANINGS: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE: a store is momentarily unreachable; retry after Retry-After seconds.',
 };
 
+/** Parameters kept without effect for existing calls (docs/upgrading.md: marked, never removed within v1). */
+const DEPRECATED_PARAMETERS = new Set(['source']);
+
 /** What each parameter means; its type, bounds and default come from the schemas. */
 const PARAMETER_NOTES: Record<string, string> = {
   q: 'Full text over title and description: every word, case- and accent-insensitive.',
@@ -322,6 +325,7 @@ function parameters(schema: z.ZodObject, location: 'query' | 'path'): JsonObject
       in: location,
       ...(note ? { description: note } : {}),
       required: location === 'path' || required.has(name),
+      ...(location === 'query' && DEPRECATED_PARAMETERS.has(name) ? { deprecated: true } : {}),
       schema: withDefault,
       ...(repeatable ? { style: 'form', explode: true } : {}),
     };
