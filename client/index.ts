@@ -22,6 +22,8 @@ export type SearchPage = Omit<Schemas['SearchPage'], 'items'> & { items: Annonce
 export type FeedBatch = Omit<Schemas['FeedBatch'], 'items'> & { items: Annonce[] };
 export type WithdrawnBatch = Omit<Schemas['WithdrawnBatch'], 'items'> & { items: WithdrawnAnnonce[] };
 export type MapAnswer = Schemas['MapAnswer'];
+export type ClustersAnswer = Schemas['ClustersAnswer'];
+export type StatsAnswer = Schemas['StatsAnswer'];
 export type ErrorBody = Schemas['ErrorBody'];
 type QueryOf<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
 export type SearchQuery = QueryOf<'getAnnonces'>;
@@ -30,6 +32,8 @@ export type WithdrawnQuery = QueryOf<'getAnnoncesRetirees'>;
 export type MapQuery = QueryOf<'getAnnoncesMap'>;
 export type AlertBody = Schemas['AlertBody'];
 export type Alert = Schemas['AlertAnswer'];
+export type ClustersQuery = QueryOf<'getAnnoncesMapClusters'>;
+export type StatsQuery = QueryOf<'getStats'>;
 
 /** docs/api.md: when the feed is up to date, wait 1 to 5 minutes before calling again. */
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
@@ -149,6 +153,14 @@ export class AnnoncesClient {
   }
   map(query: MapQuery) {
     return this.call<MapAnswer>(() => this.http.GET('/annonces/map', { params: { query } }));
+  }
+  /** The map's listings counted per web-map tile at `zoom` (docs/api.md, Clusters). */
+  clusters(query: ClustersQuery) {
+    return this.call<ClustersAnswer>(() => this.http.GET('/annonces/map/clusters', { params: { query } }));
+  }
+  /** Market statistics of one area (offers from Département up; 402 PAID_PLAN_REQUIRED below). */
+  stats(query: StatsQuery) {
+    return this.call<StatsAnswer>(() => this.http.GET('/stats', { params: { query } }));
   }
   listing(source: string, reference: string) {
     return this.call<{ annonce: Annonce }>(() => this.http.GET('/annonces/{source}/{reference}', { params: { path: { source, reference } } }));

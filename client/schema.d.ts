@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * Checks the key and returns the limits of its offer
-         * @description Consumes nothing and keeps answering when a quota is reached.
+         * @description Consumes nothing, takes nothing from the rate windows and keeps answering when a quota or a rate limit is reached; its headers show the windows and counters as they stand.
          */
         get: operations["getPing"];
         put?: never;
@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * Listings withdrawn from the market
-         * @description The feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.
+         * @description Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.
          */
         get: operations["getAnnoncesRetirees"];
         put?: never;
@@ -204,7 +204,7 @@ export interface paths {
         };
         /**
          * Market statistics of an area (Département offer and above)
-         * @description Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; keeps answering past the listing quota.
+         * @description Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; refused with 402 like every keyed route but /ping once a listing quota is reached.
          */
         get: operations["getStats"];
         put?: never;
@@ -316,163 +316,307 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Annonce: {
+            /** @description Site the listing comes from (a `/sources` id); on a grouped search, the best-ranked eligible site of the property. */
             source: string;
+            /** @description The listing's reference on that site (at most 128 characters); with `source`, its identity. */
             reference: string;
+            /** @description Title, redacted of telephone numbers and e-mail addresses; generated from the type, rooms, surface and city when the site gives none. */
             title: string;
+            /** @description Kind of property: Appartement, Maison, Terrain, Parking, Local commercial, Immeuble, Bureau or Autre. */
             type: string;
-            /** @enum {string} */
+            /**
+             * @description `vente` (sale) or `location` (rent).
+             * @enum {string}
+             */
             transaction_type: "vente" | "location";
+            /** @description Price in euros: the sale price, or the monthly rent for `location`. Null when the site shows no price. */
             price: number | null;
+            /** @description `price` / `surface` in euros per m², rounded to the euro. Null when either is unknown. */
             price_per_m2: number | null;
+            /** @description Reserved: always null (no colour rule is defined; docs/api.md). */
             price_per_m2_color: string | null;
+            /** @description `price` written out in French (`350 000 €`, `950 €/mois` for a rent). Null when the price is unknown. */
             price_label: string | null;
+            /** @description Living surface in m². Null when unknown. */
             surface: number | null;
+            /** @description Land surface in m². Null when unknown or without land. */
             land_surface: number | null;
+            /** @description Living-room surface in m². Null when unknown. */
             living_room_surface: number | null;
+            /** @description Number of rooms (pièces). Null when unknown. */
             rooms: number | null;
+            /** @description Number of bedrooms. Null when unknown. */
             bedrooms: number | null;
+            /** @description Number of bathrooms. Null when unknown. */
             bathrooms: number | null;
+            /** @description Number of shower rooms. Null when unknown. */
             shower_rooms: number | null;
+            /** @description Number of toilets. Null when unknown. */
             toilets: number | null;
+            /** @description Kind of kitchen as the site words it. Null when unknown. */
             kitchen: string | null;
+            /** @description Year of construction. Null when unknown (filled on about a third of listings). */
             year_built: number | null;
+            /** @description Whether the building has an elevator. Null when unknown. */
             elevator: boolean | null;
+            /** @description Whether a parking space comes with it. Null when unknown. */
             parking: boolean | null;
+            /** @description Whether an indoor parking space comes with it. Null when unknown. */
             parking_interior: boolean | null;
+            /** @description Whether an outdoor parking space comes with it. Null when unknown. */
             parking_exterior: boolean | null;
+            /** @description Whether a cellar comes with it. Null when unknown. */
             cellar: boolean | null;
+            /** @description Whether a garden comes with it. Null when unknown. */
             garden: boolean | null;
+            /** @description Whether the agency has an exclusive mandate. Null when unknown. */
             exclusive: boolean | null;
+            /** @description `Pro` (an agency or a developer) or `Particulier` (a private seller). Null when unknown. */
             seller_type: ("Pro" | "Particulier") | null;
+            /** @description Agency name. Null for a private seller, and when unknown. */
             seller_name: string | null;
+            /** @description Agency network the seller belongs to. Null when none or unknown. */
             real_estate_network: string | null;
+            /** @description Official name of the commune. Null when the place is unknown. */
             city: string | null;
+            /** @description Postal code (5 digits). Null when unknown. */
             postal_code: string | null;
+            /** @description Department code (`75`, `2A`, `971`). Null when the place is unknown. */
             department: string | null;
+            /** @description Region name. Null when the place is unknown. */
             region: string | null;
+            /** @description Latitude in decimal degrees, rounded to 3 decimals (about 111 m). Null when unknown. */
             latitude: number | null;
+            /** @description Longitude in decimal degrees, rounded to 3 decimals (about 111 m). Null when unknown. */
             longitude: number | null;
+            /** @description Energy class (DPE), `A` to `G`. Null when not given. */
             dpe: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+            /** @description Greenhouse-gas class (GES), `A` to `G`. Null when not given. */
             ges: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+            /** @description Energy use in kWh/m²/year. Null when not given. */
             dpe_value: number | null;
+            /** @description Greenhouse-gas emissions in kg CO2/m²/year. Null when not given. */
             ges_value: number | null;
+            /** @description URL of the site's DPE chart image. Null when none. */
             dpe_chart_url: string | null;
+            /** @description URL of the site's GES chart image. Null when none. */
             ges_chart_url: string | null;
+            /** @description Legal mentions as the site gives them: an object or a text. Null when none. */
             legal_info: ({
                 [key: string]: unknown;
             } | string) | null;
+            /** @description Photo URLs, in the site's order; empty when there is none. */
             images: string[];
+            /** @description Number of photos (the length of `images`). */
             images_count: number;
+            /** @description Description, redacted of telephone numbers and e-mail addresses. Null when the site gives none. */
             description: string | null;
+            /** @description The listing's page on its site, where the seller can be reached. */
             external_url: string;
+            /** @description URL of a video. Null when none. */
             video_url: string | null;
+            /** @description URL of a virtual tour. Null when none. */
             virtual_tour_url: string | null;
+            /** @description Publication date on the site (ISO 8601 date-time, UTC). Null when the site does not give it. */
             published_at: string | null;
+            /** @description Date of the last collection pass that saw the listing (ISO 8601 date-time, UTC). Null when unknown. */
             updated_at: string | null;
+            /** @description Always null: no contact data is served (reach the seller through `external_url`). */
             seller_contact: null;
+            /** @description Price readings since tracking began. Null while the listing has no price reading. */
             price_history: components["schemas"]["PriceHistory"] | null;
+            /** @description True for listings published by the service itself. */
             is_internal: boolean;
+            /** @description Stable identifier of the listing's duplicate group, the same on every site. Null when no duplicate is known. */
             dedup_key: string | null;
+            /** @description One element per site of the duplicate group, the main site first. Null when no duplicate is known. */
             sources: components["schemas"]["SourceRef"][] | null;
         };
         AnnonceMapPoint: {
+            /** @description Site the listing comes from. */
             source: string;
+            /** @description The listing's reference on that site. */
             reference: string;
+            /** @description Latitude in decimal degrees, rounded to 3 decimals. Null when unknown (such a listing is never in a box). */
             latitude: number | null;
+            /** @description Longitude in decimal degrees, rounded to 3 decimals. Null when unknown. */
             longitude: number | null;
+            /** @description Price in euros (monthly rent for `location`). Null when unknown. */
             price: number | null;
+            /** @description Euros per m². Null when the price or the surface is unknown. */
             price_per_m2: number | null;
+            /** @description Living surface in m². Null when unknown. */
             surface: number | null;
+            /** @description Reserved: always null. */
             price_per_m2_color: string | null;
+            /** @description Kind of property (Appartement, Maison...); never null for a listing of the catalogue. */
             type: string | null;
+            /** @description Title of the listing; never null for a listing of the catalogue. */
             title: string | null;
+            /** @description Commune. Null when the place is unknown. */
             city: string | null;
+            /** @description Postal code. Null when unknown. */
             postal_code: string | null;
+            /** @description The first photo's URL. Null when the listing has no photo. */
             image: string | null;
+            /** @description Number of rooms. Null when unknown. */
             rooms: number | null;
+            /** @description True for listings published by the service itself. */
             is_internal: boolean;
         };
         PriceHistory: {
+            /** @description Latest price read, in euros. */
             current: number;
+            /** @description The price before it, in euros. Null when the price has not moved since tracking began (not missing data). */
             previous: number | null;
+            /** @description Date of the last change (ISO 8601, UTC). */
             changed_at: string;
+            /** @description Number of price changes since the first reading. */
             changes: number;
+            /** @description Date of the first reading (ISO 8601, UTC); tracking began on 2026-06-23. */
             tracked_since: string;
+            /** @description Number of prices this answer holds: 2 without the series, else the length of `points`. */
             depth: number;
+            /** @description Every reading (`at`, `price` in euros), oldest first: only on a listing's detail, for offers with the price series; absent elsewhere. */
             points?: {
                 at: string;
                 price: number;
             }[];
         };
         SourceRef: {
+            /** @description A site of the group (a `/sources` id). */
             source: string;
+            /** @description The listing's reference on that site. */
             reference: string;
+            /** @description The listing's page on that site. */
             url: string;
+            /** @description That site's price in euros; null when the copies of the group show no price. */
             price: number | null;
+            /** @description True on the group's main site (the best-ranked site, first in the list), the same on every member's copy. */
             is_main: boolean;
         };
         WithdrawnAnnonce: {
+            /** @description Site the listing comes from (a `/sources` id); on a grouped search, the best-ranked eligible site of the property. */
             source: string;
+            /** @description The listing's reference on that site (at most 128 characters); with `source`, its identity. */
             reference: string;
+            /** @description Title, redacted of telephone numbers and e-mail addresses; generated from the type, rooms, surface and city when the site gives none. */
             title: string;
+            /** @description Kind of property: Appartement, Maison, Terrain, Parking, Local commercial, Immeuble, Bureau or Autre. */
             type: string;
-            /** @enum {string} */
+            /**
+             * @description `vente` (sale) or `location` (rent).
+             * @enum {string}
+             */
             transaction_type: "vente" | "location";
+            /** @description Price in euros: the sale price, or the monthly rent for `location`. Null when the site shows no price. */
             price: number | null;
+            /** @description `price` / `surface` in euros per m², rounded to the euro. Null when either is unknown. */
             price_per_m2: number | null;
+            /** @description Reserved: always null (no colour rule is defined; docs/api.md). */
             price_per_m2_color: string | null;
+            /** @description `price` written out in French (`350 000 €`, `950 €/mois` for a rent). Null when the price is unknown. */
             price_label: string | null;
+            /** @description Living surface in m². Null when unknown. */
             surface: number | null;
+            /** @description Land surface in m². Null when unknown or without land. */
             land_surface: number | null;
+            /** @description Living-room surface in m². Null when unknown. */
             living_room_surface: number | null;
+            /** @description Number of rooms (pièces). Null when unknown. */
             rooms: number | null;
+            /** @description Number of bedrooms. Null when unknown. */
             bedrooms: number | null;
+            /** @description Number of bathrooms. Null when unknown. */
             bathrooms: number | null;
+            /** @description Number of shower rooms. Null when unknown. */
             shower_rooms: number | null;
+            /** @description Number of toilets. Null when unknown. */
             toilets: number | null;
+            /** @description Kind of kitchen as the site words it. Null when unknown. */
             kitchen: string | null;
+            /** @description Year of construction. Null when unknown (filled on about a third of listings). */
             year_built: number | null;
+            /** @description Whether the building has an elevator. Null when unknown. */
             elevator: boolean | null;
+            /** @description Whether a parking space comes with it. Null when unknown. */
             parking: boolean | null;
+            /** @description Whether an indoor parking space comes with it. Null when unknown. */
             parking_interior: boolean | null;
+            /** @description Whether an outdoor parking space comes with it. Null when unknown. */
             parking_exterior: boolean | null;
+            /** @description Whether a cellar comes with it. Null when unknown. */
             cellar: boolean | null;
+            /** @description Whether a garden comes with it. Null when unknown. */
             garden: boolean | null;
+            /** @description Whether the agency has an exclusive mandate. Null when unknown. */
             exclusive: boolean | null;
+            /** @description `Pro` (an agency or a developer) or `Particulier` (a private seller). Null when unknown. */
             seller_type: ("Pro" | "Particulier") | null;
+            /** @description Agency name. Null for a private seller, and when unknown. */
             seller_name: string | null;
+            /** @description Agency network the seller belongs to. Null when none or unknown. */
             real_estate_network: string | null;
+            /** @description Official name of the commune. Null when the place is unknown. */
             city: string | null;
+            /** @description Postal code (5 digits). Null when unknown. */
             postal_code: string | null;
+            /** @description Department code (`75`, `2A`, `971`). Null when the place is unknown. */
             department: string | null;
+            /** @description Region name. Null when the place is unknown. */
             region: string | null;
+            /** @description Latitude in decimal degrees, rounded to 3 decimals (about 111 m). Null when unknown. */
             latitude: number | null;
+            /** @description Longitude in decimal degrees, rounded to 3 decimals (about 111 m). Null when unknown. */
             longitude: number | null;
+            /** @description Energy class (DPE), `A` to `G`. Null when not given. */
             dpe: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+            /** @description Greenhouse-gas class (GES), `A` to `G`. Null when not given. */
             ges: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+            /** @description Energy use in kWh/m²/year. Null when not given. */
             dpe_value: number | null;
+            /** @description Greenhouse-gas emissions in kg CO2/m²/year. Null when not given. */
             ges_value: number | null;
+            /** @description URL of the site's DPE chart image. Null when none. */
             dpe_chart_url: string | null;
+            /** @description URL of the site's GES chart image. Null when none. */
             ges_chart_url: string | null;
+            /** @description Legal mentions as the site gives them: an object or a text. Null when none. */
             legal_info: ({
                 [key: string]: unknown;
             } | string) | null;
+            /** @description Photo URLs, in the site's order; empty when there is none. */
             images: string[];
+            /** @description Number of photos (the length of `images`). */
             images_count: number;
+            /** @description Description, redacted of telephone numbers and e-mail addresses. Null when the site gives none. */
             description: string | null;
+            /** @description The listing's page on its site, where the seller can be reached. */
             external_url: string;
+            /** @description URL of a video. Null when none. */
             video_url: string | null;
+            /** @description URL of a virtual tour. Null when none. */
             virtual_tour_url: string | null;
+            /** @description Publication date on the site (ISO 8601 date-time, UTC). Null when the site does not give it. */
             published_at: string | null;
+            /** @description Date of the last collection pass that saw the listing (ISO 8601 date-time, UTC). Null when unknown. */
             updated_at: string | null;
+            /** @description Always null: no contact data is served (reach the seller through `external_url`). */
             seller_contact: null;
+            /** @description Price readings since tracking began. Null while the listing has no price reading. */
             price_history: components["schemas"]["PriceHistory"] | null;
+            /** @description True for listings published by the service itself. */
             is_internal: boolean;
+            /** @description Stable identifier of the listing's duplicate group, the same on every site. Null when no duplicate is known. */
             dedup_key: string | null;
+            /** @description One element per site of the duplicate group, the main site first. Null when no duplicate is known. */
             sources: components["schemas"]["SourceRef"][] | null;
-            /** @description Collection time of the pass that saw the listing leave. */
+            /** @description Collection time of the pass that saw the listing leave (ISO 8601, UTC). Null when the store has no such time. */
             withdrawn_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description Why it left: withdrawn by its site (`retiree`), sold (`vendue`), under offer (`sous_compromis`) or archived (`archivee`).
+             * @enum {string}
+             */
             reason: "retiree" | "vendue" | "sous_compromis" | "archivee";
         };
         FieldIssue: {
@@ -483,7 +627,7 @@ export interface components {
         ErrorBody: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. */
+            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -506,7 +650,7 @@ export interface components {
         FlowUnavailable: {
             /** @description Human-readable message. */
             error: string;
-            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. */
+            /** @description Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. */
             code?: string;
             /** @description Every faulty field (400, 422). */
             details?: components["schemas"]["FieldIssue"][];
@@ -533,8 +677,11 @@ export interface components {
             next_cursor: null;
         };
         SearchPage: {
+            /** @description Number of this page (1 to 1 000), also when it was reached by cursor. */
             page: number;
+            /** @description Listings asked per page. */
             page_size: number;
+            /** @description True when another page follows. */
             has_more: boolean;
             /** @description The cursor of the next page, null on the last one. */
             next_cursor: string | null;
@@ -613,20 +760,27 @@ export interface components {
                     unknown: number;
                 };
             };
+            /** @description The listings of the page, in the order of `sort`. */
             items: components["schemas"]["Annonce"][];
         };
         FeedBatch: {
+            /** @description Site listings one by one, in write order (oldest first); empty when up to date. */
             items: components["schemas"]["Annonce"][];
+            /** @description Number of items. */
             count: number;
+            /** @description True when more items are ready now; false when up to date (call again later with next_cursor). */
             has_more: boolean;
-            /** @description Always set on 200: keep it to resume, even when items is empty. */
+            /** @description Always set on 200: keep it to resume, even when items is empty. Null only in the 503 answer (resume with the same cursor). */
             next_cursor: string | null;
         };
         WithdrawnBatch: {
+            /** @description Site listings one by one, in write order (oldest first); empty when up to date. */
             items: components["schemas"]["WithdrawnAnnonce"][];
+            /** @description Number of items. */
             count: number;
+            /** @description True when more items are ready now; false when up to date (call again later with next_cursor). */
             has_more: boolean;
-            /** @description Always set on 200: keep it to resume, even when items is empty. */
+            /** @description Always set on 200: keep it to resume, even when items is empty. Null only in the 503 answer (resume with the same cursor). */
             next_cursor: string | null;
         };
         MapAnswer: {
@@ -646,6 +800,7 @@ export interface components {
                 /** @description Cells per side of the grid the box was cut into. */
                 grid: number;
             } | null;
+            /** @description At most 2 000 map points of the box. */
             items: components["schemas"]["AnnonceMapPoint"][];
         };
         ListingDetail: {
@@ -725,6 +880,7 @@ export interface components {
                 north: number;
                 east: number;
             };
+            /** @description The zoom asked for. */
             zoom: number;
             /** @description The levels the cells refine the zoom by: the cells are tiles of zoom + precision. */
             precision: number;
@@ -732,6 +888,7 @@ export interface components {
             total: number;
             /** @description The non-empty tiles, north to south, then west to east. */
             cells: {
+                /** @description Zoom level of the tile (the one asked for). */
                 zoom: number;
                 /** @description Tile column at this zoom (slippy-map tiling, 0 at 180° W). */
                 x: number;
@@ -739,12 +896,13 @@ export interface components {
                 y: number;
                 /** @description Listings of the box in this tile, exactly. */
                 count: number;
-                /** @description Centroid of the listings of the tile. */
+                /** @description Latitude of the centroid of the listings of the tile, decimal degrees. */
                 latitude: number;
+                /** @description Longitude of the centroid of the listings of the tile, decimal degrees. */
                 longitude: number;
-                /** @description Lowest known price of the tile (null when none is known). */
+                /** @description Lowest known price of the tile, in euros. Null when no price is known there. */
                 price_min: number | null;
-                /** @description Median of the known prices (exact on SQLite; within the documented bound on Elasticsearch). */
+                /** @description Median of the known prices, in euros (exact on SQLite; within the documented bound on Elasticsearch). Null when no price is known there. */
                 price_median: number | null;
                 /** @description The listing's `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null. */
                 id: string | null;
@@ -760,13 +918,18 @@ export interface components {
             }[];
         };
         StatsAnswer: {
+            /** @description The area the figures cover. */
             area: {
-                /** @enum {string} */
+                /**
+                 * @description Which area parameter was given.
+                 * @enum {string}
+                 */
                 kind: "commune" | "postal_code" | "department" | "bbox" | "polygon" | "circle";
-                /** @description INSEE code, postal code or department code; null for a box, a polygon or a circle. */
+                /** @description INSEE code, postal code or department code. Null for a box, a polygon or a circle. */
                 code: string | null;
-                /** @description Commune or department name when known. */
+                /** @description Commune or department name. Null for a postal code, a box, a polygon, a circle, or a name not known. */
                 name: string | null;
+                /** @description The box asked for, decimal degrees. Null for the other areas. */
                 bbox: {
                     south: number;
                     west: number;
@@ -776,70 +939,81 @@ export interface components {
             };
             /** @description True when the quartiles are exact (SQLite); false for the Elasticsearch estimates (docs/api.md). */
             exact: boolean;
+            /** @description Listings on the market in the area. */
             active: {
                 /** @description Active listings of the area, one per duplicate group unless dedup=0 (those /annonces returns). */
                 count: number;
+                /** @description Price in euros. */
                 price: {
                     /** @description Listings with a known value. */
                     count: number;
-                    /** @description First quartile (null without a known value). */
+                    /** @description First quartile, in the unit of the figure. Null without a known value. */
                     q1: number | null;
+                    /** @description Median, in the unit of the figure. Null without a known value. */
                     median: number | null;
-                    /** @description Third quartile. */
+                    /** @description Third quartile, in the unit of the figure. Null without a known value. */
                     q3: number | null;
                 };
+                /** @description Price per m² in euros. */
                 price_per_m2: {
                     /** @description Listings with a known value. */
                     count: number;
-                    /** @description First quartile (null without a known value). */
+                    /** @description First quartile, in the unit of the figure. Null without a known value. */
                     q1: number | null;
+                    /** @description Median, in the unit of the figure. Null without a known value. */
                     median: number | null;
-                    /** @description Third quartile. */
+                    /** @description Third quartile, in the unit of the figure. Null without a known value. */
                     q3: number | null;
                 };
             };
+            /** @description Site listings of the area that left the market in the window. */
             withdrawn: {
-                /** @description Start of the window: the last 90 days. */
+                /** @description Start of the window, the last 90 days (ISO 8601, UTC). */
                 since: string;
                 /** @description Site listings that left the market in the window (those /annonces/retirees delivers). */
                 count: number;
-                /** @description Last price before leaving. */
+                /** @description Last price before leaving, in euros. */
                 price: {
                     /** @description Listings with a known value. */
                     count: number;
-                    /** @description First quartile (null without a known value). */
+                    /** @description First quartile, in the unit of the figure. Null without a known value. */
                     q1: number | null;
+                    /** @description Median, in the unit of the figure. Null without a known value. */
                     median: number | null;
-                    /** @description Third quartile. */
+                    /** @description Third quartile, in the unit of the figure. Null without a known value. */
                     q3: number | null;
                 };
+                /** @description Last price per m² before leaving, in euros. */
                 price_per_m2: {
                     /** @description Listings with a known value. */
                     count: number;
-                    /** @description First quartile (null without a known value). */
+                    /** @description First quartile, in the unit of the figure. Null without a known value. */
                     q1: number | null;
+                    /** @description Median, in the unit of the figure. Null without a known value. */
                     median: number | null;
-                    /** @description Third quartile. */
+                    /** @description Third quartile, in the unit of the figure. Null without a known value. */
                     q3: number | null;
                 };
                 /** @description From publication (or entry in the catalogue) to leaving, in days. */
                 days_on_market: {
                     /** @description Listings with a known value. */
                     count: number;
-                    /** @description First quartile (null without a known value). */
+                    /** @description First quartile, in the unit of the figure. Null without a known value. */
                     q1: number | null;
+                    /** @description Median, in the unit of the figure. Null without a known value. */
                     median: number | null;
-                    /** @description Third quartile. */
+                    /** @description Third quartile, in the unit of the figure. Null without a known value. */
                     q3: number | null;
                 };
                 /** @description (first price - last price) / first price x 100; positive when the price went down. */
                 discount_percent: {
                     /** @description Listings with a known value. */
                     count: number;
-                    /** @description First quartile (null without a known value). */
+                    /** @description First quartile, in the unit of the figure. Null without a known value. */
                     q1: number | null;
+                    /** @description Median, in the unit of the figure. Null without a known value. */
                     median: number | null;
-                    /** @description Third quartile. */
+                    /** @description Third quartile, in the unit of the figure. Null without a known value. */
                     q3: number | null;
                 };
             };
@@ -932,9 +1106,9 @@ export interface components {
         "X-Annonces-From": string;
         /** @description Requests allowed per minute. */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in the current minute window. */
+        /** @description Requests left in the current minute window; 0 on a 429 RATE_LIMIT_PER_SEC or RATE_LIMIT_PER_MIN. */
         "X-RateLimit-Remaining": number;
-        /** @description UNIX time (seconds) when the minute window resets. */
+        /** @description UNIX time (seconds) when the minute window resets; on a 429 RATE_LIMIT_PER_SEC or RATE_LIMIT_PER_MIN, when the refused window lets a request through again (the moment Retry-After names). */
         "X-RateLimit-Reset": number;
         /** @description Daily listing quota (unique listings over 24 hours). */
         "X-Quota-Items-Limit": number;
@@ -997,7 +1171,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthAnswer"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1053,7 +1227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1098,7 +1272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1126,6 +1300,17 @@ export interface operations {
                     "X-Annonces-From": components["headers"]["X-Annonces-From"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Items-Limit": components["headers"]["X-Quota-Items-Limit"];
+                    "X-Quota-Items-Used": components["headers"]["X-Quota-Items-Used"];
+                    "X-Quota-Requests-Limit": components["headers"]["X-Quota-Requests-Limit"];
+                    "X-Quota-Requests-Used": components["headers"]["X-Quota-Requests-Used"];
+                    "X-Quota-Mois-Limit": components["headers"]["X-Quota-Mois-Limit"];
+                    "X-Quota-Mois-Used": components["headers"]["X-Quota-Mois-Used"];
+                    "X-Quota-Mois-Remaining": components["headers"]["X-Quota-Mois-Remaining"];
+                    "X-Quota-Mois-Reset": components["headers"]["X-Quota-Mois-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1137,6 +1322,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
@@ -1155,25 +1343,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description SERVICE_UNAVAILABLE: a store is momentarily unreachable; retry after Retry-After seconds. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
@@ -1181,7 +1359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1252,7 +1430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1267,7 +1445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1299,7 +1477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1361,7 +1539,10 @@ export interface operations {
                 sources?: string;
                 /** @description Every site but these (comma-separated); offers with site filters. */
                 exclude_sources?: string;
-                /** @description Obsolete, without effect; still accepted. */
+                /**
+                 * @deprecated
+                 * @description Obsolete, without effect; still accepted.
+                 */
                 source?: "all" | "interne" | "scraped";
                 /** @description Order of the results; the listing id breaks ties. distance: nearest first from centre (listings with coordinates only). */
                 sort?: "recent" | "price_asc" | "price_desc" | "surface_desc" | "pricem2_asc" | "distance";
@@ -1438,7 +1619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1468,7 +1649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1500,7 +1681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1623,7 +1804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1653,7 +1834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1685,7 +1866,7 @@ export interface operations {
                     "application/json": components["schemas"]["FlowUnavailable"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1766,7 +1947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1781,7 +1962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1813,7 +1994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1942,7 +2123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1972,7 +2153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2004,7 +2185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2136,7 +2317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2166,7 +2347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2198,7 +2379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2297,7 +2478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2327,7 +2508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2359,7 +2540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2457,7 +2638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2487,7 +2668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2519,7 +2700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2616,6 +2797,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NOT_FOUND. */
             404: {
                 headers: {
@@ -2631,7 +2827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2663,7 +2859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2719,7 +2915,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2734,7 +2930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2766,7 +2962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2842,7 +3038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2917,7 +3113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2949,7 +3145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3022,7 +3218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3052,7 +3248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3084,7 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3155,7 +3351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3185,7 +3381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3217,7 +3413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3292,7 +3488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. */
+            /** @description QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3322,7 +3518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds. */
+            /** @description RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3354,7 +3550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500). */
+            /** @description Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -56,7 +56,7 @@ export interface DedupOptions {
   /**
    * A first build groups in a worker thread when the store lends its file to readers (SQLite).
    * Default false: the worker groups faster, but the pages it hands back raise the load's peak
-   * memory above the indexer's budget on the largest catalogues (docs/benchmarks.md).
+   * memory above the indexer's budget on the largest catalogues (docs/benchmarks-history.md).
    */
   groupInWorker?: boolean;
 }

@@ -1,7 +1,7 @@
 /**
  * The benchmark's main figures as pictures, drawn with Vega-Lite (rendered to SVG by Vega, without
  * a browser) into docs/charts/ beside docs/benchmarks.md, which shows them:
- * - api-latency.svg: p50 and p99 by scenario, one colour per listings engine;
+ * - api-latency.svg: p50 and p99 by scenario, one colour per listings engine, each latency target marked;
  * - indexer-load.svg: the listings the indexer has written and its memory along a load.
  * The figures they are drawn from are kept in charts/results.json: a complete API run replaces the
  * figures of its engine, an indexer run the indexer's, and every chart is drawn again.
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { MemorySample } from './memory-curve.js';
+import { SCENARIOS } from './scenarios.js';
 
 export const CHART_DIR = fileURLToPath(new URL('../../docs/charts/', import.meta.url));
 const RESULTS_FILE = `${CHART_DIR}results.json`;
@@ -85,15 +86,33 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
+/** The scenario's latency ceiling (`p50 <= x` or `p99 <= x` in scenarios.ts), or null without one. */
+function latencyTarget(scenario: string, metric: 'p50' | 'p99'): number | null {
+  const target = SCENARIOS.find((s) => s.name === scenario)?.targets.find((t) => t.metric === metric && t.op === '<=');
+  return target?.value ?? null;
+}
+
 export function apiLatencySpec(runs: readonly ApiRun[]): TopLevelSpec | null {
-  const values = runs.flatMap((run) => run.figures.map((f) => ({ scenario: f.scenario, engine: run.engine, p50: f.p50, p99: f.p99 })));
+  const values = runs.flatMap((run) =>
+    run.figures.map((f) => ({
+      scenario: f.scenario,
+      engine: run.engine,
+      p50: f.p50,
+      p99: f.p99,
+      'p50 target': latencyTarget(f.scenario, 'p50'),
+      'p99 target': latencyTarget(f.scenario, 'p99'),
+    })),
+  );
   if (values.length === 0) return null;
   const y = { field: 'scenario', type: 'nominal', sort: null, title: null } as const;
   const x = { type: 'quantitative', scale: { type: 'log' }, title: 'milliseconds (log scale): dot p50, line to p99' } as const;
   const engine = { field: 'engine', type: 'nominal', title: 'listings engine' } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: { text: 'API latency by scenario and engine (50 connections)', subtitle: runs.map((r) => `${r.engine}: ${r.label}`) },
+    title: {
+      text: 'API latency by scenario and engine (50 connections)',
+      subtitle: [...runs.map((r) => `${r.engine}: ${r.label}`), 'black triangle: p50 target; hollow triangle: p99 target'],
+    },
     data: { values },
     width: 520,
     height: { step: 16 },
@@ -102,6 +121,9 @@ export function apiLatencySpec(runs: readonly ApiRun[]): TopLevelSpec | null {
       { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { ...x, field: 'p50' }, x2: { field: 'p99' } } },
       { mark: { type: 'circle', size: 60, opacity: 1 }, encoding: { x: { ...x, field: 'p50' }, tooltip: [{ field: 'p50' }, { field: 'p99' }] } },
       { mark: { type: 'tick', thickness: 2, size: 10 }, encoding: { x: { ...x, field: 'p99' } } },
+      // Rows without a target have a null there, which Vega-Lite leaves out of a quantitative mark.
+      { mark: { type: 'point', shape: 'triangle-down', filled: true, color: 'black', size: 50 }, encoding: { x: { ...x, field: 'p50 target' } } },
+      { mark: { type: 'point', shape: 'triangle-down', filled: false, color: 'black', size: 50 }, encoding: { x: { ...x, field: 'p99 target' } } },
     ],
   } as TopLevelSpec;
 }

@@ -68,3 +68,35 @@ export async function listAccounts(store: AccountStore): Promise<(Account & { ke
     })),
   );
 }
+
+export interface CopiedAccess {
+  accounts: number;
+  keys: number;
+  /** Keys already in the target, whose status was set to the source's. */
+  keys_updated: number;
+}
+
+/**
+ * Copies every account and API key of one access store into another (the embedded file into Redis
+ * when moving to several API processes): accounts keep their creation and access start dates, keys
+ * their hash, prefix, name and status. Run again, it copies what is new and brings key statuses in
+ * line. Quota counters are not copied: they restart in the target.
+ */
+export async function copyAccess(from: AccountStore, to: AccountStore): Promise<CopiedAccess> {
+  const copied: CopiedAccess = { accounts: 0, keys: 0, keys_updated: 0 };
+  for (const account of await from.listAccounts()) {
+    await to.ensureAccount(account);
+    copied.accounts++;
+    for (const key of await from.listKeys(account.id)) {
+      const existing = await to.findKey(key.hash);
+      if (!existing) {
+        await to.addKey(key);
+        copied.keys++;
+      } else if (existing.status !== key.status) {
+        await to.setKeyStatus(key.hash, key.status);
+        copied.keys_updated++;
+      }
+    }
+  }
+  return copied;
+}

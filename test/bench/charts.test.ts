@@ -17,7 +17,17 @@ describe('benchmark charts', () => {
     ]);
     const svg = await renderSvg(spec!);
     expect(svg).to.match(/^<svg /);
-    for (const text of ['search', 'map-paris', 'elasticsearch', 'sqlite: run A']) expect(svg).to.include(text);
+    for (const text of ['search', 'map-paris', 'elasticsearch', 'sqlite: run A', 'p50 target']) expect(svg).to.include(text);
+    // scenarios.ts: map-paris p50 <= 40 and p99 <= 100 ms, search p99 <= 50 ms; marked on every engine's row.
+    const layered = spec as unknown as { layer: { mark: { shape?: string; filled?: boolean } }[] };
+    const marks = layered.layer.filter((layer) => layer.mark.shape === 'triangle-down');
+    expect(marks.map((m) => m.mark.filled)).to.deep.equal([true, false]);
+    const values = (spec!.data as { values: Record<string, unknown>[] }).values;
+    expect(values.map((v) => [v.scenario, v['p50 target'], v['p99 target']])).to.deep.equal([
+      ['search', null, 50],
+      ['map-paris', 40, 100],
+      ['search', null, 50],
+    ]);
   });
 
   it('draws the indexer throughput and memory along a load, and nothing without samples', async () => {

@@ -11,6 +11,18 @@ export function rateHeaders(offer: Offer, minute: RateLimiterRes, wallClock: num
   };
 }
 
+/**
+ * The X-RateLimit-* headers of a per-second or per-minute refusal: nothing remains, and the reset is
+ * when the refused window lets a request through again (the moment `Retry-After` names).
+ */
+export function refusedRateHeaders(offer: Offer, retryAfterMs: number, wallClock: number): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(offer.perMinute),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(Math.ceil((wallClock + retryAfterMs) / 1000)),
+  };
+}
+
 export function quotaHeaders(offer: Offer, scope: UsageScope, usage: UsageSnapshot): Record<string, string> {
   const headers: Record<string, string> = {
     'X-Quota-Items-Limit': String(offer.itemsPerDay),

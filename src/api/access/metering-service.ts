@@ -12,12 +12,9 @@ import type { UsageCounters, UsageRefusal, UsageScope, UsageSnapshot } from '../
 import type { Metering, MeterKind } from './metering.js';
 import type { OfferCatalog } from './offers.js';
 import type { RateWindows } from './rate-windows.js';
-import { quotaHeaders, rateHeaders } from './headers.js';
+import { quotaHeaders, rateHeaders, refusedRateHeaders } from './headers.js';
 import { dailyQuotaExceeded, monthlyQuotaReached, rateLimited } from './refusals.js';
 import { usageScope } from './windows.js';
-
-/** Endpoints refused once a listing quota is reached (docs/api.md "Error codes", rule 2: decided before the search). */
-const LISTING_KINDS: ReadonlySet<MeterKind> = new Set(['listings', 'map']);
 
 export class MeteringService implements Metering {
   constructor(
@@ -31,7 +28,10 @@ export class MeteringService implements Metering {
   async limitRate(caller: Caller, _now: number): Promise<Record<string, string>> {
     const { offer } = caller;
     const outcome = await this.rates.take(offer, caller.account.id);
-    if (outcome.refused) throw rateLimited(outcome.refused, outcome.retryAfterMs, outcome.refused === 'second' ? offer.perSecond : offer.perMinute);
+    if (outcome.refused) {
+      const limit = outcome.refused === 'second' ? offer.perSecond : offer.perMinute;
+      throw rateLimited(outcome.refused, outcome.retryAfterMs, limit, refusedRateHeaders(offer, outcome.retryAfterMs, this.wallClock()));
+    }
     return rateHeaders(offer, outcome.window, this.wallClock());
   }
 
@@ -40,7 +40,8 @@ export class MeteringService implements Metering {
     const scope = this.scope(caller, now);
     const { refused, usage } = await this.counters.admit(scope, {
       requestLimit: caller.offer.requestsPerDay,
-      items: LISTING_KINDS.has(kind) ? this.limits(caller) : null,
+      // Once a listing quota is reached every keyed endpoint but /ping answers 402 (docs/api.md "Error codes").
+      items: this.limits(caller),
       take: kind !== 'ptz',
     });
     if (refused) throw this.refusal(refused, caller, scope, usage);
@@ -59,6 +60,11 @@ export class MeteringService implements Metering {
     // The lookup already succeeded and was admitted before: its token is taken even if the cap filled meanwhile.
     const { usage } = await this.counters.admit(scope, { requestLimit: null, items: null, take: true });
     return quotaHeaders(caller.offer, scope, usage);
+  }
+
+  async currentHeaders(caller: Caller, now: number): Promise<Record<string, string>> {
+    const [window, quota] = await Promise.all([this.rates.peek(caller.offer, caller.account.id), this.quotaHeaders(caller, now)]);
+    return { ...rateHeaders(caller.offer, window, this.wallClock()), ...quota };
   }
 
   async quotaHeaders(caller: Caller, now: number): Promise<Record<string, string>> {

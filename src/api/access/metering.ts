@@ -8,25 +8,28 @@ import type { Caller } from '../http/state.js';
 /** What a request costs before it runs: a request token (every metered call) and the quota check. */
 export type MeterKind =
   | 'listings' // search, feed, withdrawn, detail: count unique listings delivered
-  | 'map' // counts nothing (docs/api.md: map points are free), but refused once a quota is reached
+  | 'map' // counts nothing (docs/api.md: map points are free)
   | 'ptz' // one request token, taken only after a successful lookup
   | 'ping' // nothing at all, answers even past the quota
   | 'sources' // one request token
-  | 'stats' // one request token, answers past the listing quota (no listing delivered)
+  | 'stats' // one request token
   | 'alerts'; // managing alerts: one request token (their deliveries count listings in the notifier)
+// Every kind but 'ping' is refused once a listing quota is reached.
 
 export interface Metering {
   /** Per-second and per-minute windows. Throws ApiError 429; returns the X-RateLimit-* headers. */
   limitRate(caller: Caller, now: number): Promise<Record<string, string>>;
   /**
    * Before the handler: refuses with 429 RATE_LIMIT_PER_DAY when the daily request cap is reached,
-   * with 402 when a listing quota is (listing endpoints), then takes the request token (except PTZ).
+   * with 402 when a listing quota is (every kind but ping), then takes the request token (except PTZ).
    */
   checkQuota(caller: Caller, kind: MeterKind, now: number): Promise<void>;
   /** Counts the listings a response delivered; returns the quota headers of docs/api.md. */
   recordDelivery(caller: Caller, listingIds: string[], now: number): Promise<Record<string, string>>;
   /** Takes the request token of a call that succeeded (PTZ); returns the quota headers. */
   recordRequest(caller: Caller, now: number): Promise<Record<string, string>>;
+  /** The X-RateLimit-* and quota headers as they stand, taking and counting nothing (`/ping`). */
+  currentHeaders(caller: Caller, now: number): Promise<Record<string, string>>;
   /** Quota headers without counting anything (map, sources). */
   quotaHeaders(caller: Caller, now: number): Promise<Record<string, string>>;
 }

@@ -49,6 +49,16 @@ export class RateWindows {
     return this.consume(offer, 'minute', offer.perMinute, 60, accountId);
   }
 
+  /** The account's per-minute window as it stands, taking nothing from it (`/ping`); a fresh window when none is open. */
+  async peek(offer: Offer, accountId: string): Promise<RateLimiterRes> {
+    try {
+      const window = await this.limiter(offer, 'minute', offer.perMinute, 60).get(accountId);
+      return window ?? new RateLimiterRes(offer.perMinute, 60_000, 0, false);
+    } catch (failure) {
+      throw new AccessUnavailableError(this.backend, failure);
+    }
+  }
+
   private async consume(offer: Offer, name: RateWindowName, points: number, seconds: number, accountId: string): Promise<RateOutcome> {
     try {
       return { refused: null, window: await this.limiter(offer, name, points, seconds).consume(accountId) };

@@ -1,6 +1,6 @@
 /**
  * The 402 and 429 answers of docs/api.md "Error codes". A 429 carries `Retry-After` (and `X-Annonces-From`,
- * set by authenticate) but never the quota counters; a 402 names the resumption date so that
+ * set by authenticate; the per-second and per-minute ones also `X-RateLimit-*`) but never the quota counters; a 402 names the resumption date so that
  * clients wait for it instead of retrying in a loop.
  */
 import { ApiError } from '../http/errors.js';
@@ -10,7 +10,7 @@ import type { RateWindowName } from './rate-windows.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function rateLimited(window: RateWindowName | 'day', retryAfterMs: number, limit: number): ApiError {
+export function rateLimited(window: RateWindowName | 'day', retryAfterMs: number, limit: number, headers: Record<string, string> = {}): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const { code, per } = {
     second: { code: 'RATE_LIMIT_PER_SEC', per: 'second' },
@@ -22,7 +22,7 @@ export function rateLimited(window: RateWindowName | 'day', retryAfterMs: number
     code,
     `Too many requests: the limit is ${limit} per ${per}; retry in ${seconds} s.`,
     { retry_after_seconds: seconds },
-    { 'Retry-After': String(seconds) },
+    { ...headers, 'Retry-After': String(seconds) },
   );
 }
 

@@ -70,8 +70,10 @@ export interface Operation {
   pathParams?: z.ZodObject;
   answer: string;
   keyed: boolean;
-  /** Error statuses besides 401 (keyed), 429 (keyed) and 503 (every route). */
+  /** Error statuses besides 401 (keyed), 429 (keyed and rate-limited) and 503 (every route). */
   errors: number[];
+  /** False for a keyed route outside the rate windows (`/ping`): no 429. */
+  rateLimited?: boolean;
   headers: Header[];
   cache?: string;
   /** The 503 body when it is not the plain error body. */
@@ -109,10 +111,13 @@ const OPERATIONS: Operation[] = [
     summary: 'Checks the key and returns the limits of its offer',
     answer: 'PingAnswer',
     keyed: true,
+    rateLimited: false,
+    // An unknown parameter is refused, as on every route (UNKNOWN_PARAMETER).
     errors: [400],
-    headers: [],
+    headers: ['rate', 'quota'],
     cache: 'no-store',
-    description: 'Consumes nothing and keeps answering when a quota is reached.',
+    description:
+      'Consumes nothing, takes nothing from the rate windows and keeps answering when a quota or a rate limit is reached; its headers show the windows and counters as they stand.',
   },
   {
     path: '/sources',
@@ -156,7 +161,8 @@ const OPERATIONS: Operation[] = [
     errors: [400, 402],
     headers: LISTING_HEADERS,
     cache: 'no-store',
-    description: "The feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.",
+    description:
+      "Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.",
   },
   {
     path: '/annonces/map',
@@ -191,7 +197,7 @@ const OPERATIONS: Operation[] = [
     headers: LISTING_HEADERS,
     cache: 'no-store',
     description:
-      'Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; keeps answering past the listing quota.',
+      'Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; refused with 402 like every keyed route but /ping once a listing quota is reached.',
   },
   {
     path: '/annonces/{source}/{reference}',
@@ -210,7 +216,7 @@ const OPERATIONS: Operation[] = [
     query: PtzParams,
     answer: 'PtzZoneAnswer',
     keyed: true,
-    errors: [400, 404],
+    errors: [400, 402, 404],
     headers: ['rate', 'quota', 'etag'],
     cache: 'private, max-age=86400',
     description: 'A successful lookup costs one request token. An unknown postal code is a 404 whose body holds only `error`.',
@@ -225,8 +231,10 @@ const HEADERS: JsonObject = {
   'X-Request-Id': stringHeader('Id of the request in the logs (echoed when the request sent a valid one).'),
   'X-Annonces-From': stringHeader('Access start date of the account (YYYY-MM-DD): listings entered the catalogue on or after it.'),
   'X-RateLimit-Limit': integerHeader('Requests allowed per minute.'),
-  'X-RateLimit-Remaining': integerHeader('Requests left in the current minute window.'),
-  'X-RateLimit-Reset': integerHeader('UNIX time (seconds) when the minute window resets.'),
+  'X-RateLimit-Remaining': integerHeader('Requests left in the current minute window; 0 on a 429 RATE_LIMIT_PER_SEC or RATE_LIMIT_PER_MIN.'),
+  'X-RateLimit-Reset': integerHeader(
+    'UNIX time (seconds) when the minute window resets; on a 429 RATE_LIMIT_PER_SEC or RATE_LIMIT_PER_MIN, when the refused window lets a request through again (the moment Retry-After names).',
+  ),
   'X-Quota-Items-Limit': integerHeader('Daily listing quota (unique listings over 24 hours).'),
   'X-Quota-Items-Used': integerHeader('Listings counted over the last 24 hours.'),
   'X-Quota-Requests-Limit': integerHeader('Daily request cap (UTC day).'),
@@ -256,15 +264,18 @@ const QUOTA_HEADERS = [
 const ERROR_MEANINGS: Record<number, string> = {
   400: 'BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted).',
   401: 'API_KEY_MISSING or API_KEY_INVALID.',
-  402: 'QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED.',
+  402: 'QUOTA_EXCEEDED (daily), ITEMS_QUOTA (monthly; read the resumption date, do not retry in a loop) or PAID_PLAN_REQUIRED. Once a listing quota is reached every keyed route but /ping answers 402.',
   404: 'NOT_FOUND.',
   409: 'ALERT_LIMIT: the account holds the most alerts its offer allows.',
   413: 'PAYLOAD_TOO_LARGE: the body is above 16 KiB.',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body must be sent with Content-Type: application/json.',
   422: 'UNPROCESSABLE: valid but contradictory values (a minimum above its maximum, a box whose south is above its north).',
-  429: 'RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds.',
+  429: 'RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN or RATE_LIMIT_PER_DAY: wait Retry-After seconds (for the first two, until X-RateLimit-Reset).',
   503: 'SERVICE_UNAVAILABLE: a store is momentarily unreachable; retry after Retry-After seconds.',
 };
+
+/** Parameters kept without effect for existing calls (docs/upgrading.md: marked, never removed within v1). */
+const DEPRECATED_PARAMETERS = new Set(['source']);
 
 /** What each parameter means; its type, bounds and default come from the schemas. */
 const PARAMETER_NOTES: Record<string, string> = {
@@ -334,6 +345,7 @@ function parameters(schema: z.ZodObject, location: 'query' | 'path'): JsonObject
       in: location,
       ...(note ? { description: note } : {}),
       required: location === 'path' || required.has(name),
+      ...(location === 'query' && DEPRECATED_PARAMETERS.has(name) ? { deprecated: true } : {}),
       schema: withDefault,
       ...(repeatable ? { style: 'form', explode: true } : {}),
     };
@@ -357,7 +369,7 @@ function responses(op: Operation): JsonObject {
     },
   };
   if (op.headers.includes('etag')) answers[304] = { description: 'Not modified: the ETag sent in If-None-Match is current.', headers: headerRefs(success) };
-  const statuses = [...op.errors, ...(op.keyed ? [401, 429] : []), 503].sort();
+  const statuses = [...op.errors, ...(op.keyed ? [401] : []), ...(op.keyed && op.rateLimited !== false ? [429] : []), 503].sort();
   for (const status of statuses) {
     const headers = status === 429 || status === 503 ? ['Retry-After', 'X-Request-Id'] : ['X-Request-Id'];
     if (op.keyed && status !== 401) headers.push('X-Annonces-From');
@@ -368,7 +380,7 @@ function responses(op: Operation): JsonObject {
     answers[status] = { description: ERROR_MEANINGS[status], headers: headerRefs(headers), content: json(body) };
   }
   answers.default = {
-    description: 'Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 501, 500).',
+    description: 'Any other error in the same shape (405 METHOD_NOT_ALLOWED with Allow, 500).',
     headers: headerRefs(['X-Request-Id', 'Allow']),
     content: json('ErrorBody'),
   };

@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from './state.js';
 import { authenticate } from './middleware/authenticate.js';
-import { meter, rateLimit } from './middleware/metering.js';
+import { meter, rateLimit, showUsage } from './middleware/metering.js';
 import { input } from './middleware/validate.js';
 import { siteFiltersOffer } from './middleware/site-filters.js';
 import { conditional } from './middleware/freshness.js';
@@ -49,7 +49,7 @@ export function createRouter(deps: AppDeps): Router {
   router.get('/openapi.json', conditional(), serveOpenApi(deps));
   router.get('/docs', docsPage());
   router.get('/docs/:file', conditional(), docsAsset());
-  router.get('/ping', auth, noParameters(), ping(deps));
+  router.get('/ping', auth, noParameters(), showUsage(deps), ping(deps));
   router.get('/sources', auth, limit, noParameters(), siteFiltersOffer({ always: true }), meter(deps, 'sources'), listSources(deps));
   // Each `input` parses one route's parameters and hands them, typed, to that route's handler.
   const search = input(SearchParams);
@@ -109,7 +109,7 @@ export function createRouter(deps: AppDeps): Router {
   const alert = input(AlertIdParams, (ctx) => ctx.params);
   router.get('/alertes/:id', ...alerts, alert.validate, alert.handle(showAlert(deps)));
   router.delete('/alertes/:id', ...alerts, alert.validate, alert.handle(deleteAlert(deps)));
-  const deliveries = input(AlertIdParams.extend(DeliveriesParams.shape), (ctx) => ({ ...ctx.query, ...ctx.params }));
+  const deliveries = input(AlertIdParams.extend(DeliveriesParams.shape), (ctx) => ({ ...ctx.query, ...ctx.params }), DeliveriesParams);
   router.get('/alertes/:id/livraisons', ...alerts, deliveries.validate, deliveries.handle(listDeliveries(deps)));
   return router;
 }

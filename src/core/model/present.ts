@@ -12,8 +12,9 @@ import type { MapPointListing, StoredListing } from './stored.js';
  * time) serves them only while the version they were written with equals this one: bump it whenever
  * either output changes, and `npm run indexer -- reindex` writes the texts again.
  * 2: `map_json` added.
+ * 3: `sources[].is_main` marks the group's main site, not the listing shown.
  */
-export const PUBLIC_JSON_VERSION = 2;
+export const PUBLIC_JSON_VERSION = 3;
 
 export interface PresentOptions {
   /** Include the full price series (detail endpoint, offers with the price-series capability). */
@@ -37,16 +38,19 @@ export function presentAnnonce(listing: StoredListing, options: PresentOptions =
   return annonce as Annonce;
 }
 
+/**
+ * The group's members, best-ranked site first; `is_main` marks that first one, the group's main site,
+ * the same on every member whichever of them is shown (a filtered search, `dedup=0`, the feed).
+ */
 function presentSources(listing: StoredListing): Annonce['sources'] {
   const members = listing.group_members;
   if (!members || members.length < 2) return null;
-  const main = listing.content.source;
-  return members.map((member) => ({
+  return members.map((member, rank) => ({
     source: member.source,
     reference: member.reference,
     url: member.url,
     price: member.price,
-    is_main: member.source === main,
+    is_main: rank === 0,
   }));
 }
 

@@ -62,11 +62,14 @@ describeEngines('HTTP conventions', function (engine) {
       }
     });
 
-    it('answers TRACE with a JSON 501', async () => {
-      const answer = await raw(app, 'TRACE', '/ping');
-      expect(answer.status).to.equal(501);
-      expect(answer.headers['content-type']).to.match(/^application\/json/);
-      expect(json(answer)).to.include({ code: 'NOT_IMPLEMENTED' });
+    it('answers TRACE and the other standard methods it does not serve with a JSON 405 and Allow, as POST', async () => {
+      for (const method of ['TRACE', 'PROPFIND', 'PURGE', 'LINK']) {
+        const answer = await raw(app, method, '/ping');
+        expect(answer.status, method).to.equal(405);
+        expect(answer.headers['content-type'], method).to.match(/^application\/json/);
+        expect(answer.headers.allow?.toString().split(/,\s*/).sort(), method).to.deep.equal(['GET', 'HEAD']);
+        expect(json(answer), method).to.include({ code: 'METHOD_NOT_ALLOWED' });
+      }
     });
 
     it('keeps 404 NOT_FOUND for any method on an unknown path', async () => {
@@ -190,12 +193,12 @@ describe('HTTP conventions in the reliability report', () => {
     expect(tally.run).to.be.greaterThan(0);
     recordReliability('http-conventions', {
       title:
-        'Every method a path does not serve (POST, PUT, DELETE, PATCH, OPTIONS), TRACE, HEAD on each GET path, HEAD and 402-refused requests against the counters, the headers of every kind of answer',
+        'Every method a path does not serve (POST, PUT, DELETE, PATCH, OPTIONS, TRACE, PROPFIND, PURGE, LINK), HEAD on each GET path, HEAD and 402-refused requests against the counters, the headers of every kind of answer',
       test: 'test/api/http/conventions.test.ts',
       cases: tally.requests,
       unit: 'requests',
       backend: engineMissing('elasticsearch') === null ? 'sqlite and elasticsearch' : 'sqlite',
-      result: `${tally.passed} of ${tally.run} tests passed: 405 (with Allow) and 501 as JSON errors, HEAD counts no listing, a 402 takes no request token, nosniff on every answer, no-store on keyed answers`,
+      result: `${tally.passed} of ${tally.run} tests passed: 405 with Allow as a JSON error, HEAD counts no listing, a 402 takes no request token, nosniff on every answer, no-store on keyed answers`,
     });
   });
 });

@@ -85,10 +85,25 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
     expect(body.annonce.description).to.match(/…$/);
     expect(body.annonce).to.not.have.property('description_source');
     expect(body.annonce).to.include({ dpe_value: 212, dpe_value_source: 'seloger', ges_value_source: 'seloger' });
+    // is_main marks the group's main site, not the listing shown (SPEC: `source` of the reference listing is the main site).
     expect(body.annonce.sources.map((s: any) => [s.source, s.is_main])).to.deep.equal([
-      ['seloger', false],
+      ['seloger', true],
       ['leboncoin', false],
-      ['pap', true],
+      ['pap', false],
+    ]);
+  });
+
+  // Kept on purpose (docs/api.md "Where the API departs from its specification"): copies that show no
+  // price still form a group (they only meet each other), and sources[] says so with price null rather
+  // than leaving them out or inventing a number.
+  it('a group of copies that show no price lists them in sources[] with price null', async () => {
+    const unpriced = { collected_at: '2026-11-05T10:00:00Z', price: null };
+    await load([onSeloger(unpriced), onLeboncoin(unpriced), onPap(unpriced)]);
+    const [item] = await search('');
+    expect(item.sources.map((s: any) => [s.source, s.price, s.is_main])).to.deep.equal([
+      ['seloger', null, true],
+      ['leboncoin', null, false],
+      ['pap', null, false],
     ]);
   });
 
@@ -97,13 +112,19 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
     expect(items.map((i) => i.source).sort()).to.deep.equal(['leboncoin', 'pap', 'seloger']);
     expect(new Set(items.map((i) => i.dedup_key)).size).to.equal(1);
     const lbc = items.find((i) => i.source === 'leboncoin');
-    expect(lbc.sources.find((s: any) => s.is_main).source).to.equal('leboncoin');
+    for (const item of items.filter((i) => i.sources))
+      expect(
+        item.sources.filter((s: any) => s.is_main).map((s: any) => s.source),
+        item.source,
+      ).to.deep.equal(['seloger']);
+    expect(lbc.sources.find((s: any) => s.is_main).source).to.equal('seloger');
   });
 
   it('site filters pick the best-ranked eligible site: exclude_sources=<main site> shows the next one', async () => {
     const withoutMain = await search('&exclude_sources=seloger');
     expect(withoutMain.map((i) => `${i.source}:${i.reference}`)).to.deep.equal(['leboncoin:LBC-1']);
-    expect(withoutMain[0].sources.find((s: any) => s.is_main).source).to.equal('leboncoin');
+    // The listing shown is leboncoin's; the group's main site is still seloger.
+    expect(withoutMain[0].sources.find((s: any) => s.is_main).source).to.equal('seloger');
     expect((await search('&sources=pap')).map((i) => i.source)).to.deep.equal(['pap']);
     expect((await search('&sources=pap,leboncoin')).map((i) => i.source)).to.deep.equal(['leboncoin']);
     expect(await search('&sources=bienici')).to.deep.equal([]);
@@ -114,6 +135,9 @@ describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', fun
     expect(status).to.equal(200);
     const ids = body.items.map((i: any) => `${i.source}:${i.reference}`).sort();
     expect(ids).to.deep.equal(['bienici:ELSE-1', 'leboncoin:LBC-1', 'pap:PAP-1', 'seloger:SL-1']);
+    // Every member of the group names the same main site, whichever member the item is.
+    const mains = body.items.filter((i: any) => i.sources).map((i: any) => i.sources.filter((s: any) => s.is_main).map((s: any) => s.source));
+    expect(mains).to.deep.equal([['seloger'], ['seloger'], ['seloger']]);
   });
 
   it('when the reference listing is withdrawn, the next site becomes the reference under the same key', async () => {

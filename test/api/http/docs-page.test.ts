@@ -9,7 +9,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../support/app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const OUTPUT_DIR = new URL('../../../test-output', import.meta.url);
+// The trailing slash makes test-output a folder for new URL(file, OUTPUT_DIR); without it the file lands beside it.
+const OUTPUT_DIR = new URL('../../../test-output/', import.meta.url);
 
 describe('GET /docs in a browser', function () {
   this.timeout(60_000);

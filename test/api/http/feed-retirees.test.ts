@@ -120,7 +120,7 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
   });
 
   for (const pageSize of [1, 7, 100]) {
-    it(`a mirror following feed + withdrawn flow while the indexer writes equals /annonces?dedup=0 (page_size ${pageSize})`, async () => {
+    it(`a mirror following feed + withdrawn flow while the indexer writes equals /annonces?dedup=0 plus the listings without photo (page_size ${pageSize})`, async () => {
       const mirror = new Map<string, any>();
       const apply = (items: any[]) => {
         for (const item of items) mirror.set(`${item.source}:${item.reference}`, item);
@@ -138,7 +138,8 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
         }
       };
 
-      await load(Array.from({ length: 40 }, (_, i) => rawRecord(i)));
+      // One listing without a photo: search leaves it out, the feed delivers it.
+      await load([...Array.from({ length: 40 }, (_, i) => rawRecord(i)), rawRecord(90, { images: [] })]);
       let step = await follow(null, pageSize);
       apply(step.items);
       // New listings, changed prices, and listings leaving the market, in later passes.
@@ -158,7 +159,9 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
 
       // The feed has the listing that came back (21) after its withdrawal, so the mirror has it again.
       const catalogue = await activeCatalogue();
-      expect([...mirror.keys()].sort()).to.deep.equal([...catalogue.keys()].sort());
+      const withoutPhoto = [...mirror.values()].filter((item) => item.images.length === 0).map((item) => item.reference);
+      expect(withoutPhoto).to.deep.equal(['R90']);
+      expect([...mirror.keys()].filter((id) => !id.endsWith(':R90')).sort()).to.deep.equal([...catalogue.keys()].sort());
       for (const [id, item] of catalogue) expect(mirror.get(id).price, id).to.equal(item.price);
       expect(catalogue.size).to.equal(55 - 2);
     });
@@ -197,16 +200,33 @@ describeEngines('GET /annonces/feed and /annonces/retirees', function (engine) {
     expect(maisons.items.map((a: any) => a.reference)).to.deep.equal(['R3']);
   });
 
-  it('withdrawn items carry withdrawn_at and reason, oldest first', async () => {
-    await load([rawRecord(1), rawRecord(2)]);
+  // Kept on purpose (docs/api.md "Where the API departs from its specification"): every listing that
+  // leaves the results is served, whatever the reason, so a mirror learns each one that left.
+  it('withdrawn items carry withdrawn_at and reason, oldest first, for every way of leaving the market', async () => {
+    await load([rawRecord(1), rawRecord(2), rawRecord(3), rawRecord(4), rawRecord(5)]);
     await load([rawRecord(2, { collected_at: '2026-11-02T00:00:00Z', status: 'Sous compromis' })]);
     await load([rawRecord(1, { collected_at: '2026-11-03T00:00:00Z', status: 'vendu' })]);
+    await load([rawRecord(3, { collected_at: '2026-11-04T00:00:00Z', status: 'archivée' })]);
+    await load([rawRecord(4, { collected_at: '2026-11-05T00:00:00Z', status: 'retirée' })]);
     const { body } = await app.get('/annonces/retirees', key);
     expect(body.items.map((a: any) => [a.reference, a.reason, a.withdrawn_at])).to.deep.equal([
       ['R2', 'sous_compromis', '2026-11-02T00:00:00.000Z'],
       ['R1', 'vendue', '2026-11-03T00:00:00.000Z'],
+      ['R3', 'archivee', '2026-11-04T00:00:00.000Z'],
+      ['R4', 'retiree', '2026-11-05T00:00:00.000Z'],
     ]);
     expect(body).to.include.keys('items', 'count', 'has_more', 'next_cursor');
+  });
+
+  // docs/api.md "Where the API departs from its specification": the specification names the field
+  // without a colour rule, so it is reserved and null, whatever a collector sends.
+  it('price_per_m2_color is reserved: null on search, map and detail even when the record names a colour', async () => {
+    await load([rawRecord(1, { latitude: 45.75, longitude: 4.85, price_per_m2_color: '#ff0000' })]);
+    const search = (await app.get('/annonces', key)).body.items[0];
+    const point = (await app.get('/annonces/map?bbox=45,4,46,5', key)).body.items[0];
+    const detail = (await app.get(`/annonces/${search.source}/${search.reference}`, key)).body.annonce;
+    expect(search.price_per_m2).to.be.a('number');
+    expect([search.price_per_m2_color, point.price_per_m2_color, detail.price_per_m2_color]).to.deep.equal([null, null, null]);
   });
 
   it('a status change moves a listing out of search and map at once, and back when active again', async () => {

@@ -229,6 +229,10 @@ for (const backend of backends()) {
       expect(refused.body).to.deep.equal({ error: refused.body.error, code: 'RATE_LIMIT_PER_SEC', retry_after_seconds: 1 });
       expect(header(refused, 'retry-after')).to.equal('1');
       expect(header(refused, 'x-annonces-from')).to.equal('2020-01-01');
+      // Nothing remains until the second passes: X-RateLimit-Reset names that second.
+      expect(header(refused, 'x-ratelimit-limit')).to.equal('60');
+      expect(header(refused, 'x-ratelimit-remaining')).to.equal('0');
+      expect(Number(header(refused, 'x-ratelimit-reset'))).to.be.within(Math.floor(Date.now() / 1000), Math.ceil(Date.now() / 1000) + 1);
       expectNoQuotaHeaders(refused);
     });
 
@@ -243,7 +247,56 @@ for (const backend of backends()) {
       expect(refused.body.code).to.equal('RATE_LIMIT_PER_MIN');
       expect(refused.body.retry_after_seconds).to.be.within(1, 60);
       expect(header(refused, 'retry-after')).to.equal(String(refused.body.retry_after_seconds));
+      expect(header(refused, 'x-ratelimit-limit')).to.equal('2');
+      expect(header(refused, 'x-ratelimit-remaining')).to.equal('0');
+      // The reset is the moment Retry-After names (both rounded up to the second), within a minute of the first request.
+      const reset = Number(header(refused, 'x-ratelimit-reset'));
+      expect(reset).to.equal(Number(header(second, 'x-ratelimit-reset')));
+      expect(reset - Date.now() / 1000).to.be.within(refused.body.retry_after_seconds - 2, refused.body.retry_after_seconds + 1);
       expectNoQuotaHeaders(refused);
+    });
+
+    it('/ping reports the rate and quota headers without taking from them, and answers past the limits', async function () {
+      const app = await start(offersWith({ secteur: { perSecond: 100, perMinute: 3 } }));
+      const key = await app.newKey('secteur');
+      const fresh = await app.get('/ping', key);
+      expectQuotaHeaders(fresh, {
+        'x-ratelimit-limit': '3',
+        'x-ratelimit-remaining': '3',
+        'x-quota-items-used': '0',
+        'x-quota-requests-used': '0',
+        'x-quota-mois-limit': '1000',
+      });
+      const page = await app.get('/annonces?page_size=4', key);
+      const after = await app.get('/ping', key);
+      expectQuotaHeaders(after, {
+        'x-ratelimit-limit': '3',
+        'x-ratelimit-remaining': '2',
+        'x-ratelimit-reset': header(page, 'x-ratelimit-reset'),
+        'x-quota-items-used': '4',
+        'x-quota-requests-used': '1',
+        'x-quota-mois-used': '4',
+        'x-quota-mois-remaining': '996',
+      });
+      await app.get('/annonces?page_size=1', key);
+      await app.get('/annonces?page_size=1', key);
+      expect((await app.get('/annonces?page_size=1', key)).status).to.equal(429);
+      const limited = await app.get('/ping', key);
+      expectQuotaHeaders(limited, { 'x-ratelimit-remaining': '0', 'x-quota-requests-used': '3' });
+    });
+
+    it('past the listing quota every keyed endpoint but /ping answers 402: /sources, /ptz/zone, /stats, the map', async function () {
+      const app = await start(offersWith({ departement: { itemsPerMonth: 5, itemsPerDay: 200 } }, NO_RATE_WINDOWS));
+      const key = await app.newKey('departement');
+      for (const path of ['/sources', '/ptz/zone?cp=75001', '/stats?dept=75']) expect((await app.get(path, key)).status, path).to.equal(200);
+      expectQuotaHeaders(await app.get('/annonces?page_size=10', key), { 'x-quota-mois-used': '10', 'x-quota-mois-remaining': '0' });
+      for (const path of ['/sources', '/ptz/zone?cp=75001', '/stats?dept=75', `/annonces/map?${BBOX}`, '/annonces/feed']) {
+        const reply = await app.get(path, key);
+        expect(reply.status, path).to.equal(402);
+        expect(reply.body.code, path).to.equal('ITEMS_QUOTA');
+      }
+      const ping = await app.get('/ping', key);
+      expectQuotaHeaders(ping, { 'x-quota-mois-used': '10', 'x-quota-mois-remaining': '0', 'x-quota-requests-used': '4' });
     });
 
     it('site filters and /sources below 118,80 EUR TTC: 402 PAID_PLAN_REQUIRED', async function () {

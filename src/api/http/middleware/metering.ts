@@ -1,6 +1,7 @@
 /**
  * Rate limits and quotas around a handler (docs/api.md "Offers, quotas and headers"):
  * - `rateLimit`: per-second and per-minute windows; 429 before anything else runs.
+ * - `showUsage`: the same headers read without taking anything (`/ping`).
  * - `meter(kind)`: refuses before the search when the daily request cap (429) or a quota (402) is
  *   reached, then, once the handler succeeded, counts what it cost and sets the quota headers:
  *   the listings it delivered (`ctx.state.delivered`), or the request token of a PTZ lookup (a
@@ -16,6 +17,15 @@ export function rateLimit(deps: AppDeps) {
     const headers = await deps.metering.limitRate(caller(ctx), deps.now());
     ctx.set(headers);
     await next();
+  };
+}
+
+/** The rate and quota headers without taking or counting anything: `/ping` reports them and answers past every limit. */
+export function showUsage(deps: AppDeps) {
+  return async function showUsageMiddleware(ctx: Context, next: Next): Promise<void> {
+    const headers = await deps.metering.currentHeaders(caller(ctx), deps.now());
+    await next();
+    ctx.set(headers);
   };
 }
 

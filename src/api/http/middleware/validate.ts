@@ -27,8 +27,9 @@ export interface RouteInput<P> {
   handle(handler: RouteHandler<P>): Middleware;
 }
 
-export function input<S extends z.ZodType>(schema: S, pick?: (ctx: Context) => unknown): RouteInput<z.output<S>> {
-  const queryNames = pick ? [] : parameterNames(schema);
+export function input<S extends z.ZodType>(schema: S, pick?: (ctx: Context) => unknown, querySchema?: z.ZodType): RouteInput<z.output<S>> {
+  // The query's known names: the schema's, or with `pick` (path parameters) those of `querySchema`, else none.
+  const queryNames = pick ? (querySchema ? parameterNames(querySchema) : []) : parameterNames(schema);
   const read = pick ?? ((ctx: Context) => ctx.query);
   // Keyed by the request's context, so nothing untyped travels through ctx.state.
   const parsed = new WeakMap<Context, { value: z.output<S> }>();

@@ -33,11 +33,11 @@ export const SearchParams = z
 export type SearchParams = z.infer<typeof SearchParams>;
 
 export const SearchPage = z.object({
-  page: z.number().int().min(1),
-  page_size: z.number().int().min(1).max(100),
-  has_more: z.boolean(),
+  page: z.number().int().min(1).describe('Number of this page (1 to 1 000), also when it was reached by cursor.'),
+  page_size: z.number().int().min(1).max(100).describe('Listings asked per page.'),
+  has_more: z.boolean().describe('True when another page follows.'),
   next_cursor: z.string().max(500).nullable().describe('The cursor of the next page, null on the last one.'),
   total: z.number().int().min(0).optional().describe('With `facets` only: the listings of the whole query, every filter applied.'),
   facets: Facets.optional().describe('With `facets` only (docs/api.md "Facets").'),
-  items: z.array(Annonce),
+  items: z.array(Annonce).describe('The listings of the page, in the order of `sort`.'),
 });

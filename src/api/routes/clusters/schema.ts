@@ -33,14 +33,17 @@ export const ClustersParams = MapParamsShape.extend({
 export type ClustersParams = z.infer<typeof ClustersParams>;
 
 export const ClusterCell = z.object({
-  zoom: z.number().int(),
+  zoom: z.number().int().describe('Zoom level of the tile (the one asked for).'),
   x: z.number().int().describe('Tile column at this zoom (slippy-map tiling, 0 at 180° W).'),
   y: z.number().int().describe('Tile row at this zoom (0 at the north).'),
   count: z.number().int().min(1).describe('Listings of the box in this tile, exactly.'),
-  latitude: z.number().describe('Centroid of the listings of the tile.'),
-  longitude: z.number(),
-  price_min: z.number().nullable().describe('Lowest known price of the tile (null when none is known).'),
-  price_median: z.number().nullable().describe('Median of the known prices (exact on SQLite; within the documented bound on Elasticsearch).'),
+  latitude: z.number().describe('Latitude of the centroid of the listings of the tile, decimal degrees.'),
+  longitude: z.number().describe('Longitude of the centroid of the listings of the tile, decimal degrees.'),
+  price_min: z.number().nullable().describe('Lowest known price of the tile, in euros. Null when no price is known there.'),
+  price_median: z
+    .number()
+    .nullable()
+    .describe('Median of the known prices, in euros (exact on SQLite; within the documented bound on Elasticsearch). Null when no price is known there.'),
   id: z.string().nullable().describe("The listing's `source:reference` when the tile holds one listing (for GET /annonces/{source}/{reference}), else null."),
   bounds: z
     .object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() })
@@ -52,7 +55,7 @@ export const ClustersAnswer = z.object({
   bbox: z
     .object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() })
     .describe('The box asked for; west > east crosses the antimeridian.'),
-  zoom: z.number().int(),
+  zoom: z.number().int().describe('The zoom asked for.'),
   precision: z.number().int().min(0).max(MAX_CLUSTER_PRECISION).describe('The levels the cells refine the zoom by: the cells are tiles of zoom + precision.'),
   total: z.number().int().min(0).describe("Every listing in the box: the sum of the counts, and the map's `total` for the same query."),
   cells: z.array(ClusterCell).describe('The non-empty tiles, north to south, then west to east.'),

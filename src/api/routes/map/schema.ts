@@ -64,5 +64,5 @@ export const MapAnswer = z.object({
     .describe(
       'How a capped answer was spread over the box: each cell of a grid x grid cut got points in proportion to its listings (docs/api.md "Map sampling"); null when every listing of the box is returned, or the box is too small to cut.',
     ),
-  items: z.array(AnnonceMapPoint).max(2000),
+  items: z.array(AnnonceMapPoint).max(2000).describe('At most 2 000 map points of the box.'),
 });

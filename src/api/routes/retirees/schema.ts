@@ -7,8 +7,10 @@ export const WithdrawnParams = z.object({ page_size: pageSize(25), cursor, ...si
 export type WithdrawnParams = z.infer<typeof WithdrawnParams>;
 
 export const WithdrawnAnnonce = Annonce.extend({
-  withdrawn_at: z.string().nullable().describe('Collection time of the pass that saw the listing leave.'),
-  reason: z.enum(['retiree', 'vendue', 'sous_compromis', 'archivee']),
+  withdrawn_at: z.string().nullable().describe('Collection time of the pass that saw the listing leave (ISO 8601, UTC). Null when the store has no such time.'),
+  reason: z
+    .enum(['retiree', 'vendue', 'sous_compromis', 'archivee'])
+    .describe('Why it left: withdrawn by its site (`retiree`), sold (`vendue`), under offer (`sous_compromis`) or archived (`archivee`).'),
 });
 
 export const WithdrawnBatch = flowBatch(WithdrawnAnnonce);

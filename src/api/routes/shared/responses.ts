@@ -26,7 +26,7 @@ export const ErrorBody = z.object({
     .string()
     .optional()
     .describe(
-      'Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE.',
+      'Machine code: BAD_REQUEST, UNKNOWN_PARAMETER, API_KEY_MISSING, API_KEY_INVALID, QUOTA_EXCEEDED, ITEMS_QUOTA, PAID_PLAN_REQUIRED, NOT_FOUND, UNPROCESSABLE, RATE_LIMIT_PER_SEC, RATE_LIMIT_PER_MIN, RATE_LIMIT_PER_DAY, METHOD_NOT_ALLOWED, SERVICE_UNAVAILABLE, INTERNAL_ERROR; on /alertes also ALERT_LIMIT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE.',
     ),
   details: z.array(FieldIssue).optional().describe('Every faulty field (400, 422).'),
   retry_after_seconds: z.number().int().min(1).optional().describe('Seconds to wait (429), as in Retry-After.'),
@@ -41,10 +41,14 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** The envelope of the two flows (feed, withdrawn): `next_cursor` is null only in a 503. */
 export function flowBatch<T extends z.ZodType>(item: T) {
   return z.object({
-    items: z.array(item),
-    count: z.number().int().min(0),
-    has_more: z.boolean(),
-    next_cursor: z.string().max(500).nullable().describe('Always set on 200: keep it to resume, even when items is empty.'),
+    items: z.array(item).describe('Site listings one by one, in write order (oldest first); empty when up to date.'),
+    count: z.number().int().min(0).describe('Number of items.'),
+    has_more: z.boolean().describe('True when more items are ready now; false when up to date (call again later with next_cursor).'),
+    next_cursor: z
+      .string()
+      .max(500)
+      .nullable()
+      .describe('Always set on 200: keep it to resume, even when items is empty. Null only in the 503 answer (resume with the same cursor).'),
   });
 }
 

@@ -54,30 +54,39 @@ export type StatsParams = z.infer<typeof StatsParams>;
 
 const Quartiles = z.object({
   count: z.number().int().min(0).describe('Listings with a known value.'),
-  q1: z.number().nullable().describe('First quartile (null without a known value).'),
-  median: z.number().nullable(),
-  q3: z.number().nullable().describe('Third quartile.'),
+  q1: z.number().nullable().describe('First quartile, in the unit of the figure. Null without a known value.'),
+  median: z.number().nullable().describe('Median, in the unit of the figure. Null without a known value.'),
+  q3: z.number().nullable().describe('Third quartile, in the unit of the figure. Null without a known value.'),
 });
 
 export const StatsAnswer = z.object({
-  area: z.object({
-    kind: z.enum(['commune', 'postal_code', 'department', 'bbox', 'polygon', 'circle']),
-    code: z.string().nullable().describe('INSEE code, postal code or department code; null for a box, a polygon or a circle.'),
-    name: z.string().nullable().describe('Commune or department name when known.'),
-    bbox: z.object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() }).nullable(),
-  }),
+  area: z
+    .object({
+      kind: z.enum(['commune', 'postal_code', 'department', 'bbox', 'polygon', 'circle']).describe('Which area parameter was given.'),
+      code: z.string().nullable().describe('INSEE code, postal code or department code. Null for a box, a polygon or a circle.'),
+      name: z.string().nullable().describe('Commune or department name. Null for a postal code, a box, a polygon, a circle, or a name not known.'),
+      bbox: z
+        .object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() })
+        .nullable()
+        .describe('The box asked for, decimal degrees. Null for the other areas.'),
+    })
+    .describe('The area the figures cover.'),
   exact: z.boolean().describe('True when the quartiles are exact (SQLite); false for the Elasticsearch estimates (docs/api.md).'),
-  active: z.object({
-    count: z.number().int().min(0).describe('Active listings of the area, one per duplicate group unless dedup=0 (those /annonces returns).'),
-    price: Quartiles,
-    price_per_m2: Quartiles,
-  }),
-  withdrawn: z.object({
-    since: z.string().describe(`Start of the window: the last ${WITHDRAWN_WINDOW_DAYS} days.`),
-    count: z.number().int().min(0).describe('Site listings that left the market in the window (those /annonces/retirees delivers).'),
-    price: Quartiles.describe('Last price before leaving.'),
-    price_per_m2: Quartiles,
-    days_on_market: Quartiles.describe('From publication (or entry in the catalogue) to leaving, in days.'),
-    discount_percent: Quartiles.describe('(first price - last price) / first price x 100; positive when the price went down.'),
-  }),
+  active: z
+    .object({
+      count: z.number().int().min(0).describe('Active listings of the area, one per duplicate group unless dedup=0 (those /annonces returns).'),
+      price: Quartiles.describe('Price in euros.'),
+      price_per_m2: Quartiles.describe('Price per m² in euros.'),
+    })
+    .describe('Listings on the market in the area.'),
+  withdrawn: z
+    .object({
+      since: z.string().describe(`Start of the window, the last ${WITHDRAWN_WINDOW_DAYS} days (ISO 8601, UTC).`),
+      count: z.number().int().min(0).describe('Site listings that left the market in the window (those /annonces/retirees delivers).'),
+      price: Quartiles.describe('Last price before leaving, in euros.'),
+      price_per_m2: Quartiles.describe('Last price per m² before leaving, in euros.'),
+      days_on_market: Quartiles.describe('From publication (or entry in the catalogue) to leaving, in days.'),
+      discount_percent: Quartiles.describe('(first price - last price) / first price x 100; positive when the price went down.'),
+    })
+    .describe('Site listings of the area that left the market in the window.'),
 });
