@@ -40,7 +40,8 @@ export class FlowFollower {
     const { listings, alerts: store, settleMs, pageSize, now } = this.options;
     const stored = await store.flowPosition(flow);
     const after = stored === null ? null : (JSON.parse(stored) as SortPosition);
-    const query = { filter: {}, scope: WHOLE_CATALOGUE, changedUntil: now() - settleMs, pageSize, after };
+    // Whole listings: the alerts' filters are matched against every field.
+    const query = { filter: {}, scope: WHOLE_CATALOGUE, changedUntil: now() - settleMs, pageSize, after, whole: true };
     const page: SearchResult<StoredListing> = flow === 'feed' ? await listings.feed(query) : await listings.withdrawn(query);
     if (page.items.length === 0 || page.last === null) return { alertIds: new Set(), more: false };
     const step: FlowStep = { flow, position: JSON.stringify(page.last), deliveries: [], seen: [], forgotten: [] };

@@ -212,12 +212,15 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return { active, withdrawn: withdrawnStats(withdrawn) };
   }
 
+  /** The feed's page: presented listings (page-hits.ts), or whole ones when the query asks for them (a follower matching them). */
   async feed(query: FeedQuery): Promise<SearchResult<StoredListing>> {
-    return this.page(buildFeedBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);
+    const body = buildFeedBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) });
+    return query.whole ? this.wholePage(body, query.pageSize) : this.page(body, query.pageSize);
   }
 
   async withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>> {
-    return this.page(buildWithdrawnBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) }), query.pageSize);
+    const body = buildWithdrawnBody({ ...query, changedUntil: await this.visibleUntil(query.changedUntil) });
+    return query.whole ? this.wholePage(body, query.pageSize) : this.page(body, query.pageSize);
   }
 
   /**

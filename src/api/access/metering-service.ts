@@ -40,8 +40,9 @@ export class MeteringService implements Metering {
     const scope = this.scope(caller, now);
     const { refused, usage } = await this.counters.admit(scope, {
       requestLimit: caller.offer.requestsPerDay,
-      // Once a listing quota is reached every keyed endpoint but /ping answers 402 (docs/api.md "Error codes").
-      items: this.limits(caller),
+      // Once a listing quota is reached every keyed endpoint but /ping answers 402 (docs/api.md "Error
+      // codes"); managing alerts too goes on, so a client sees the deliveries waiting for its quota.
+      items: kind === 'alerts' ? null : this.limits(caller),
       take: kind !== 'ptz',
     });
     if (refused) throw this.refusal(refused, caller, scope, usage);

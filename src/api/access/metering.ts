@@ -14,7 +14,7 @@ export type MeterKind =
   | 'sources' // one request token
   | 'stats' // one request token
   | 'alerts'; // managing alerts: one request token (their deliveries count listings in the notifier)
-// Every kind but 'ping' is refused once a listing quota is reached.
+// Every kind but 'ping' and 'alerts' is refused once a listing quota is reached.
 
 export interface Metering {
   /** Per-second and per-minute windows. Throws ApiError 429; returns the X-RateLimit-* headers. */

@@ -34,7 +34,10 @@ export interface StoreHealth {
 export interface ListingReader {
   readonly backend: string;
 
-  // The routes' reads.
+  // The routes' reads. The items of search, feed and withdrawn are for presenting: a store may give
+  // listings holding only their Annonce text (`public_json`), id, status, change position and
+  // withdrawal date (Elasticsearch does); a caller that needs every field asks the flows for whole
+  // listings (`whole`) or reads them with get.
   search(query: SearchQuery): Promise<SearchResult<StoredListing>>;
   map(query: MapQuery): Promise<MapResult>;
   feed(query: FeedQuery): Promise<SearchResult<StoredListing>>;

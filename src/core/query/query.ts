@@ -102,6 +102,12 @@ export interface FeedQuery {
   changedUntil: number;
   pageSize: number;
   after: SortPosition | null;
+  /**
+   * The items read whole (every field of the stored listing), for a follower that matches them (the
+   * notifier). Without it a store may give listings that hold only what the API presents (their
+   * Annonce text, id, status and change position: ListingReader).
+   */
+  whole?: boolean;
 }
 
 /**
@@ -114,4 +120,6 @@ export interface WithdrawnQuery {
   changedUntil: number;
   pageSize: number;
   after: SortPosition | null;
+  /** As FeedQuery.whole. */
+  whole?: boolean;
 }
