@@ -26,7 +26,7 @@ import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSour
 import { MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER } from './read-model.js';
 import { listingsOfHits } from './page-hits.js';
 import { DeepPageGate } from './deep-pages.js';
-import { BACKEND, guarded, statusOf } from './errors.js';
+import { BACKEND, errorTypeOf, guarded, statusOf } from './errors.js';
 import { buildSearchBody, type SearchBody } from './search-body.js';
 import { buildMapBody, sourceMapBody } from './map-body.js';
 import { buildFeedBody } from './feed-body.js';
@@ -473,9 +473,15 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return typeof value === 'number' ? value : 0;
   }
 
+  /** The listings held; none while the alias does not exist yet (the first writer creates it). */
   async count(): Promise<number> {
     await this.refreshIfWritten();
-    return (await guarded(() => this.client.count({ index: this.alias }))).count;
+    try {
+      return (await this.client.count({ index: this.alias })).count;
+    } catch (error) {
+      if (statusOf(error) === 404 && errorTypeOf(error) === 'index_not_found_exception') return 0;
+      return guarded(() => Promise.reject(error));
+    }
   }
 
   /**

@@ -5,6 +5,7 @@
  * words against the folded title and description words, like the stores' text indexes; unknown
  * values fail a bound, as in the stores.
  */
+import { inArea } from './geo.js';
 import type { StoredListing } from '../model/stored.js';
 import { foldText, textTokens } from '../refdata/text.js';
 import type { ListingFilter, Scope } from './query.js';
@@ -48,6 +49,9 @@ export function matchesFilter(listing: StoredListing, filter: ListingFilter): bo
     filter.ges === undefined || (content.ges !== null && filter.ges.includes(content.ges)),
     filter.updatedSince === undefined || listing.updated_at >= filter.updatedSince,
     filter.createdSince === undefined || (listing.published_at !== null && listing.published_at >= filter.createdSince),
+    // A polygon or a circle holds located listings only, as both engines filter them.
+    filter.area === undefined ||
+      (content.latitude !== null && content.longitude !== null && inArea(filter.area, { lat: content.latitude, lon: content.longitude })),
   ];
   return checks.every(Boolean) && (!filter.words?.length || hasEveryWord(listing, filter.words));
 }

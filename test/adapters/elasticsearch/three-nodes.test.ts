@@ -23,7 +23,7 @@ import { deleteAliasIndices, testAlias } from '../../support/elasticsearch.js';
 import { storeDigest } from '../../support/store-digest.js';
 import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
 import { ensureIndex } from '../../../src/adapters/elasticsearch/aliases.js';
-import { loadIndexDefinition, withReplicas } from '../../../src/adapters/elasticsearch/index-definition.js';
+import { loadIndexDefinition, withReplicas, withShards } from '../../../src/adapters/elasticsearch/index-definition.js';
 import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createService } from '../../../src/service.js';
@@ -37,7 +37,8 @@ const SCRIPT = ['scripts/elasticsearch.sh'];
 const scriptEnv = { ...process.env, ES_HTTP_PORT: String(PORT), ES_HEAP: process.env.ES_HEAP ?? '256m' };
 const RECORDS = 4000;
 /** The production setting (docs/elasticsearch.md "Layout"): one replica, explicit. */
-const DEFINITION = withReplicas(loadIndexDefinition(), 1);
+// Three primaries and one replica: every node holds copies, so any node killed leaves some to recover.
+const DEFINITION = withShards(withReplicas(loadIndexDefinition(), 1), 3);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -30,6 +30,20 @@ const FILTERS: ListingFilter[] = [
   { updatedSince: Date.parse('2026-09-02T00:00:00Z'), createdSince: Date.parse('2026-08-30T00:00:00Z') },
   { words: ['balcon', 'calme'] },
   { words: ['cheminee'], department: '69' },
+  // Around Lyon: a concave polygon, and a circle.
+  {
+    area: {
+      kind: 'polygon',
+      vertices: [
+        { lat: 45.6, lon: 4.6 },
+        { lat: 45.95, lon: 4.6 },
+        { lat: 45.78, lon: 4.84 },
+        { lat: 45.95, lon: 5.1 },
+        { lat: 45.6, lon: 5.1 },
+      ],
+    },
+  },
+  { area: { kind: 'circle', centre: { lat: 45.76, lon: 4.84 }, radiusKm: 8 }, transaction: 'vente' },
 ];
 
 const SCOPES: Scope[] = [
