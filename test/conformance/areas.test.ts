@@ -12,7 +12,7 @@ import type { Scope } from '../../src/core/query/query.js';
 import { distanceMeters, type GeoArea, type LatLon } from '../../src/core/query/geo.js';
 import type { ListingFilter, SearchQuery } from '../../src/core/query/query.js';
 import { makeListings, prng } from '../support/fixtures.js';
-import { describeEngines, storeHolding } from '../support/engines.js';
+import { CONFORMANCE_ENGINES, describeEngines, storeHolding } from '../support/engines.js';
 import { expectedSearch, matchesFilter, visibleInSearch } from '../support/oracle.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
@@ -64,67 +64,75 @@ const AREAS: [string, GeoArea][] = [
   ['60 km around the north pole', { kind: 'circle', centre: { lat: 89.9, lon: 45 }, radiusKm: 60 }],
 ];
 
-describeEngines('ListingStore areas conformance', function (engine) {
-  this.timeout(60_000);
-  const listings = areaListings();
-  const store = storeHolding(engine, 'areas', listings);
+describeEngines(
+  'ListingStore areas conformance',
+  function (engine) {
+    this.timeout(60_000);
+    const listings = areaListings();
+    const store = storeHolding(engine, 'areas', listings);
 
-  async function searchAll(area: GeoArea): Promise<string[]> {
-    const ids: string[] = [];
-    for (let after = null as (string | number)[] | null, guard = 0; guard < 100; guard++) {
-      const page = await store().search({ filter: { area }, scope: ALL, grouped: true, sort: 'recent', pageSize: 50, page: 1, after });
-      ids.push(...page.items.map((l) => l.id));
-      if (!page.hasMore) return ids;
-      after = page.last;
-    }
-    throw new Error('pagination did not end');
-  }
-
-  for (const [label, area] of AREAS) {
-    it(`${label}: search, map and clusters keep exactly the listings of the area`, async () => {
-      const expected = expectedSearch(listings, { area }, ALL, true, 'recent');
-      const everyListing = listings.filter((l) => visibleInSearch(l, ALL, true)).length;
-      expect(expected.length, 'the area holds some listings, not all').to.be.within(3, everyListing - 1);
-      expect(await searchAll(area)).to.deep.equal(expected);
-      const map = await store().map({ filter: { area }, scope: ALL, grouped: true, bbox: WORLD, limit: 2000 });
-      expect(map.total).to.equal(expected.length);
-      const ungrouped = listings.filter((l) => visibleInSearch(l, ALL, false) && matchesFilter(l, { area }));
-      const clusters = await store().clusters({ filter: { area }, scope: ALL, grouped: false, bbox: WORLD, zoom: 3 });
-      expect(clusters.total).to.equal(ungrouped.length);
-    });
-  }
-
-  /** The oracle's order: located listings of the filter by distance from the centre, then id. */
-  function expectedByDistance(filter: ListingFilter, centre: LatLon): string[] {
-    const located = listings.filter(
-      (l) => visibleInSearch(l, ALL, true) && matchesFilter(l, filter) && l.content.latitude !== null && l.content.longitude !== null,
-    );
-    const distance = (l: StoredListing) => distanceMeters(centre, { lat: l.content.latitude!, lon: l.content.longitude! });
-    return located.sort((a, b) => distance(a) - distance(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((l) => l.id);
-  }
-
-  // Off the 0.001 degree grid of the listings, so no two distinct points are at exactly the same distance.
-  const CENTRE = { lat: 48.85637, lon: 2.35219 };
-  const distanceCases: [string, ListingFilter, LatLon][] = [
-    ['every located listing, from Paris', {}, CENTRE],
-    ['within 100 km of Lyon, from its centre', { area: { kind: 'circle', centre: { lat: 45.76, lon: 4.84 }, radiusKm: 100 } }, { lat: 45.76013, lon: 4.84027 }],
-    ['a word, from the antimeridian', { words: ['lumineux'] }, { lat: -18.10013, lon: 179.90027 }],
-  ];
-  for (const [label, filter, centre] of distanceCases) {
-    it(`sort by distance, ${label}: nearest first, ties by id, by keyset and by page number`, async () => {
-      const expected = expectedByDistance(filter, centre);
-      expect(expected.length).to.be.greaterThan(10);
-      const base: Omit<SearchQuery, 'page' | 'after'> = { filter, scope: ALL, grouped: true, sort: 'recent', pageSize: 7, distanceFrom: centre };
-      const byKeyset: string[] = [];
-      for (let after = null as (string | number)[] | null, guard = 0; guard < 200; guard++) {
-        const page = await store().search({ ...base, page: 1, after });
-        byKeyset.push(...page.items.map((l) => l.id));
-        if (!page.hasMore) break;
+    async function searchAll(area: GeoArea): Promise<string[]> {
+      const ids: string[] = [];
+      for (let after = null as (string | number)[] | null, guard = 0; guard < 100; guard++) {
+        const page = await store().search({ filter: { area }, scope: ALL, grouped: true, sort: 'recent', pageSize: 50, page: 1, after });
+        ids.push(...page.items.map((l) => l.id));
+        if (!page.hasMore) return ids;
         after = page.last;
       }
-      expect(byKeyset).to.deep.equal(expected);
-      const third = await store().search({ ...base, page: 3, after: null });
-      expect(third.items.map((l) => l.id)).to.deep.equal(expected.slice(14, 21));
-    });
-  }
-});
+      throw new Error('pagination did not end');
+    }
+
+    for (const [label, area] of AREAS) {
+      it(`${label}: search, map and clusters keep exactly the listings of the area`, async () => {
+        const expected = expectedSearch(listings, { area }, ALL, true, 'recent');
+        const everyListing = listings.filter((l) => visibleInSearch(l, ALL, true)).length;
+        expect(expected.length, 'the area holds some listings, not all').to.be.within(3, everyListing - 1);
+        expect(await searchAll(area)).to.deep.equal(expected);
+        const map = await store().map({ filter: { area }, scope: ALL, grouped: true, bbox: WORLD, limit: 2000 });
+        expect(map.total).to.equal(expected.length);
+        const ungrouped = listings.filter((l) => visibleInSearch(l, ALL, false) && matchesFilter(l, { area }));
+        const clusters = await store().clusters({ filter: { area }, scope: ALL, grouped: false, bbox: WORLD, zoom: 3 });
+        expect(clusters.total).to.equal(ungrouped.length);
+      });
+    }
+
+    /** The oracle's order: located listings of the filter by distance from the centre, then id. */
+    function expectedByDistance(filter: ListingFilter, centre: LatLon): string[] {
+      const located = listings.filter(
+        (l) => visibleInSearch(l, ALL, true) && matchesFilter(l, filter) && l.content.latitude !== null && l.content.longitude !== null,
+      );
+      const distance = (l: StoredListing) => distanceMeters(centre, { lat: l.content.latitude!, lon: l.content.longitude! });
+      return located.sort((a, b) => distance(a) - distance(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((l) => l.id);
+    }
+
+    // Off the 0.001 degree grid of the listings, so no two distinct points are at exactly the same distance.
+    const CENTRE = { lat: 48.85637, lon: 2.35219 };
+    const distanceCases: [string, ListingFilter, LatLon][] = [
+      ['every located listing, from Paris', {}, CENTRE],
+      [
+        'within 100 km of Lyon, from its centre',
+        { area: { kind: 'circle', centre: { lat: 45.76, lon: 4.84 }, radiusKm: 100 } },
+        { lat: 45.76013, lon: 4.84027 },
+      ],
+      ['a word, from the antimeridian', { words: ['lumineux'] }, { lat: -18.10013, lon: 179.90027 }],
+    ];
+    for (const [label, filter, centre] of distanceCases) {
+      it(`sort by distance, ${label}: nearest first, ties by id, by keyset and by page number`, async () => {
+        const expected = expectedByDistance(filter, centre);
+        expect(expected.length).to.be.greaterThan(10);
+        const base: Omit<SearchQuery, 'page' | 'after'> = { filter, scope: ALL, grouped: true, sort: 'recent', pageSize: 7, distanceFrom: centre };
+        const byKeyset: string[] = [];
+        for (let after = null as (string | number)[] | null, guard = 0; guard < 200; guard++) {
+          const page = await store().search({ ...base, page: 1, after });
+          byKeyset.push(...page.items.map((l) => l.id));
+          if (!page.hasMore) break;
+          after = page.last;
+        }
+        expect(byKeyset).to.deep.equal(expected);
+        const third = await store().search({ ...base, page: 3, after: null });
+        expect(third.items.map((l) => l.id)).to.deep.equal(expected.slice(14, 21));
+      });
+    }
+  },
+  CONFORMANCE_ENGINES,
+);

@@ -16,10 +16,28 @@ export function elasticsearchConnection(env: NodeJS.ProcessEnv = process.env): E
   return { url: env.ES_URL, apiKey: env.ES_API_KEY, username: env.ES_USERNAME, password: env.ES_PASSWORD, caFile: env.ES_CA_FILE };
 }
 
+/**
+ * The cluster with security on (TLS, the indexer's least-privilege role) that the conformance suites
+ * also run on: ES_SECURE_URL, ES_SECURE_CA_FILE, ES_SECURE_USERNAME, ES_SECURE_PASSWORD, as `.ci/run`
+ * sets them from `scripts/elasticsearch.sh start --security`.
+ */
+export function securedConnection(env: NodeJS.ProcessEnv = process.env): ElasticsearchConnection | null {
+  if (!env.ES_SECURE_URL) return null;
+  return { url: env.ES_SECURE_URL, username: env.ES_SECURE_USERNAME, password: env.ES_SECURE_PASSWORD, caFile: env.ES_SECURE_CA_FILE };
+}
+
 /** Why the Elasticsearch half of a suite cannot run here, or null when it can. */
 export function elasticsearchMissing(): string | null {
   return elasticsearchConnection() ? null : 'ES_URL is not set (npm run es:start starts a local node and prints it)';
 }
+
+/** Why the suites cannot run on a cluster with security on here, or null when they can. */
+export function securedMissing(): string | null {
+  return securedConnection() ? null : 'ES_SECURE_URL is not set (see docs/elasticsearch.md, "Tests with security on")';
+}
+
+/** The indexer's role covers the service's alias pattern only: a test alias there starts with it. */
+export const SECURED_ALIAS_PREFIX = 'annonces-test';
 
 let aliasCounter = 0;
 
@@ -35,14 +53,19 @@ export async function deleteAliasIndices(client: ElasticsearchListingStore['clie
 }
 
 /**
- * A store on a new alias of the test cluster. `refreshOnWrite` (default true) makes every write
- * visible to the next search, as it is on SQLite; closing the store deletes its indices.
+ * A store on a new alias of the test cluster (`secured`: of the cluster with security on, with the
+ * indexer's credentials). `refreshOnWrite` (default true) makes every write visible to the next
+ * search, as it is on SQLite; closing the store deletes its indices.
  */
-export async function openTestElasticsearchStore(prefix = 'test', options: Partial<ElasticsearchListingStoreOptions> = {}): Promise<ElasticsearchListingStore> {
-  const connection = elasticsearchConnection();
-  if (!connection) throw new Error(elasticsearchMissing()!);
+export async function openTestElasticsearchStore(
+  prefix = 'test',
+  options: Partial<ElasticsearchListingStoreOptions> = {},
+  secured = false,
+): Promise<ElasticsearchListingStore> {
+  const connection = secured ? securedConnection() : elasticsearchConnection();
+  if (!connection) throw new Error((secured ? securedMissing() : elasticsearchMissing())!);
   const client = createElasticsearchClient(connection, { requestTimeout: 60_000 });
-  const alias = testAlias(prefix);
+  const alias = testAlias(secured ? `${SECURED_ALIAS_PREFIX}-${prefix}` : prefix);
   await ensureIndex(client, alias);
   const store = new ElasticsearchListingStore(client, { refreshOnWrite: true, ...options, alias });
   const close = store.close.bind(store);

@@ -6,22 +6,34 @@
 import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
 import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
-import { elasticsearchMissing, openTestElasticsearchStore } from './elasticsearch.js';
+import { elasticsearchMissing, openTestElasticsearchStore, securedMissing } from './elasticsearch.js';
 
-export type Engine = 'sqlite' | 'elasticsearch';
+/**
+ * `elasticsearch-secured`: the same engine on a cluster with security on, TLS and the indexer's
+ * least-privilege role; the conformance suites run on it too (CONFORMANCE_ENGINES).
+ */
+export type Engine = 'sqlite' | 'elasticsearch' | 'elasticsearch-secured';
 export const ENGINES: readonly Engine[] = ['sqlite', 'elasticsearch'];
+export const CONFORMANCE_ENGINES: readonly Engine[] = [...ENGINES, 'elasticsearch-secured'];
 
 /** Why this engine cannot run here (null: it can). */
 export function engineMissing(engine: Engine): string | null {
+  if (engine === 'elasticsearch-secured') return securedMissing();
   return engine === 'elasticsearch' ? elasticsearchMissing() : null;
 }
 
+/** A store of an Elasticsearch engine on a new alias, deleted when closed. */
+export function openElasticsearchEngineStore(engine: Exclude<Engine, 'sqlite'>, prefix: string): Promise<ListingStore> {
+  return openTestElasticsearchStore(prefix, {}, engine === 'elasticsearch-secured');
+}
+
 /**
- * `describe(title [engine], body)` once per engine. An engine that cannot run is reported as one
- * skipped test with its reason, or as a failure when REQUIRE_ALL_ENGINES is set.
+ * `describe(title [engine], body)` once per engine (`engines`: ENGINES unless said). An engine that
+ * cannot run is reported as one skipped test with its reason, or as a failure when
+ * REQUIRE_ALL_ENGINES is set.
  */
-export function describeEngines(title: string, body: (this: Mocha.Suite, engine: Engine) => void): void {
-  for (const engine of ENGINES) {
+export function describeEngines(title: string, body: (this: Mocha.Suite, engine: Engine) => void, engines: readonly Engine[] = ENGINES): void {
+  for (const engine of engines) {
     const missing = engineMissing(engine);
     describe(`${title} [${engine}]`, function () {
       if (missing === null) return body.call(this, engine);
@@ -38,7 +50,7 @@ export function describeEngines(title: string, body: (this: Mocha.Suite, engine:
  * file in the test's data directory, as npm start does).
  */
 export async function openEngineStore(engine: Engine, prefix = 'test'): Promise<ListingStore | undefined> {
-  return engine === 'elasticsearch' ? openTestElasticsearchStore(prefix) : undefined;
+  return engine === 'sqlite' ? undefined : openElasticsearchEngineStore(engine, prefix);
 }
 
 /**
@@ -48,7 +60,7 @@ export async function openEngineStore(engine: Engine, prefix = 'test'): Promise<
 export function storeHolding(engine: Engine, prefix: string, listings: StoredListing[]): () => ListingStore {
   let store: ListingStore | undefined;
   before(async () => {
-    store = engine === 'elasticsearch' ? await openTestElasticsearchStore(prefix) : new SqliteListingStore(':memory:');
+    store = engine === 'sqlite' ? new SqliteListingStore(':memory:') : await openElasticsearchEngineStore(engine, prefix);
     await store.upsertMany(listings);
   });
   after(async () => {
