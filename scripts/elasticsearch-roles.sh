@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The two least-privilege roles of the service on a cluster with security on (docs/elasticsearch.md
 # "Roles"), and the credentials that carry them. The REST commands need a user allowed to manage
-# security (the cluster's superuser) and a full distribution (native roles, users and API keys live
-# in the .security index, whose mapping needs the analysis-common module):
+# security (the cluster's superuser); native roles, users and API keys live in the .security index
+# (on the local test distribution, scripts/elasticsearch.sh adds the analysis components it needs):
 #
 #   scripts/elasticsearch-roles.sh roles              create or update the roles annonces_api and annonces_indexer
 #   scripts/elasticsearch-roles.sh api-keys           create one API key per role, print ES_API_KEY_API=… and ES_API_KEY_INDEXER=…

@@ -18,9 +18,10 @@
 # (a CA and a node certificate made once by the distribution's elasticsearch-certutil), the two
 # roles of scripts/elasticsearch-roles.sh in each node's roles.yml, and three users of the file
 # realm (this script's superuser, annonces-api, annonces-indexer). The start prints, one per line,
-# ES_URL (https), ES_CA_FILE, ES_USERNAME_API, ES_PASSWORD_API, ES_USERNAME_INDEXER and
-# ES_PASSWORD_INDEXER. API keys need the .security index, which this distribution cannot create
-# (no analysis-common module): on a full distribution, scripts/elasticsearch-roles.sh makes them.
+# ES_URL (https), ES_CA_FILE, ES_API_KEY_API and ES_API_KEY_INDEXER (two API keys restricted to the
+# roles), ES_USERNAME_API, ES_PASSWORD_API, ES_USERNAME_INDEXER and ES_PASSWORD_INDEXER. API keys
+# live in the .security index, whose mapping needs three analysis components of the analysis-common
+# module this distribution lacks: scripts/elasticsearch-plugin provides them.
 #
 # Settings (environment): ES_VERSION (8.19.20), ES_HTTP_PORT (9200; node N listens on port+N-1),
 # ES_HEAP (512m), ES_JAVA_HOME (the JDK of `java` on the PATH), ES_WORK_DIR
@@ -80,6 +81,37 @@ install_home() {
   mv "$tmp/elasticsearch-$ES_VERSION" "$HOME_DIR"
   rmdir "$tmp"
   chmod -R a+rX "$ES_WORK_DIR"
+}
+
+# The integration-test distribution lacks the analysis-common module, whose tokenizer and filters
+# the .security index's mapping names: without them a node with security on holds no native user and
+# no API key. The plugin of scripts/elasticsearch-plugin provides exactly those three (built with the
+# JDK's javac against the distribution's own jars, once per source change); a full distribution,
+# which has the module, never gets it.
+PLUGIN_SRC="$REPO_DIR/scripts/elasticsearch-plugin/src/annonces/SecurityIndexAnalysisPlugin.java"
+install_security_analysis() {
+  [[ -d "$HOME_DIR/modules/analysis-common" ]] && return 0
+  local dir="$HOME_DIR/plugins/annonces-security-analysis" sum
+  sum="$(sha256sum "$PLUGIN_SRC" | cut -c1-16)"
+  [[ "$(cat "$dir/source.sha" 2>/dev/null || true)" == "$sum" ]] && return 0
+  local jdk; jdk="$(java_home)"
+  [[ -x "$jdk/bin/javac" && -x "$jdk/bin/jar" ]] || die "the JDK of $jdk has no javac/jar: set ES_JAVA_HOME to a full JDK 17+"
+  log "building the security index's analysis plugin for this distribution"
+  local tmp; tmp="$(mktemp -d)"
+  "$jdk/bin/javac" -nowarn --release 17 -d "$tmp/classes" -cp "$HOME_DIR/lib/*" "$PLUGIN_SRC" >&2
+  rm -rf "$dir"; mkdir -p "$dir"
+  "$jdk/bin/jar" --create --file "$dir/annonces-security-analysis.jar" -C "$tmp/classes" .
+  cat > "$dir/plugin-descriptor.properties" <<PROPERTIES
+description=The uax_url_email tokenizer and the pattern_capture and unique filters of the .security index
+version=1.0
+name=annonces-security-analysis
+classname=annonces.SecurityIndexAnalysisPlugin
+java.version=17
+elasticsearch.version=$ES_VERSION
+PROPERTIES
+  echo "$sum" > "$dir/source.sha"
+  rm -rf "$tmp"
+  chmod -R a+rX "$dir"
 }
 
 ensure_user() {
@@ -283,14 +315,16 @@ case "$cmd" in
       for n in $(known_nodes); do stop_node "$n"; rm -rf "$(node_dir "$n")"; done
       mkdir -p "$ES_WORK_DIR/nodes"; echo "$nodes $security" > "$mode_file"
     fi
-    [[ "$security" == 1 ]] && make_credentials
+    if [[ "$security" == 1 ]]; then install_security_analysis; make_credentials; fi
     for n in $(seq 1 "$nodes"); do start_node "$n" "$nodes"; done
     wait_health "$nodes"
     if [[ "$security" == 1 ]]; then
-      # This distribution cannot hold API keys (see scripts/elasticsearch-roles.sh): the two roles
-      # are carried by users of the file realm instead.
+      # The two roles, carried by two API keys (made by the superuser, restricted to the role) and
+      # by two users of the file realm.
       echo "ES_URL=https://127.0.0.1:$ES_HTTP_PORT"
       echo "ES_CA_FILE=$(certs_dir)/ca/ca.crt"
+      ES_URL="https://127.0.0.1:$ES_HTTP_PORT" ES_CA_FILE="$(certs_dir)/ca/ca.crt" \
+        ES_ADMIN_USER="$ADMIN_USER" ES_ADMIN_PASSWORD="$(admin_password)" bash "$REPO_DIR/scripts/elasticsearch-roles.sh" api-keys
       echo "ES_USERNAME_API=annonces-api"
       echo "ES_PASSWORD_API=$(password_of annonces-api)"
       echo "ES_USERNAME_INDEXER=annonces-indexer"

@@ -18,12 +18,18 @@ export function elasticsearchConnection(env: NodeJS.ProcessEnv = process.env): E
 
 /**
  * The cluster with security on (TLS, the indexer's least-privilege role) that the conformance suites
- * also run on: ES_SECURE_URL, ES_SECURE_CA_FILE, ES_SECURE_USERNAME, ES_SECURE_PASSWORD, as `.ci/run`
- * sets them from `scripts/elasticsearch.sh start --security`.
+ * also run on: ES_SECURE_URL, ES_SECURE_CA_FILE and ES_SECURE_API_KEY (or ES_SECURE_USERNAME and
+ * ES_SECURE_PASSWORD), as `.ci/run` sets them from `scripts/elasticsearch.sh start --security`.
  */
 export function securedConnection(env: NodeJS.ProcessEnv = process.env): ElasticsearchConnection | null {
   if (!env.ES_SECURE_URL) return null;
-  return { url: env.ES_SECURE_URL, username: env.ES_SECURE_USERNAME, password: env.ES_SECURE_PASSWORD, caFile: env.ES_SECURE_CA_FILE };
+  return {
+    url: env.ES_SECURE_URL,
+    apiKey: env.ES_SECURE_API_KEY,
+    username: env.ES_SECURE_USERNAME,
+    password: env.ES_SECURE_PASSWORD,
+    caFile: env.ES_SECURE_CA_FILE,
+  };
 }
 
 /** Why the Elasticsearch half of a suite cannot run here, or null when it can. */

@@ -1,9 +1,10 @@
 /**
  * Security on, least privileges: a node started by `scripts/elasticsearch.sh start --security` (TLS
- * on HTTP, the two roles of scripts/elasticsearch-roles.sh) on a port of its own (ES_SECURE_PORT,
- * default 9250), so it never touches the node of ES_URL. The indexer creates the alias and loads
- * with its credentials; the API, with the read-only ones, answers every listing route and /health;
- * a load attempted with the API's credentials is refused and says so. Set SKIP_SECURITY_TEST=1 to
+ * on HTTP, the two roles of scripts/elasticsearch-roles.sh carried by API keys and by file-realm
+ * users) on a port of its own (ES_SECURE_PORT, default 9250), so it never touches the node of
+ * ES_URL. The indexer creates the alias and loads with its API key; the API, with the read-only
+ * one, answers every listing route and /health; a load attempted with the API's key or user is
+ * refused and says so. Set SKIP_SECURITY_TEST=1 to
  * leave it out of a local run.
  */
 import { expect } from 'chai';
@@ -45,13 +46,14 @@ describe('Elasticsearch with security on: the API on a read-only role, the index
   this.timeout(300_000);
   let cluster: Record<string, string> = {};
   const dir = mkdtempSync(path.join(tmpdir(), 'es-secure-'));
-  const as = (role: 'API' | 'INDEXER'): NodeJS.ProcessEnv => ({
+  /** The environment of a process holding one role, by its API key (or by its file-realm user). */
+  const as = (role: 'API' | 'INDEXER', by: 'api-key' | 'user' = 'api-key'): NodeJS.ProcessEnv => ({
     ...process.env,
     ES_URL: cluster.ES_URL,
     ES_CA_FILE: cluster.ES_CA_FILE,
-    ES_USERNAME: cluster[`ES_USERNAME_${role}`],
-    ES_PASSWORD: cluster[`ES_PASSWORD_${role}`],
-    ES_API_KEY: '',
+    ES_USERNAME: by === 'user' ? cluster[`ES_USERNAME_${role}`] : '',
+    ES_PASSWORD: by === 'user' ? cluster[`ES_PASSWORD_${role}`] : '',
+    ES_API_KEY: by === 'api-key' ? cluster[`ES_API_KEY_${role}`] : '',
     ES_INDEX_ALIAS: ALIAS,
     DATA_DIR: dir,
     REDIS_URL: '',
@@ -79,6 +81,9 @@ describe('Elasticsearch with security on: the API on a read-only role, the index
   it('prints the cluster over https, its CA and the credentials of the two roles', () => {
     expect(cluster.ES_URL).to.equal(`https://127.0.0.1:${PORT}`);
     expect(cluster.ES_CA_FILE).to.match(/ca\.crt$/);
+    expect(cluster.ES_API_KEY_API).to.match(/^[A-Za-z0-9+/=_-]{40,}$/);
+    expect(cluster.ES_API_KEY_INDEXER).to.match(/^[A-Za-z0-9+/=_-]{40,}$/);
+    expect(cluster.ES_API_KEY_INDEXER).to.not.equal(cluster.ES_API_KEY_API);
     expect(cluster).to.include({ ES_USERNAME_API: 'annonces-api', ES_USERNAME_INDEXER: 'annonces-indexer' });
     expect(cluster.ES_PASSWORD_API).to.have.length.greaterThan(10);
     expect(cluster.ES_PASSWORD_INDEXER).to.not.equal(cluster.ES_PASSWORD_API);
@@ -148,8 +153,19 @@ describe('Elasticsearch with security on: the API on a read-only role, the index
 
   it('a load with the API credentials is refused, saying which right is missing', async () => {
     const file = writeNdjson([rawRecord(1, { reference: 'S1', price: '1 000 €' })], 'one.ndjson', dir);
-    const refused = await runTool(['indexer/cli.ts', 'load', file], as('API'));
-    expect(refused.code).to.not.equal(0);
-    expect(refused.stderr).to.match(/unauthorized for user \[annonces-api\]/);
+    const byKey = await runTool(['indexer/cli.ts', 'load', file], as('API'));
+    expect(byKey.code).to.not.equal(0);
+    expect(byKey.stderr).to.match(/unauthorized for API key id \[[^\]]+\]/);
+    const byUser = await runTool(['indexer/cli.ts', 'load', file], as('API', 'user'));
+    expect(byUser.code).to.not.equal(0);
+    expect(byUser.stderr).to.match(/unauthorized for user \[annonces-api\]/);
+  });
+
+  it('the users of the two roles work as their API keys do', async () => {
+    const file = writeNdjson([rawRecord(RECORDS + 1, { reference: `S${RECORDS + 1}` })], 'by-user.ndjson', dir);
+    const loaded = await runTool(['indexer/cli.ts', 'load', file], as('INDEXER', 'user'));
+    expect(loaded.code, loaded.stderr).to.equal(0);
+    const status = await runTool(['indexer/cli.ts', 'status'], as('API', 'user'));
+    expect(status.code, status.stderr).to.equal(0);
   });
 });
