@@ -4,7 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { openApiDocument } from '../src/api/http/openapi.js';
+import { ROUTES } from '../src/api/http/routes.js';
 import { VERSION } from '../src/service.js';
 import { clientDocument } from './document.js';
 
-writeFileSync(new URL('./openapi.json', import.meta.url), `${JSON.stringify(clientDocument(openApiDocument(VERSION)), null, 2)}\n`);
+writeFileSync(new URL('./openapi.json', import.meta.url), `${JSON.stringify(clientDocument(openApiDocument(ROUTES, VERSION)), null, 2)}\n`);

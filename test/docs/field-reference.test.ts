@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { API_DOC, SHAPES, fieldRows, renderFieldReference, withSection } from '../../scripts/docs/field-reference.js';
 import { openApiDocument } from '../../src/api/http/openapi.js';
+import { ROUTES } from '../../src/api/http/routes.js';
 import { Annonce, AnnonceMapPoint } from '../../src/core/model/annonce.js';
 import { VERSION } from '../../src/service.js';
 
@@ -30,7 +31,7 @@ describe('field reference', () => {
   }
 
   it('the OpenAPI document gives each field of a listing and a map point the same description', () => {
-    const schemas = (openApiDocument(VERSION).components as { schemas: Record<string, Schema> }).schemas;
+    const schemas = (openApiDocument(ROUTES, VERSION).components as { schemas: Record<string, Schema> }).schemas;
     for (const [name, schema] of [
       ['Annonce', Annonce],
       ['AnnonceMapPoint', AnnonceMapPoint],

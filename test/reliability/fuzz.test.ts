@@ -14,7 +14,7 @@ import { SearchParams } from '../../src/api/routes/annonces/schema.js';
 import { FeedParams } from '../../src/api/routes/feed/schema.js';
 import { WithdrawnParams } from '../../src/api/routes/retirees/schema.js';
 import { MapParams } from '../../src/api/routes/map/schema.js';
-import { PtzParams } from '../../src/api/routes/ptz/handler.js';
+import { PtzParams } from '../../src/api/routes/ptz/schema.js';
 import { recordReliability } from '../support/reliability-output.js';
 
 /** Requests per property run (sent concurrently) and runs: REQUESTS_PER_RUN x RUNS requests per CI run. */

@@ -5,11 +5,11 @@
  * (arc, the haversine the SQLite adapter computes).
  */
 import { polygonParts, type GeoArea, type LatLon } from '../../core/query/geo.js';
-import type { Clause } from './query-clauses.js';
+import type { estypes } from '@elastic/elasticsearch';
 
 const closedRing = (part: readonly LatLon[]) => [...part, part[0]].map((p) => [p.lon, p.lat]);
 
-export function areaClause(area: GeoArea): Clause {
+export function areaClause(area: GeoArea): estypes.QueryDslQueryContainer {
   if (area.kind === 'circle') {
     return { geo_distance: { distance: `${area.radiusKm * 1000}m`, distance_type: 'arc', location: { lat: area.centre.lat, lon: area.centre.lon } } };
   }

@@ -4,13 +4,10 @@
  */
 import type { ListingFilter, Scope } from '../../core/query/query.js';
 import { areaConditions } from './geo-sql.js';
+import type { Param, SqlPart } from './sql-part.js';
 
-export type Param = string | number;
-
-export interface SqlPart {
-  where: string[];
-  params: Param[];
-}
+// Apart in sql-part.ts so that geo-sql.ts, which this module imports, can name them without importing it back.
+export type { Param, SqlPart } from './sql-part.js';
 
 /** A statement as the builders return it: its text and its bound parameters, in order. */
 export interface Sql {

@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { areaBoxes, distanceMeters, inArea, inParts, polygonParts, type GeoArea, type LatLon } from '../../core/query/geo.js';
-import type { SqlPart } from './filter-sql.js';
+import type { SqlPart } from './sql-part.js';
 
 /** Conditions keeping the listings of the area (none without coordinates). */
 export function areaConditions(area: GeoArea, alias = 'l'): SqlPart {

@@ -7,7 +7,7 @@
  * only when a quota was already full before it: the page that crosses the limit is served whole,
  * and concurrent requests can overshoot the monthly limit by at most one page.
  */
-import type { Caller } from '../http/state.js';
+import type { Caller } from './caller.js';
 import type { UsageCounters, UsageRefusal, UsageScope, UsageSnapshot } from '../../core/ports/access-store.js';
 import type { Metering, MeterKind } from './metering.js';
 import type { OfferCatalog } from './offers.js';

@@ -3,7 +3,7 @@
  * "Limits", on top of the AccessStore counters. The HTTP middlewares `rateLimit` and `meter` call it.
  * One implementation (metering-service.ts) serves both AccessStore adapters.
  */
-import type { Caller } from '../http/state.js';
+import type { Caller } from './caller.js';
 
 /** What a request costs before it runs: a request token (every metered call) and the quota check. */
 export type MeterKind =

@@ -2,7 +2,7 @@
 import { constants } from 'node:zlib';
 import Koa from 'koa';
 import compress from 'koa-compress';
-import type { AppDeps } from './state.js';
+import type { AppDeps, NoExtension, RequestState } from './state.js';
 import { requestContext } from './middleware/request-context.js';
 import { createRouter } from './router.js';
 import { methodRules } from './middleware/methods.js';
@@ -10,8 +10,8 @@ import { methodRules } from './middleware/methods.js';
 /** Below about 1 KiB compression saves less than its headers and CPU cost. */
 const COMPRESS_THRESHOLD_BYTES = 1024;
 
-export function createApp(deps: AppDeps): Koa {
-  const app = new Koa();
+export function createApp(deps: AppDeps): Koa<RequestState, NoExtension> {
+  const app = new Koa<RequestState, NoExtension>();
   app.proxy = false;
   // Koa's own error printer would duplicate our structured log line.
   app.silent = true;

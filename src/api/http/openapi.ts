@@ -1,28 +1,26 @@
 /**
- * Over 300 lines on purpose: one document, every path and its parameters read side by side.
- * The OpenAPI 3.1 document of the API, generated from the zod schemas the routes validate with and
- * answer in (zod 4's JSON Schema output): parameters in their input form (what a caller sends, with
- * bounds and defaults read from the schemas), bodies in their output form. Only the operation table,
- * the headers and the prose are written here; test/api/http/openapi.test.ts checks that the table covers
- * every route of the router and that live answers conform.
+ * The OpenAPI 3.1 document of the API, generated from the route table (routes.ts, the one the router
+ * runs) and the zod schemas the routes validate with and answer in (zod 4's JSON Schema output):
+ * parameters in their input form (what a caller sends, with bounds and defaults read from the
+ * schemas), bodies in their output form. Only the named schemas, the headers and the prose of the
+ * parameters and errors are written here; test/api/http/openapi.test.ts checks that live answers conform.
  */
 import { z } from 'zod';
 import { Annonce, AnnonceMapPoint, PriceHistory, SourceRef } from '../../core/model/annonce.js';
 import { ErrorBody, FeedBatch, FieldIssue, FlowUnavailable } from '../routes/shared/responses.js';
-import { SearchPage, SearchParams } from '../routes/annonces/schema.js';
-import { FeedParams } from '../routes/feed/schema.js';
-import { WithdrawnAnnonce, WithdrawnBatch, WithdrawnParams } from '../routes/retirees/schema.js';
-import { MapAnswer, MapParams } from '../routes/map/schema.js';
-import { ClustersAnswer, ClustersParams } from '../routes/clusters/schema.js';
-import { StatsAnswer, StatsParams } from '../routes/stats/schema.js';
-import { DetailParams, ListingDetail } from '../routes/detail/schema.js';
-import { PtzParams } from '../routes/ptz/handler.js';
+import { SearchPage } from '../routes/annonces/schema.js';
+import { WithdrawnAnnonce, WithdrawnBatch } from '../routes/retirees/schema.js';
+import { MapAnswer } from '../routes/map/schema.js';
+import { ClustersAnswer } from '../routes/clusters/schema.js';
+import { StatsAnswer } from '../routes/stats/schema.js';
+import { ListingDetail } from '../routes/detail/schema.js';
 import { PtzZoneAnswer } from '../routes/ptz/schema.js';
 import { PingAnswer } from '../routes/ping/schema.js';
 import { SourcesAnswer } from '../routes/sources/schema.js';
 import { HealthAnswer } from '../routes/health/schema.js';
 import { OpenApiDocument } from '../routes/docs/schema.js';
-import { ALERT_COMPONENTS, ALERT_OPERATIONS } from './openapi-alerts.js';
+import { AlertAnswer, AlertBody, AlertCreated, AlertList, DeliveryList } from '../routes/alertes/schema.js';
+import { routeTraits, type Route } from './route.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -48,181 +46,22 @@ const COMPONENTS: Record<string, z.ZodType> = {
   OpenApiDocument,
   ClustersAnswer,
   StatsAnswer,
-  ...ALERT_COMPONENTS,
+  AlertBody,
+  AlertAnswer,
+  AlertCreated,
+  AlertList,
+  DeliveryList,
 };
+
+/** The component name of a schema a route answers or receives; a schema not named above is a fault of the table. */
+function componentName(schema: z.ZodType, route: Route): string {
+  const name = Object.keys(COMPONENTS).find((key) => COMPONENTS[key] === schema);
+  if (!name) throw new Error(`${route.path}: a schema of the route is not a component of the OpenAPI document`);
+  return name;
+}
 
 /** Annonce objects carry `<field>_source` when a value was completed from a duplicate on another site. */
 const COMPLETED_FROM = { '^[a-z_]+_source$': { type: 'string', description: 'The site a missing value was completed from.' } };
-
-export type Header = 'rate' | 'quota' | 'unknownSources' | 'etag';
-
-export interface Operation {
-  path: string;
-  /** GET unless said otherwise (the alerts' writes). */
-  method?: 'get' | 'post' | 'delete';
-  /** The component of a JSON request body. */
-  body?: string;
-  /** The success status, 200 unless said otherwise; 204 has no body. */
-  status?: 201 | 204;
-  summary: string;
-  description?: string;
-  query?: z.ZodObject;
-  pathParams?: z.ZodObject;
-  answer: string;
-  keyed: boolean;
-  /** Error statuses besides 401 (keyed), 429 (keyed and rate-limited) and 503 (every route). */
-  errors: number[];
-  /** False for a keyed route outside the rate windows (`/ping`): no 429. */
-  rateLimited?: boolean;
-  headers: Header[];
-  cache?: string;
-  /** The 503 body when it is not the plain error body. */
-  unavailable?: string;
-  /** An HTML page rather than a JSON answer. */
-  html?: boolean;
-}
-
-const LISTING_HEADERS: Header[] = ['rate', 'quota', 'unknownSources'];
-
-const OPERATIONS: Operation[] = [
-  {
-    path: '/health',
-    summary: 'Service state (no key)',
-    answer: 'HealthAnswer',
-    keyed: false,
-    errors: [],
-    headers: [],
-    unavailable: 'HealthAnswer',
-    description: '200 when both stores answer, 503 with `status: degraded` otherwise.',
-  },
-  { path: '/openapi.json', summary: 'This document (no key)', answer: 'OpenApiDocument', keyed: false, errors: [], headers: ['etag'], cache: 'no-cache' },
-  {
-    path: '/docs',
-    summary: 'This document rendered by Swagger UI, with Authorize and Try it out (no key)',
-    answer: '',
-    html: true,
-    keyed: false,
-    errors: [],
-    headers: [],
-    cache: 'no-cache',
-  },
-  {
-    path: '/ping',
-    summary: 'Checks the key and returns the limits of its offer',
-    answer: 'PingAnswer',
-    keyed: true,
-    rateLimited: false,
-    // An unknown parameter is refused, as on every route (UNKNOWN_PARAMETER).
-    errors: [400],
-    headers: ['rate', 'quota'],
-    cache: 'no-store',
-    description:
-      'Consumes nothing, takes nothing from the rate windows and keeps answering when a quota or a rate limit is reached; its headers show the windows and counters as they stand.',
-  },
-  {
-    path: '/sources',
-    summary: 'The listing sites (offers with site filters)',
-    answer: 'SourcesAnswer',
-    keyed: true,
-    errors: [400, 402],
-    headers: ['rate', 'quota'],
-    cache: 'no-store',
-  },
-  {
-    path: '/annonces',
-    summary: 'Paginated search',
-    query: SearchParams,
-    answer: 'SearchPage',
-    keyed: true,
-    errors: [400, 402, 422],
-    headers: LISTING_HEADERS,
-    cache: 'no-store',
-    description: 'Active listings with at least one photo, one per duplicate group unless `dedup=0`. Follow `next_cursor` rather than `page` beyond page 50.',
-  },
-  {
-    path: '/annonces/feed',
-    summary: 'Change feed',
-    query: FeedParams,
-    answer: 'FeedBatch',
-    keyed: true,
-    errors: [400, 402, 422],
-    headers: LISTING_HEADERS,
-    cache: 'no-store',
-    unavailable: 'FlowUnavailable',
-    description:
-      'Site listings one by one in write order. Follow `next_cursor`; empty `items` means up to date: wait a minute or more and call again with the same cursor.',
-  },
-  {
-    path: '/annonces/retirees',
-    summary: 'Listings withdrawn from the market',
-    query: WithdrawnParams,
-    answer: 'WithdrawnBatch',
-    keyed: true,
-    errors: [400, 402],
-    headers: LISTING_HEADERS,
-    cache: 'no-store',
-    description:
-      "Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.",
-  },
-  {
-    path: '/annonces/map',
-    summary: 'Points in a bounding box',
-    query: MapParams,
-    answer: 'MapAnswer',
-    keyed: true,
-    errors: [400, 402, 422],
-    headers: LISTING_HEADERS,
-    cache: 'no-store',
-    description: 'At most 2 000 points, the exact `total` and `capped`. Map points count nothing against the listing quotas.',
-  },
-  {
-    path: '/annonces/map/clusters',
-    summary: 'Listings of a box counted per web-map tile',
-    query: ClustersParams,
-    answer: 'ClustersAnswer',
-    keyed: true,
-    errors: [400, 402, 422],
-    headers: LISTING_HEADERS,
-    cache: 'no-store',
-    description:
-      "The map's listings (same filters, sites and grouping) counted per tile of the web-map tiling at `zoom`: exact counts adding up to the map's `total`, centroid, lowest and median price, and the id of a lone listing. The box may cover at most 10 000 tiles at that zoom (422 beyond). Meters as the map: one request, no listing.",
-  },
-  {
-    path: '/stats',
-    summary: 'Market statistics of an area (Département offer and above)',
-    query: StatsParams,
-    answer: 'StatsAnswer',
-    keyed: true,
-    errors: [400, 402, 422],
-    headers: LISTING_HEADERS,
-    cache: 'no-store',
-    description:
-      'Exactly one area (`commune` INSEE code, `cp`, `dept` or `bbox`): active listings and listings withdrawn in the last 90 days, counted, with quartiles of price, price per m², time on market and discount. One request token, no listing; refused with 402 like every keyed route but /ping once a listing quota is reached.',
-  },
-  {
-    path: '/annonces/{source}/{reference}',
-    summary: 'One listing',
-    pathParams: DetailParams,
-    answer: 'ListingDetail',
-    keyed: true,
-    errors: [400, 402, 404],
-    headers: ['rate', 'quota', 'etag'],
-    cache: 'no-store',
-    description: 'Any active listing of the access period; costs one listing. `price_history.points` for offers with the price series.',
-  },
-  {
-    path: '/ptz/zone',
-    summary: 'PTZ zone of a postal code',
-    query: PtzParams,
-    answer: 'PtzZoneAnswer',
-    keyed: true,
-    errors: [400, 402, 404],
-    headers: ['rate', 'quota', 'etag'],
-    cache: 'private, max-age=86400',
-    description: 'A successful lookup costs one request token. An unknown postal code is a 404 whose body holds only `error`.',
-  },
-  ...ALERT_OPERATIONS,
-];
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 const stringHeader = (description: string) => ({ description, schema: { type: 'string' } });
@@ -352,14 +191,15 @@ function parameters(schema: z.ZodObject, location: 'query' | 'path'): JsonObject
   });
 }
 
-function responses(op: Operation): JsonObject {
-  const success = [...(op.keyed ? ['X-Annonces-From'] : []), 'X-Request-Id', ...(op.cache ? ['Cache-Control'] : [])];
-  if (op.headers.includes('rate')) success.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
-  if (op.headers.includes('quota')) success.push(...QUOTA_HEADERS);
-  if (op.headers.includes('unknownSources')) success.push('X-Unknown-Sources');
-  if (op.headers.includes('etag')) success.push('ETag');
+function responses(op: Route): JsonObject {
+  const { keyed, rateLimited, headers: groups } = routeTraits(op);
+  const success = [...(keyed ? ['X-Annonces-From'] : []), 'X-Request-Id', ...(op.cache ? ['Cache-Control'] : [])];
+  if (groups.includes('rate')) success.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+  if (groups.includes('quota')) success.push(...QUOTA_HEADERS);
+  if (groups.includes('unknownSources')) success.push('X-Unknown-Sources');
+  if (groups.includes('etag')) success.push('ETag');
   const json = (schema: string) => ({ 'application/json': { schema: ref(schema) } });
-  const content = op.html ? { 'text/html': { schema: { type: 'string' } } } : json(op.answer);
+  const content = op.answer === 'html' ? { 'text/html': { schema: { type: 'string' } } } : op.answer === null ? {} : json(componentName(op.answer, op));
   const status = op.status ?? 200;
   const answers: JsonObject = {
     [status]: {
@@ -368,15 +208,15 @@ function responses(op: Operation): JsonObject {
       ...(status === 204 ? {} : { content }),
     },
   };
-  if (op.headers.includes('etag')) answers[304] = { description: 'Not modified: the ETag sent in If-None-Match is current.', headers: headerRefs(success) };
-  const statuses = [...op.errors, ...(op.keyed ? [401] : []), ...(op.keyed && op.rateLimited !== false ? [429] : []), 503].sort();
+  if (groups.includes('etag')) answers[304] = { description: 'Not modified: the ETag sent in If-None-Match is current.', headers: headerRefs(success) };
+  const statuses = [...op.errors, ...(keyed ? [401] : []), ...(keyed && rateLimited ? [429] : []), 503].sort();
   for (const status of statuses) {
     const headers = status === 429 || status === 503 ? ['Retry-After', 'X-Request-Id'] : ['X-Request-Id'];
-    if (op.keyed && status !== 401) headers.push('X-Annonces-From');
+    if (keyed && status !== 401) headers.push('X-Annonces-From');
     // The rate windows answer before validation and quotas, so their refusals carry the window.
-    if (op.headers.includes('rate') && status !== 401) headers.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+    if (groups.includes('rate') && status !== 401) headers.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
     if (op.cache) headers.push('Cache-Control');
-    const body = status === 503 && op.unavailable ? op.unavailable : 'ErrorBody';
+    const body = status === 503 && op.unavailable ? componentName(op.unavailable, op) : 'ErrorBody';
     answers[status] = { description: ERROR_MEANINGS[status], headers: headerRefs(headers), content: json(body) };
   }
   answers.default = {
@@ -401,9 +241,9 @@ function componentSchemas(): Record<string, JsonObject> {
   return schemas;
 }
 
-export function openApiDocument(version: string): JsonObject {
+export function openApiDocument(routes: readonly Route[], version: string): JsonObject {
   const paths: JsonObject = {};
-  for (const op of OPERATIONS) {
+  for (const op of routes.filter((route) => !route.undocumented)) {
     const params = [...(op.pathParams ? parameters(op.pathParams, 'path') : []), ...(op.query ? parameters(op.query, 'query') : [])];
     const method = op.method ?? 'get';
     paths[op.path] = {
@@ -412,9 +252,9 @@ export function openApiDocument(version: string): JsonObject {
         operationId: operationId(method, op.path),
         summary: op.summary,
         ...(op.description ? { description: op.description } : {}),
-        ...(op.keyed ? {} : { security: [] }),
+        ...(routeTraits(op).keyed ? {} : { security: [] }),
         ...(params.length ? { parameters: params } : {}),
-        ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } } : {}),
+        ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(componentName(op.body, op)) } } } } : {}),
         responses: responses(op),
       },
     };
@@ -456,6 +296,3 @@ function operationId(method: string, path: string): string {
     });
   return `${method}${words.join('')}`;
 }
-
-/** The router's paths, as OpenAPI writes them, for the coverage test. */
-export const DOCUMENTED_PATHS = OPERATIONS.map((op) => op.path);

@@ -1,9 +1,15 @@
-/** What the middlewares put on `ctx.state`, and the dependencies every handler receives. */
+/**
+ * What the middlewares put on `ctx.state` (RequestState, the `StateT` of the app, the router and every
+ * middleware's context), and the dependencies every handler receives.
+ */
+import type { RouterContext } from '@koa/router';
+import type { Next, ParameterizedContext } from 'koa';
 import type pino from 'pino';
-import type { Account, AccessStore, ApiKeyRecord } from '../../core/ports/access-store.js';
+import type { AccessStore } from '../../core/ports/access-store.js';
 import type { AlertStore } from '../../core/ports/alert-store.js';
 import type { ListingReader } from '../../core/ports/listing-reader.js';
-import type { Offer, OfferCatalog } from '../access/offers.js';
+import type { OfferCatalog } from '../access/offers.js';
+import type { Caller } from '../access/caller.js';
 import type { SiteCatalog } from '../../core/model/sites.js';
 import type { CursorCodec } from '../../core/query/cursor.js';
 import type { PtzLookup } from '../../core/refdata/ptz.js';
@@ -30,19 +36,29 @@ export interface AppDeps {
   metrics?: ApiMetrics;
 }
 
-export interface Caller {
-  account: Account;
-  offer: Offer;
-  key: ApiKeyRecord;
-  /** Access start date as epoch ms (00:00 UTC of X-Annonces-From). */
-  enteredFrom: number;
-}
-
 export interface RequestState {
   requestId: string;
   caller?: Caller;
   /** Listing ids a response delivers, counted by the metering middleware after the handler. */
   delivered?: string[];
-  /** The parsed JSON body of a write (middleware/json-request.ts), before its validation. */
-  body?: unknown;
+  /** The JSON object of a write's body (middleware/json-request.ts), before its validation. */
+  body?: Record<string, unknown>;
+}
+
+/** Koa's context extensions: none beyond the router's own (params, matched route). */
+export type NoExtension = Record<never, never>;
+
+/** The context of the app's own middlewares, around the router: the matched route is known after it ran. */
+export type AppContext = ParameterizedContext<RequestState, { _matchedRoute?: string | RegExp }>;
+
+/** The context of every route's middlewares and handler. */
+export type ApiContext = RouterContext<RequestState, NoExtension>;
+
+export type ApiMiddleware = (ctx: ApiContext, next: Next) => Promise<void>;
+
+/** The caller `authenticate` set; throws when a route reaches this without it (a wiring fault, not a client's). */
+export function callerOf(ctx: { state: RequestState }): Caller {
+  const caller = ctx.state.caller;
+  if (!caller) throw new Error('a keyed route ran without its authenticate middleware');
+  return caller;
 }

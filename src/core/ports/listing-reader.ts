@@ -8,7 +8,6 @@ import type { JsonText } from '../model/present.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult } from '../query/aggregates.js';
 import type { FacetsQuery, FacetsResult } from '../query/facets.js';
-import type { MapSampling } from '../query/map-sampling.js';
 
 /**
  * The points of a map box as the API sends them: `texts` joined with commas are the items of the
@@ -16,6 +15,12 @@ import type { MapSampling } from '../query/map-sampling.js';
  * may hold several points already joined (SQLite joins a box's points in SQL); `count` is the number
  * of points, which `capped` compares with `total`.
  */
+/** How a capped map's points were spread over its box (src/core/query/map-sampling.ts). */
+export interface MapSampling {
+  /** Cells per side: the box is read as grid x grid cells. */
+  grid: number;
+}
+
 export interface MapResult {
   total: number;
   count: number;

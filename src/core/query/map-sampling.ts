@@ -17,11 +17,6 @@ import type { BoundingBox, MapQuery } from './query.js';
 /** Cells per side of the sampling grid. */
 export const SAMPLING_GRID = 10;
 
-export interface MapSampling {
-  /** Cells per side: the box is read as grid x grid cells. */
-  grid: number;
-}
-
 /** Edges from `from` to `to` cutting it in `parts`, the inner ones moved onto a half-thousandth. */
 function edges(from: number, to: number, parts: number): number[] | null {
   const inner = Array.from({ length: parts - 1 }, (_, i) => Math.floor((from + ((to - from) * (i + 1)) / parts) * 1000) / 1000 + 0.0005);

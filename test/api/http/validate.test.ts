@@ -3,16 +3,16 @@
  * each of them, contradictions a schema declares are a 422 only when every field is well formed.
  */
 import { expect } from 'chai';
-import type { Context } from 'koa';
 import { MapParams } from '../../../src/api/routes/map/schema.js';
 import { SearchParams } from '../../../src/api/routes/annonces/schema.js';
 import { input } from '../../../src/api/http/middleware/validate.js';
 import { ApiError } from '../../../src/api/http/errors.js';
+import type { ApiContext } from '../../../src/api/http/state.js';
 
-const requestWith = (query: Record<string, string>) => ({ query }) as unknown as Context;
+const requestWith = (query: Record<string, string>) => ({ query }) as unknown as ApiContext;
 
 async function refusal(schema: typeof SearchParams | typeof MapParams, query: Record<string, string>): Promise<ApiError> {
-  const error = await input(schema)
+  const error = await input({ query: schema })
     .validate(requestWith(query), async () => {})
     .then(
       () => null,
@@ -26,7 +26,7 @@ const fields = (error: ApiError) => (error.extra.details as { field: string }[])
 
 describe('route input (validate middleware)', () => {
   it('hands the handler the parsed value, typed from the schema', async () => {
-    const search = input(SearchParams);
+    const search = input({ query: SearchParams });
     const ctx = requestWith({ prix_min: '100', page_size: '10' });
     let received: SearchParams | null = null;
     await search.validate(ctx, () =>
@@ -38,7 +38,7 @@ describe('route input (validate middleware)', () => {
   });
 
   it('refuses to run a handler whose validate middleware did not run', async () => {
-    const search = input(SearchParams);
+    const search = input({ query: SearchParams });
     const error = await search
       .handle(async () => {})(requestWith({}), async () => {})
       .then(

@@ -4,15 +4,16 @@
  * SHA-256 (the key itself is never stored nor logged). Sets `X-Annonces-From` on every answer, and
  * `Cache-Control: no-store` since keyed answers are per-account data (a route may relax it, like PTZ).
  */
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
 import { ApiError } from '../errors.js';
 import { hashApiKey } from '../../access/keys.js';
-import type { AppDeps, Caller } from '../state.js';
+import type { ApiContext, AppDeps } from '../state.js';
+import type { Caller } from '../../access/caller.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export function authenticate(deps: AppDeps) {
-  return async function authenticateMiddleware(ctx: Context, next: Next): Promise<void> {
+  return async function authenticateMiddleware(ctx: ApiContext, next: Next): Promise<void> {
     ctx.set('Cache-Control', 'no-store');
     const key = readKey(ctx);
     if (!key) throw new ApiError(401, 'API_KEY_MISSING', 'An API key is required in the X-Api-Key header (or Authorization: Bearer).');
@@ -29,7 +30,7 @@ export function authenticate(deps: AppDeps) {
   };
 }
 
-function readKey(ctx: Context): string | null {
+function readKey(ctx: ApiContext): string | null {
   const headerKey = ctx.get('X-Api-Key').trim();
   if (headerKey) return headerKey;
   const match = BEARER.exec(ctx.get('Authorization'));

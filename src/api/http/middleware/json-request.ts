@@ -3,11 +3,12 @@
  * `limitBytes` or 413 (read no further), a JSON object or 400 on `body`. The parsed value goes to
  * `ctx.state.body`, for the route's validation.
  */
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
+import type { ApiContext } from '../state.js';
 import { ApiError, badRequest } from '../errors.js';
 
 export function jsonRequest(limitBytes: number) {
-  return async function jsonRequestMiddleware(ctx: Context, next: Next): Promise<void> {
+  return async function jsonRequestMiddleware(ctx: ApiContext, next: Next): Promise<void> {
     if (!ctx.request.is('application/json')) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON, sent with Content-Type: application/json.');
     }
@@ -18,17 +19,21 @@ export function jsonRequest(limitBytes: number) {
     } catch (error) {
       throw badRequest([{ field: 'body', message: `is not valid JSON (${(error as Error).message.slice(0, 120)})` }]);
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest([{ field: 'body', message: 'must be a JSON object' }]);
+    if (!isJsonObject(body)) throw badRequest([{ field: 'body', message: 'must be a JSON object' }]);
     ctx.state.body = body;
     await next();
   };
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function tooLarge(limitBytes: number): ApiError {
   return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limitBytes} bytes.`);
 }
 
-async function readText(ctx: Context, limitBytes: number): Promise<string> {
+async function readText(ctx: ApiContext, limitBytes: number): Promise<string> {
   const declared = ctx.request.length;
   if (declared !== undefined && declared > limitBytes) throw tooLarge(limitBytes);
   const chunks: Buffer[] = [];

@@ -47,12 +47,3 @@ function editDistance(a: string, b: string): number {
   }
   return rows[a.length][b.length];
 }
-
-/** A middleware refusing any query parameter but ALWAYS_ALLOWED (routes without parameters). */
-export function noParameters() {
-  return async function noParametersMiddleware(ctx: { query: Record<string, unknown> }, next: () => Promise<void>): Promise<void> {
-    const refusal = unknownParameters(ctx.query, []);
-    if (refusal) throw refusal;
-    await next();
-  };
-}

@@ -8,13 +8,14 @@
  *   400/404 lookup costs nothing, docs/api.md /ptz/zone). A `HEAD` delivers no listing, so it counts
  *   none: it costs its request token only.
  */
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
 import type { MeterKind } from '../../access/metering.js';
-import type { AppDeps, Caller } from '../state.js';
+import { callerOf, type ApiContext, type AppDeps } from '../state.js';
+import type { Caller } from '../../access/caller.js';
 
 export function rateLimit(deps: AppDeps) {
-  return async function rateLimitMiddleware(ctx: Context, next: Next): Promise<void> {
-    const headers = await deps.metering.limitRate(caller(ctx), deps.now());
+  return async function rateLimitMiddleware(ctx: ApiContext, next: Next): Promise<void> {
+    const headers = await deps.metering.limitRate(callerOf(ctx), deps.now());
     ctx.set(headers);
     await next();
   };
@@ -22,16 +23,16 @@ export function rateLimit(deps: AppDeps) {
 
 /** The rate and quota headers without taking or counting anything: `/ping` reports them and answers past every limit. */
 export function showUsage(deps: AppDeps) {
-  return async function showUsageMiddleware(ctx: Context, next: Next): Promise<void> {
-    const headers = await deps.metering.currentHeaders(caller(ctx), deps.now());
+  return async function showUsageMiddleware(ctx: ApiContext, next: Next): Promise<void> {
+    const headers = await deps.metering.currentHeaders(callerOf(ctx), deps.now());
     await next();
     ctx.set(headers);
   };
 }
 
 export function meter(deps: AppDeps, kind: MeterKind) {
-  return async function meterMiddleware(ctx: Context, next: Next): Promise<void> {
-    const who = caller(ctx);
+  return async function meterMiddleware(ctx: ApiContext, next: Next): Promise<void> {
+    const who = callerOf(ctx);
     await deps.metering.checkQuota(who, kind, deps.now());
     await next();
     if (ctx.status >= 400 || kind === 'ping') return;
@@ -39,14 +40,8 @@ export function meter(deps: AppDeps, kind: MeterKind) {
   };
 }
 
-function settle(deps: AppDeps, who: Caller, kind: MeterKind, ctx: Context): Promise<Record<string, string>> {
+function settle(deps: AppDeps, who: Caller, kind: MeterKind, ctx: ApiContext): Promise<Record<string, string>> {
   if (kind === 'listings' && ctx.method !== 'HEAD') return deps.metering.recordDelivery(who, ctx.state.delivered ?? [], deps.now());
   if (kind === 'ptz') return deps.metering.recordRequest(who, deps.now());
   return deps.metering.quotaHeaders(who, deps.now());
-}
-
-function caller(ctx: Context): Caller {
-  const who = ctx.state.caller as Caller | undefined;
-  if (!who) throw new Error('metering needs authenticate before it');
-  return who;
 }

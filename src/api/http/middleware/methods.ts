@@ -5,11 +5,12 @@
  * the router; unknown paths stay 404.
  */
 import type Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
+import type { AppContext, NoExtension, RequestState } from '../state.js';
 import { ApiError } from '../errors.js';
 
-export function methodRules(router: Router) {
-  return async function methodRulesMiddleware(ctx: Context, next: Next): Promise<void> {
+export function methodRules(router: Router<RequestState, NoExtension>) {
+  return async function methodRulesMiddleware(ctx: AppContext, next: Next): Promise<void> {
     await next();
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     const layers = router.match(ctx.path, ctx.method).path;

@@ -5,12 +5,13 @@
  * by route and status, its latency, and the quota and rate refusals.
  */
 import { randomUUID } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
 import type pino from 'pino';
 import { ApiError, serviceUnavailable } from '../errors.js';
 import { StoreBusyError, StoreUnavailableError } from '../../../core/ports/store-unavailable.js';
 import { AccessUnavailableError } from '../../../core/ports/access-store.js';
 import type { ApiMetrics } from '../metrics.js';
+import type { AppContext } from '../state.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -19,7 +20,7 @@ export function requestContext(logger: pino.Logger, metrics?: ApiMetrics) {
   // the key's public prefix. Redaction (the logger's paths, wildcards included) has nothing to remove
   // from it and cost about as much as writing it; error lines keep it.
   const requestLines = logger.child({}, { redact: [] });
-  return async function requestContextMiddleware(ctx: Context, next: Next): Promise<void> {
+  return async function requestContextMiddleware(ctx: AppContext, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -49,12 +50,12 @@ export function requestContext(logger: pino.Logger, metrics?: ApiMetrics) {
     else requestLines.info(line, 'request');
     if (!metrics) return;
     // The route pattern, never the raw path: one series per route, whatever callers send.
-    metrics.observeRequest((ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', ctx.method, ctx.status, ms / 1000);
+    metrics.observeRequest(String(ctx._matchedRoute ?? 'unmatched'), ctx.method, ctx.status, ms / 1000);
     if (ctx.status === 402 || ctx.status === 429) metrics.countRefusal(String((ctx.body as { code?: unknown } | undefined)?.code ?? 'none'));
   };
 }
 
-function renderError(ctx: Context, error: unknown): void {
+function renderError(ctx: AppContext, error: unknown): void {
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
   else if (error instanceof StoreBusyError)

@@ -1,65 +1,72 @@
 /**
- * Validates `ctx.query` (or the path params) with a route's zod schema and hands the handler the
- * parsed value, typed from the schema: `input(schema)` gives the middleware that parses and a
- * `handle(handler)` whose handler receives `(ctx, params)`. The router wires both, so a handler
- * written for another schema does not compile.
+ * Validates a route's query and path parameters with its zod schemas and hands the handler the
+ * parsed value, typed from the schemas: `input({ query, path })` gives the middleware that parses and
+ * a `handle(handler)` whose handler receives `(ctx, params)`, both halves in one object. The route
+ * table (route.ts) wires both, so a handler written for other schemas does not compile.
  *
  * Every faulty field is reported in `details[]`: a malformed value is a 400; a schema's cross-field
  * rule (a min above its max), flagged with `contradiction`, is a 422, only once every field is well
  * formed (contradictory values are not clamped). A query parameter the schema does not name is a
- * 400 UNKNOWN_PARAMETER before any of this (known-parameters.ts); a route reading its path takes no
- * query parameter.
+ * 400 UNKNOWN_PARAMETER before any of this (known-parameters.ts); a route without a query schema
+ * takes no query parameter.
  */
-import type { Context, Middleware, Next } from 'koa';
+import type { Next } from 'koa';
+import type { ApiContext, ApiMiddleware } from '../state.js';
 import type { z } from 'zod';
 import { badRequest, unprocessable, type FieldIssue } from '../errors.js';
 import { unknownParameters } from './known-parameters.js';
 
 /** A handler of a validated route. */
-export type RouteHandler<P> = (ctx: Context, params: P) => Promise<void>;
+export type RouteHandler<P> = (ctx: ApiContext, params: P) => Promise<void>;
 
 export interface RouteInput<P> {
   /** Parses the request; 400 or 422 on failure. */
-  validate: Middleware;
+  validate: ApiMiddleware;
   /** The parsed value of this request; throws when `validate` did not run before. */
-  params(ctx: Context): P;
+  params(ctx: ApiContext): P;
   /** The route's last middleware: `handler` receives the parsed value. */
-  handle(handler: RouteHandler<P>): Middleware;
+  handle(handler: RouteHandler<P>): ApiMiddleware;
 }
 
-export function input<S extends z.ZodType>(schema: S, pick?: (ctx: Context) => unknown, querySchema?: z.ZodType): RouteInput<z.output<S>> {
-  // The query's known names: the schema's, or with `pick` (path parameters) those of `querySchema`, else none.
-  const queryNames = pick ? (querySchema ? parameterNames(querySchema) : []) : parameterNames(schema);
-  const read = pick ?? ((ctx: Context) => ctx.query);
+type Output<S> = S extends z.ZodType ? z.output<S> : unknown;
+
+export function input<Q extends z.ZodObject | undefined = undefined, P extends z.ZodObject | undefined = undefined>(schemas: {
+  query?: Q;
+  path?: P;
+}): RouteInput<Output<Q> & Output<P>> {
+  const queryNames = schemas.query ? Object.keys(schemas.query.shape) : [];
+  const parse = (ctx: ApiContext) => {
+    // The path's faults first, then the query's: every faulty field reported at once.
+    const path = schemas.path?.safeParse(ctx.params);
+    const query = schemas.query?.safeParse(ctx.query);
+    const issues = [...(path?.error?.issues ?? []), ...(query?.error?.issues ?? [])];
+    // Each half is its schema's output; together they are the handler's parameters.
+    return { issues, value: { ...path?.data, ...query?.data } as Output<Q> & Output<P> };
+  };
   // Keyed by the request's context, so nothing untyped travels through ctx.state.
-  const parsed = new WeakMap<Context, { value: z.output<S> }>();
-  const params = (ctx: Context): z.output<S> => {
+  const parsed = new WeakMap<ApiContext, { value: Output<Q> & Output<P> }>();
+  const params = (ctx: ApiContext): Output<Q> & Output<P> => {
     const entry = parsed.get(ctx);
-    if (!entry) throw new Error('route handler reached without its validate middleware');
-    return entry.value;
+    if (entry) return entry.value;
+    // Without schemas there is nothing to parse (and nothing to miss): the handler gets an empty object.
+    if (!schemas.query && !schemas.path) return parse(ctx).value;
+    throw new Error('route handler reached without its validate middleware');
   };
   return {
-    validate: async function validateMiddleware(ctx: Context, next: Next): Promise<void> {
+    validate: async function validateMiddleware(ctx: ApiContext, next: Next): Promise<void> {
       const unknown = unknownParameters(ctx.query, queryNames);
       if (unknown) throw unknown;
-      const result = schema.safeParse(read(ctx));
-      if (!result.success) throw rejection(result.error.issues);
-      parsed.set(ctx, { value: result.data });
+      const { issues, value } = parse(ctx);
+      if (issues.length) throw rejection(issues);
+      parsed.set(ctx, { value });
       await next();
     },
     params,
     handle: (handler) =>
-      async function handleValidated(ctx: Context): Promise<void> {
+      async function handleValidated(ctx: ApiContext): Promise<void> {
         await handler(ctx, params(ctx));
       },
   };
-}
-
-/** The names an object schema takes (its shape's keys; refinements keep the shape). */
-function parameterNames(schema: z.ZodType): string[] {
-  const shape = (schema as { shape?: Record<string, unknown> }).shape;
-  if (!shape) throw new Error('a query schema must be an object schema');
-  return Object.keys(shape);
 }
 
 const CONTRADICTION = 'contradiction';

@@ -4,9 +4,9 @@
  * account's alert is a 404, as if it did not exist. The notifier (src/notifier/) delivers them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
 import type { z } from 'zod';
-import type { AppDeps, Caller } from '../../http/state.js';
+import { callerOf, type ApiContext, type AppDeps } from '../../http/state.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { rejection } from '../../http/middleware/validate.js';
 import { ALERT_EVENTS, type Alert } from '../../../core/ports/alert-store.js';
@@ -18,8 +18,8 @@ import { presentAlert, presentDelivery } from './present.js';
 
 /** Before the body is read: an offer without alerts is refused whatever it sends. */
 export function alertsOffer() {
-  return async function alertsOfferMiddleware(ctx: Context, next: Next): Promise<void> {
-    if ((ctx.state.caller as Caller).offer.maxAlerts === 0) {
+  return async function alertsOfferMiddleware(ctx: ApiContext, next: Next): Promise<void> {
+    if (callerOf(ctx).offer.maxAlerts === 0) {
       throw new ApiError(402, 'PAID_PLAN_REQUIRED', 'Alerts need the Secteur offer or above.');
     }
     await next();
@@ -58,9 +58,10 @@ function parseAlertBody(raw: Record<string, unknown>): { body: AlertBody; filter
 }
 
 export function createAlert(deps: AppDeps) {
-  return async function createAlertHandler(ctx: Context): Promise<void> {
-    const caller = ctx.state.caller as Caller;
-    const { body, filters, filtres } = parseAlertBody(ctx.state.body as Record<string, unknown>);
+  return async function createAlertHandler(ctx: ApiContext): Promise<void> {
+    const caller = callerOf(ctx);
+    if (!ctx.state.body) throw new Error('POST /alertes ran without its jsonRequest middleware');
+    const { body, filters, filtres } = parseAlertBody(ctx.state.body);
     const sites = resolveSites(filters, caller, deps.sites);
     if (sites.unknown.length) ctx.set('X-Unknown-Sources', sites.unknown.join(',').slice(0, 1000));
     const urlProblem = await receiverUrlProblem(body.url, deps.alertPrivateUrls);
@@ -88,8 +89,8 @@ export function createAlert(deps: AppDeps) {
 }
 
 export function listAlerts(deps: AppDeps) {
-  return async function listAlertsHandler(ctx: Context): Promise<void> {
-    const caller = ctx.state.caller as Caller;
+  return async function listAlertsHandler(ctx: ApiContext): Promise<void> {
+    const caller = callerOf(ctx);
     const alerts = await deps.alerts.listAlerts(caller.account.id);
     const pending = await Promise.all(alerts.map((alert) => deps.alerts.pendingCount(alert.id)));
     ctx.body = { items: alerts.map((alert, i) => presentAlert(alert, pending[i])), count: alerts.length, max: caller.offer.maxAlerts };
@@ -97,21 +98,21 @@ export function listAlerts(deps: AppDeps) {
 }
 
 /** The caller's alert, or 404 (another account's alert is not disclosed). */
-async function ownAlert(deps: AppDeps, ctx: Context, id: string): Promise<Alert> {
+async function ownAlert(deps: AppDeps, ctx: ApiContext, id: string): Promise<Alert> {
   const alert = await deps.alerts.getAlert(id);
-  if (!alert || alert.account_id !== (ctx.state.caller as Caller).account.id) throw notFound(`No alert ${id} on this account.`);
+  if (!alert || alert.account_id !== callerOf(ctx).account.id) throw notFound(`No alert ${id} on this account.`);
   return alert;
 }
 
 export function showAlert(deps: AppDeps) {
-  return async function showAlertHandler(ctx: Context, params: AlertIdParams): Promise<void> {
+  return async function showAlertHandler(ctx: ApiContext, params: AlertIdParams): Promise<void> {
     const alert = await ownAlert(deps, ctx, params.id);
     ctx.body = presentAlert(alert, await deps.alerts.pendingCount(alert.id));
   };
 }
 
 export function deleteAlert(deps: AppDeps) {
-  return async function deleteAlertHandler(ctx: Context, params: AlertIdParams): Promise<void> {
+  return async function deleteAlertHandler(ctx: ApiContext, params: AlertIdParams): Promise<void> {
     const alert = await ownAlert(deps, ctx, params.id);
     await deps.alerts.deleteAlert(alert.id);
     ctx.status = 204;
@@ -119,7 +120,7 @@ export function deleteAlert(deps: AppDeps) {
 }
 
 export function listDeliveries(deps: AppDeps) {
-  return async function listDeliveriesHandler(ctx: Context, params: AlertIdParams & DeliveriesParams): Promise<void> {
+  return async function listDeliveriesHandler(ctx: ApiContext, params: AlertIdParams & DeliveriesParams): Promise<void> {
     const alert = await ownAlert(deps, ctx, params.id);
     const records = await deps.alerts.deliveryLog(alert.id, params.limit);
     ctx.body = { items: records.map(presentDelivery), count: records.length };

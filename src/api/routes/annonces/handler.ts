@@ -1,6 +1,5 @@
 /** GET /annonces: paginated search (page or cursor), grouped duplicates by default. */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
+import type { ApiContext, AppDeps } from '../../http/state.js';
 import type { SearchQuery, SortPosition } from '../../../core/query/query.js';
 import { badRequest } from '../../http/errors.js';
 import { annonceJson } from '../../../core/model/present.js';
@@ -12,7 +11,7 @@ import type { SearchParams } from './schema.js';
 import { presentFacets } from './facets.js';
 
 export function searchListings(deps: AppDeps) {
-  return async function searchListingsHandler(ctx: Context, params: SearchParams): Promise<void> {
+  return async function searchListingsHandler(ctx: ApiContext, params: SearchParams): Promise<void> {
     const cursorKind = `search:${params.sort}`;
     // A search cursor carries the sort position and the number of the page it opens.
     const fromCursor = params.cursor ? splitPage(decodeCursorParam(deps.cursors, cursorKind, params.cursor)) : null;

@@ -4,14 +4,13 @@
  * No listing is delivered (a lone tile's id and map point are a map point's), so it meters as the
  * map does (docs/api.md "What is counted").
  */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
+import type { ApiContext, AppDeps } from '../../http/state.js';
 import { toListingFilter } from '../shared/listing-filter.js';
 import { requestScope } from '../shared/scope.js';
 import type { ClustersParams } from './schema.js';
 
 export function mapClusters(deps: AppDeps) {
-  return async function mapClustersHandler(ctx: Context, params: ClustersParams): Promise<void> {
+  return async function mapClustersHandler(ctx: ApiContext, params: ClustersParams): Promise<void> {
     const { zoom, precision } = params;
     const result = await deps.listings.clusters({
       filter: toListingFilter(params),

@@ -1,11 +1,9 @@
-/** GET /openapi.json (no key): the OpenAPI document, generated once from the route schemas. */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
-import { openApiDocument } from '../../http/openapi.js';
+/** GET /openapi.json (no key): the OpenAPI document, serialised once when the router is built. */
+import type { ApiContext } from '../../http/state.js';
 
-export function serveOpenApi(deps: AppDeps) {
-  const text = JSON.stringify(openApiDocument(deps.version));
-  return async function serveOpenApiHandler(ctx: Context): Promise<void> {
+export function serveOpenApi(document: Record<string, unknown>) {
+  const text = JSON.stringify(document);
+  return async function serveOpenApiHandler(ctx: ApiContext): Promise<void> {
     ctx.type = 'application/json; charset=utf-8';
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = text;

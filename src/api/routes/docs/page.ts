@@ -3,10 +3,10 @@
  * (swagger-ui-dist; the API may run without internet access), with "Authorize" to enter a key and
  * "Try it out" to send requests from the page.
  */
+import type { ApiContext } from '../../http/state.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Context } from 'koa';
 import { notFound } from '../../http/errors.js';
 
 const UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -47,7 +47,7 @@ const INIT = `window.ui = SwaggerUIBundle({
 `;
 
 export function docsPage() {
-  return async function docsPageHandler(ctx: Context): Promise<void> {
+  return async function docsPageHandler(ctx: ApiContext): Promise<void> {
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = PAGE;
@@ -59,7 +59,7 @@ export function docsAsset() {
     Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(path.join(UI_DIR, name)) }]),
   );
   files.set('init.js', { type: 'text/javascript; charset=utf-8', body: INIT });
-  return async function docsAssetHandler(ctx: Context): Promise<void> {
+  return async function docsAssetHandler(ctx: ApiContext): Promise<void> {
     const file = files.get(ctx.params.file);
     if (!file) throw notFound(`No file ${ctx.params.file} in the documentation page`);
     ctx.type = file.type;

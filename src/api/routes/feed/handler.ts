@@ -4,8 +4,7 @@
  * with an earlier changed_at would otherwise land behind a cursor that already passed it (docs/api.md: the
  * safety delay of about 2 minutes, so that none is skipped).
  */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
+import type { ApiContext, AppDeps } from '../../http/state.js';
 import { annonceJson } from '../../../core/model/present.js';
 import { StoreUnavailableError } from '../../../core/ports/store-unavailable.js';
 import { toListingFilter } from '../shared/listing-filter.js';
@@ -17,7 +16,7 @@ import type { FeedParams } from './schema.js';
 const CURSOR_KIND = 'feed';
 
 export function readFeed(deps: AppDeps) {
-  return async function readFeedHandler(ctx: Context, params: FeedParams): Promise<void> {
+  return async function readFeedHandler(ctx: ApiContext, params: FeedParams): Promise<void> {
     const after = params.cursor ? decodeCursorParam(deps.cursors, CURSOR_KIND, params.cursor) : null;
     const scope = requestScope(ctx, params, deps.sites);
     try {

@@ -1,10 +1,9 @@
 /** GET /health (no key): 200 when both stores answer, 503 `degraded` otherwise. */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
+import type { ApiContext, AppDeps } from '../../http/state.js';
 import type { HealthAnswer } from './schema.js';
 
 export function health(deps: AppDeps) {
-  return async function healthHandler(ctx: Context): Promise<void> {
+  return async function healthHandler(ctx: ApiContext): Promise<void> {
     const [listings, access] = await Promise.all([
       deps.listings.health().catch((e: Error) => ({ ok: false, backend: deps.listings.backend, detail: e.message })),
       deps.access.health().catch((e: Error) => ({ ok: false, backend: deps.access.backend, detail: e.message })),

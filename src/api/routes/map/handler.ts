@@ -1,6 +1,5 @@
 /** GET /annonces/map: at most 2 000 points in a box, the exact total and whether it was capped. */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
+import type { ApiContext, AppDeps } from '../../http/state.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
 import { toListingFilter } from '../shared/listing-filter.js';
 import { requestScope } from '../shared/scope.js';
@@ -9,7 +8,7 @@ import type { MapParams } from './schema.js';
 export const MAP_POINT_LIMIT = 2000;
 
 export function mapPoints(deps: AppDeps) {
-  return async function mapPointsHandler(ctx: Context, params: MapParams): Promise<void> {
+  return async function mapPointsHandler(ctx: ApiContext, params: MapParams): Promise<void> {
     const result = await deps.listings.map({
       filter: toListingFilter(params),
       scope: requestScope(ctx, params, deps.sites),

@@ -1,11 +1,10 @@
 /** GET /ping: checks the key and returns the offer's limits; costs nothing, answers past the quota. */
-import type { Context } from 'koa';
-import type { AppDeps, Caller } from '../../http/state.js';
+import { callerOf, type ApiContext, type AppDeps } from '../../http/state.js';
 import type { PingAnswer } from './schema.js';
 
 export function ping(deps: AppDeps) {
-  return async function pingHandler(ctx: Context): Promise<void> {
-    const { key, offer } = ctx.state.caller as Caller;
+  return async function pingHandler(ctx: ApiContext): Promise<void> {
+    const { key, offer } = callerOf(ctx);
     ctx.body = {
       ok: true,
       api_key_name: key.name,

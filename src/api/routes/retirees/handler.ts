@@ -1,6 +1,5 @@
 /** GET /annonces/retirees: listings that left the market, oldest first, with `withdrawn_at` and `reason`. */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
+import type { ApiContext, AppDeps } from '../../http/state.js';
 import { withdrawnJson } from '../../../core/model/present.js';
 import { decodeCursorParam } from '../shared/cursor-param.js';
 import { sendFlowPage } from '../shared/flow-page.js';
@@ -10,7 +9,7 @@ import type { WithdrawnParams } from './schema.js';
 const CURSOR_KIND = 'retirees';
 
 export function listWithdrawn(deps: AppDeps) {
-  return async function listWithdrawnHandler(ctx: Context, params: WithdrawnParams): Promise<void> {
+  return async function listWithdrawnHandler(ctx: ApiContext, params: WithdrawnParams): Promise<void> {
     const after = params.cursor ? decodeCursorParam(deps.cursors, CURSOR_KIND, params.cursor) : null;
     const result = await deps.listings.withdrawn({
       scope: requestScope(ctx, params, deps.sites),

@@ -2,15 +2,14 @@
  * A page of the feed or the withdrawn flow: its listings counted as delivered, and always a cursor:
  * the last item's position, or the same position when the follower is up to date.
  */
-import type { Context } from 'koa';
-import type { AppDeps } from '../../http/state.js';
+import type { ApiContext, AppDeps } from '../../http/state.js';
 import type { JsonText } from '../../../core/model/present.js';
 import { JsonTexts, sendJson } from '../../http/json-body.js';
 import type { SearchResult, SortPosition } from '../../../core/query/query.js';
 import type { StoredListing } from '../../../core/model/stored.js';
 
 export function sendFlowPage(
-  ctx: Context,
+  ctx: ApiContext,
   deps: AppDeps,
   kind: string,
   result: SearchResult<StoredListing>,

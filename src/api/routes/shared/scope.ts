@@ -2,9 +2,9 @@
  * Who may see what: the access start date of the caller's account and the eligible sites resolved
  * from `sources` / `exclude_sources` with the six rules of docs/api.md "Rules of each endpoint".
  */
-import type { Context } from 'koa';
 import { ApiError, badRequest } from '../../http/errors.js';
-import type { Caller } from '../../http/state.js';
+import { callerOf, type ApiContext } from '../../http/state.js';
+import type { Caller } from '../../access/caller.js';
 import type { Scope } from '../../../core/query/query.js';
 import type { SiteCatalog } from '../../../core/model/sites.js';
 
@@ -40,8 +40,8 @@ export function paidPlanRequired(): ApiError {
 }
 
 /** Resolves the scope of a listing request and sets `X-Unknown-Sources` when needed. */
-export function requestScope(ctx: Context, input: SiteFilterInput, sites: SiteCatalog): Scope {
-  const caller = ctx.state.caller as Caller;
+export function requestScope(ctx: ApiContext, input: SiteFilterInput, sites: SiteCatalog): Scope {
+  const caller = callerOf(ctx);
   const resolved = resolveSites(input, caller, sites);
   if (resolved.unknown.length) ctx.set('X-Unknown-Sources', resolved.unknown.join(',').slice(0, 1000));
   return { enteredFrom: caller.enteredFrom, eligibleSites: resolved.eligible };

@@ -3,8 +3,8 @@
  * listings and for those that left the market in the last 90 days. Offers with the `marketStats`
  * capability only (402 otherwise); one request token a call, no listing counted (docs/api.md).
  */
-import type { Context, Next } from 'koa';
-import type { AppDeps, Caller } from '../../http/state.js';
+import type { Next } from 'koa';
+import { callerOf, type ApiContext, type AppDeps } from '../../http/state.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { DAY_MS, WITHDRAWN_WINDOW_DAYS, type Quartiles, type StatsArea } from '../../../core/query/aggregates.js';
 import { loadCommunes } from '../../../core/refdata/communes.js';
@@ -15,8 +15,8 @@ import type { StatsParams } from './schema.js';
 
 /** Before `meter`, as the site-filter gate: a refused request takes no request token. */
 export function marketStatsOffer() {
-  return async function marketStatsOfferMiddleware(ctx: Context, next: Next): Promise<void> {
-    if (!(ctx.state.caller as Caller).offer.marketStats) {
+  return async function marketStatsOfferMiddleware(ctx: ApiContext, next: Next): Promise<void> {
+    if (!callerOf(ctx).offer.marketStats) {
       throw new ApiError(402, 'PAID_PLAN_REQUIRED', 'Market statistics (/stats) need an offer from 118,80 EUR TTC per month (Département and above).');
     }
     await next();
@@ -68,7 +68,7 @@ function areaOf(params: StatsParams): { area: StatsArea; answer: AreaAnswer } {
 const quartiles = (q: Quartiles) => ({ count: q.count, q1: q.q1, median: q.median, q3: q.q3 });
 
 export function marketStats(deps: AppDeps) {
-  return async function marketStatsHandler(ctx: Context, params: StatsParams): Promise<void> {
+  return async function marketStatsHandler(ctx: ApiContext, params: StatsParams): Promise<void> {
     const { area, answer } = areaOf(params);
     const since = deps.now() - WITHDRAWN_WINDOW_DAYS * DAY_MS;
     const result = await deps.listings.stats({
