@@ -2904,6 +2904,21 @@ export interface operations {
                     "application/json": components["schemas"]["AlertList"];
                 };
             };
+            /** @description BAD_REQUEST: every faulty parameter in `details`. UNKNOWN_PARAMETER: a query parameter the route does not take, each named in `details` with the closest name it takes (`_`, a cache-buster, is always accepted). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Annonces-From": components["headers"]["X-Annonces-From"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description API_KEY_MISSING or API_KEY_INVALID. */
             401: {
                 headers: {

@@ -6,8 +6,12 @@ import { defineRoute, type Route, type Step } from './route.js';
 /** Largest JSON body of a write (an alert's filters and URL fit in a few hundred bytes). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/** The offer gate before anything is counted or read: an offer without alerts is refused whatever it sends. */
-const alerts: Step[] = ['key', 'rate', { gate: alertsOffer }, { meter: 'alerts' }];
+/**
+ * The offer gate first: an offer without alerts is refused whatever it sends. Then the request is
+ * checked (unknown parameters, a bad id, a bad body: 400/422) before it costs a request token, as
+ * on the read routes.
+ */
+const alerts = (...checks: Step[]): Step[] => ['key', 'rate', { gate: alertsOffer }, 'input', ...checks, { meter: 'alerts' }];
 const common = { cache: 'no-store' };
 
 export const ALERT_ROUTES: readonly Route[] = [
@@ -16,7 +20,7 @@ export const ALERT_ROUTES: readonly Route[] = [
     path: '/alertes',
     method: 'post',
     summary: 'Creates an alert: a saved search whose new listings, price drops and withdrawals are POSTed to a URL (Secteur offer and above)',
-    steps: [...alerts, { jsonBody: MAX_BODY_BYTES }],
+    steps: alerts({ jsonBody: MAX_BODY_BYTES }),
     body: AlertBody,
     status: 201,
     // Set when the filters name sites the catalogue does not know.
@@ -31,16 +35,16 @@ export const ALERT_ROUTES: readonly Route[] = [
     ...common,
     path: '/alertes',
     summary: "The account's alerts, oldest first, and the most it may hold",
-    steps: alerts,
+    steps: alerts(),
     answer: AlertList,
-    errors: [402],
+    errors: [400, 402],
     handler: listAlerts,
   }),
   defineRoute({
     ...common,
     path: '/alertes/{id}',
     summary: 'One alert, with its state',
-    steps: [...alerts, 'input'],
+    steps: alerts(),
     pathParams: AlertIdParams,
     answer: AlertAnswer,
     errors: [400, 402, 404],
@@ -51,7 +55,7 @@ export const ALERT_ROUTES: readonly Route[] = [
     path: '/alertes/{id}',
     method: 'delete',
     summary: 'Deletes an alert and the deliveries it still had to make',
-    steps: [...alerts, 'input'],
+    steps: alerts(),
     pathParams: AlertIdParams,
     status: 204,
     answer: null,
@@ -62,7 +66,7 @@ export const ALERT_ROUTES: readonly Route[] = [
     ...common,
     path: '/alertes/{id}/livraisons',
     summary: "The alert's last finished deliveries, newest first",
-    steps: [...alerts, 'input'],
+    steps: alerts(),
     pathParams: AlertIdParams,
     query: DeliveriesParams,
     answer: DeliveryList,

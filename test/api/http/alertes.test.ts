@@ -81,6 +81,27 @@ describeAccessBackends('/alertes', function (access) {
     expect((await send(app, 'GET', `/alertes/${body.id}/livraisons?limit=0`, other)).body.details).to.deep.equal([{ field: 'limit', message: 'must be >= 1' }]);
   });
 
+  it('refuses unknown parameters on every alert route; a bad parameter or id costs no request token', async () => {
+    const fresh = await app.newKey('sur_mesure');
+    const { body } = await send(app, 'POST', '/alertes', fresh, { url: RECEIVER });
+    const used = async () => Number((await send(app, 'GET', '/alertes', fresh)).headers.get('x-quota-requests-used'));
+    const before = await used();
+    for (const [method, path] of [
+      ['GET', '/alertes?page=2'],
+      ['POST', '/alertes?page=2'],
+      ['GET', `/alertes/${body.id}?verbose=1`],
+      ['DELETE', `/alertes/${body.id}?force=1`],
+      ['GET', `/alertes/${body.id}/livraisons?page=2`],
+    ]) {
+      const answer = await send(app, method, path, fresh, method === 'POST' ? { url: RECEIVER } : undefined);
+      expect(answer.status, `${method} ${path}`).to.equal(400);
+      expect(answer.body.code, `${method} ${path}`).to.equal('UNKNOWN_PARAMETER');
+    }
+    expect((await send(app, 'GET', '/alertes/nope', fresh)).status).to.equal(400);
+    // Since `before`, only the read of the count itself was counted.
+    expect(await used()).to.equal(before + 1);
+  });
+
   it('answers 401 without a key, 402 to an offer without alerts, and enforces the per-account limit (409)', async () => {
     expect((await send(app, 'POST', '/alertes', null, { url: RECEIVER })).status).to.equal(401);
     const free = await app.newKey('decouverte');
