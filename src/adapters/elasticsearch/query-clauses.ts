@@ -27,7 +27,7 @@ export const TEXT_FIELD = 'search_text';
  * The field of a stored key (src/core/query/stored-keys.ts): the document keeps the StoredListing
  * shape and adds the derived keys at its root (document.ts), so a key is its own path.
  */
-const fieldOf = (key: StoredKey): string => key;
+export const fieldOf = (key: StoredKey): string => key;
 
 /** One engine-neutral condition as a clause; `negated`: it goes to `bool.must_not`. */
 export function conditionClause(condition: Condition): { clause: Clause; negated: boolean } | null {
