@@ -83,7 +83,7 @@ export function filterClauses(filter: ListingFilter): Clause[] {
  * both fields' tokens, so one `match` with `operator: and` is the FTS5 query of the embedded store.
  * The words come from queryWords, the tokens from textTokens: one normaliser for both sides.
  */
-export function textClause(words: readonly string[] | undefined): Clause | null {
+function textClause(words: readonly string[] | undefined): Clause | null {
   if (!words?.length) return null;
   return { match: { [TEXT_FIELD]: { query: words.join(' '), operator: 'and' } } };
 }

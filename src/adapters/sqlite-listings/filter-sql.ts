@@ -42,8 +42,8 @@ interface FilterOptions {
 }
 
 /**
- * The columns of the stored keys (src/core/query/stored-keys.ts) whose name differs from the key's
- * own (a content field's column is named after the field, a listing field's after the field).
+ * The column of a stored key (src/core/query/stored-keys.ts) is named after its field (`content.price`
+ * is `price`, `updated_at` is `updated_at`), but for these.
  */
 const COLUMNS: Partial<Record<StoredKey, string>> = { catalogue_entered_at: 'entered_at', group_sites_ahead: 'sites_ahead' };
 
@@ -55,13 +55,13 @@ const COLUMNS: Partial<Record<StoredKey, string>> = { catalogue_entered_at: 'ent
 const INLINED: ReadonlySet<StoredKey> = new Set(['vis']);
 
 /** The rendering hints of the filter table's entries (src/core/query/filters.ts), by filter name. */
-const SQLITE_HINTS: Partial<Record<FilterName, ColumnHint>> = {
+const SQLITE_HINTS: Partial<Record<string, ColumnHint>> = {
   transaction: { leads: (_filter, options) => options.transactionLeads === true },
   // A postal code or a city is far narrower than a department: with one of them the department must
   // not drive the plan (its (department, type) indexes would otherwise win on two equalities and
   // read a listing row per entry to test the postal code).
   dept: { leads: (filter) => filter.postalCode === undefined && !filter.cities?.length },
-};
+} satisfies Partial<Record<FilterName, ColumnHint>>;
 
 export const columnOf = (key: StoredKey): string => COLUMNS[key] ?? key.replace(/^content\./, '');
 
@@ -106,7 +106,7 @@ const conditionsSql = (conditions: readonly Condition[], alias: string): SqlPart
 export function filterConditions(filter: ListingFilter, alias = 'l', options: FilterOptions = {}): SqlPart {
   return mergeParts(
     ...neutralFilterConditions(filter).map(({ entry, condition }) =>
-      conditionSql(condition, alias, SQLITE_HINTS[entry.name as FilterName]?.leads?.(filter, options) ?? true),
+      conditionSql(condition, alias, SQLITE_HINTS[entry.name]?.leads?.(filter, options) ?? true),
     ),
   );
 }
