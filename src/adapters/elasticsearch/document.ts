@@ -2,8 +2,8 @@
  * StoredListing <-> Elasticsearch `_source` (field types in mappings/annonces.json).
  *
  * The document keeps the StoredListing shape (so `get` round-trips exactly) and adds the derived,
- * indexed keys the queries need, computed here exactly as the SQLite adapter computes its columns
- * (src/adapters/sqlite-listings/rows.ts): `vis`, the folded `*_norm` keys, `block_key`, `location`, and
+ * indexed keys the queries need: `vis` and the folded `*_norm` keys, computed by the core
+ * (src/core/query/stored-keys.ts) as for the SQLite adapter's columns, `block_key`, `location`, and
  * `search_text`: the tokens of the title and the description as both engines index them
  * (textTokens), so a cluster's own analysis only splits them on spaces. `search_text` is left out
  * of the stored `_source` (mappings/annonces.json): it is rebuilt from the content on every write.
@@ -14,7 +14,8 @@
  */
 import type { PricePoint } from '../../core/model/annonce.js';
 import type { ListingContent, StoredListing } from '../../core/model/stored.js';
-import { foldText, textTokens } from '../../core/refdata/text.js';
+import { textTokens } from '../../core/refdata/text.js';
+import { foldedKeysOf, visOf, type FoldedKey } from '../../core/query/stored-keys.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
 import { readModelFields, type ReadModelFields } from './read-model.js';
 
@@ -26,10 +27,10 @@ export interface PriceDigest {
   last: PricePoint;
 }
 
-export interface ListingSource {
+export interface ListingSource extends Record<FoldedKey, string | null> {
   id: string;
   status: StoredListing['status'];
-  /** 2 = searchable reference of its group, 1 = searchable duplicate, 0 = not searchable (see sqlite/schema.ts). */
+  /** 2 = searchable reference of its group, 1 = searchable duplicate, 0 = not searchable (src/core/query/stored-keys.ts visOf). */
   vis: 0 | 1 | 2;
   catalogue_entered_at: number;
   updated_at: number;
@@ -41,9 +42,6 @@ export interface ListingSource {
   dedup_key: string | null;
   group_sites_ahead: string[];
   block_key: string | null;
-  type_norm: string;
-  city_norm: string | null;
-  region_norm: string | null;
   /** Written, indexed, never read back (excluded from `_source`). */
   search_text?: string;
   location: { lat: number; lon: number } | null;
@@ -100,11 +98,6 @@ export const MAP_POINT_FIELDS = [
   'content.is_internal',
 ];
 
-export function visOf(listing: StoredListing): 0 | 1 | 2 {
-  if (listing.status !== 'active' || !listing.has_photos) return 0;
-  return listing.group_sites_ahead.length === 0 ? 2 : 1;
-}
-
 /** The document of a listing; `readModel`: with the texts the API sends (an index of the current mapping). */
 export function toSource(listing: StoredListing, readModel = false): WrittenSource {
   const source = listingSource(listing);
@@ -128,9 +121,7 @@ function listingSource(listing: StoredListing): ListingSource {
     dedup_key: listing.dedup_key,
     group_sites_ahead: listing.group_sites_ahead,
     block_key: blockKeyOf(listing),
-    type_norm: foldText(c.type),
-    city_norm: c.city ? foldText(c.city) : null,
-    region_norm: c.region ? foldText(c.region) : null,
+    ...foldedKeysOf(c),
     search_text: searchTextOf(c),
     // Both or nothing: a half-known position must not land on the equator or the meridian.
     location: c.latitude !== null && c.longitude !== null ? { lat: c.latitude, lon: c.longitude } : null,

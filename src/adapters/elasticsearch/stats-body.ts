@@ -13,11 +13,11 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { Quartiles, StatsArea, StatsQuery, WithdrawnValues } from '../../core/query/aggregates.js';
-import { QUARTILES } from '../../core/query/aggregates.js';
+import { QUARTILES, statsCriteria } from '../../core/query/aggregates.js';
 import { boxClause } from './map-body.js';
 import { areaClause } from './geo-clauses.js';
 import { PERCENTILES_COMPRESSION } from './clusters-body.js';
-import { boolQuery, searchScope, siteScope, type Clause } from './query-clauses.js';
+import { boolQuery, conditionClauses, searchScope, siteScope, type Clause } from './query-clauses.js';
 import type { SearchBody } from './search-body.js';
 
 const PERCENTS = QUARTILES.map((q) => q * 100);
@@ -48,17 +48,7 @@ export function areaClauses(area: StatsArea): Clause[] {
 }
 
 function criteriaClauses(query: StatsQuery): Clause[] {
-  const clauses: Clause[] = [];
-  if (query.types?.length) clauses.push({ terms: { type_norm: query.types } });
-  if (query.transaction) clauses.push({ term: { 'content.transaction_type': query.transaction } });
-  if (query.roomsMin !== undefined || query.roomsMax !== undefined) {
-    clauses.push({
-      range: {
-        'content.rooms': { ...(query.roomsMin !== undefined ? { gte: query.roomsMin } : {}), ...(query.roomsMax !== undefined ? { lte: query.roomsMax } : {}) },
-      },
-    });
-  }
-  return clauses;
+  return conditionClauses(statsCriteria(query)).filter;
 }
 
 /** Quartiles of a field, and how many values it has. */

@@ -1,8 +1,12 @@
 /**
- * Pure translation of the engine-neutral filter and scope to a SQLite WHERE clause.
- * Column names are those of schema.ts; values always travel as bound parameters.
+ * The SQL renderer of the engine-neutral conditions (src/core/query/filters.ts, scope.ts): the
+ * filter table, the scope and the visibility as a SQLite WHERE clause, pure. Column names are those
+ * of schema.ts; values travel as bound parameters, but for the constants of the partial indexes.
  */
+import { filterConditions as neutralFilterConditions, type Condition, type FilterName } from '../../core/query/filters.js';
 import type { ListingFilter, Scope } from '../../core/query/query.js';
+import { scopeConditions as neutralScopeConditions, siteConditions as neutralSiteConditions } from '../../core/query/scope.js';
+import type { StoredKey } from '../../core/query/stored-keys.js';
 import { areaConditions } from './geo-sql.js';
 import type { Param, SqlPart } from './sql-part.js';
 
@@ -20,75 +24,88 @@ export function mergeParts(...parts: SqlPart[]): SqlPart {
   return { where: parts.flatMap((p) => p.where), params: parts.flatMap((p) => p.params) };
 }
 
+/** What a column's conditions may do in a statement (SQLITE_HINTS). */
+interface ColumnHint {
+  /**
+   * false: the condition is written `+l.column`, which SQLite still tests on index entries but never
+   * seeks an index by, so that a narrower condition drives the plan.
+   */
+  leads?: (filter: ListingFilter, options: FilterOptions) => boolean;
+}
+
+interface FilterOptions {
+  /** The transaction may drive an index (see transactionLeads). */
+  transactionLeads?: boolean;
+}
+
 /**
- * Conditions of the `/annonces` filters (without full text, which picks its own plan).
- * `transactionLeads`: the transaction may drive an index (see transactionLeads); otherwise its term
- * is written `+l.transaction_type`, which SQLite still tests on index entries but never seeks by.
+ * The column of a stored key (src/core/query/stored-keys.ts) is named after its field (`content.price`
+ * is `price`, `updated_at` is `updated_at`), but for these.
  */
-export function filterConditions(filter: ListingFilter, alias = 'l', options: { transactionLeads?: boolean } = {}): SqlPart {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  const c = (column: string) => `${alias}.${column}`;
-  const inList = (column: string, values: readonly string[]) => {
-    where.push(`${c(column)} IN (${values.map(() => '?').join(',')})`);
-    params.push(...values);
-  };
-  const range = (column: string, min: number | undefined, max: number | undefined) => {
-    if (min !== undefined) {
-      where.push(`${c(column)} >= ?`);
-      params.push(min);
-    }
-    if (max !== undefined) {
-      where.push(`${c(column)} <= ?`);
-      params.push(max);
-    }
-  };
-  if (filter.types?.length) inList('type_norm', filter.types);
-  if (filter.transaction) {
-    where.push(`${options.transactionLeads ? '' : '+'}${c('transaction_type')} = ?`);
-    params.push(filter.transaction);
+const COLUMNS: Partial<Record<StoredKey, string>> = { catalogue_entered_at: 'entered_at', group_sites_ahead: 'sites_ahead' };
+
+/**
+ * Keys whose values are written into the statement rather than bound: the partial indexes of
+ * schema.ts are declared `WHERE vis = 2` / `WHERE vis >= 1`, and SQLite uses one only when the
+ * statement holds the same constant.
+ */
+const INLINED: ReadonlySet<StoredKey> = new Set(['vis']);
+
+/** The rendering hints of the filter table's entries (src/core/query/filters.ts), by filter name. */
+const SQLITE_HINTS: Partial<Record<string, ColumnHint>> = {
+  transaction: { leads: (_filter, options) => options.transactionLeads === true },
+  // A postal code or a city is far narrower than a department: with one of them the department must
+  // not drive the plan (its (department, type) indexes would otherwise win on two equalities and
+  // read a listing row per entry to test the postal code).
+  dept: { leads: (filter) => filter.postalCode === undefined && !filter.cities?.length },
+} satisfies Partial<Record<FilterName, ColumnHint>>;
+
+export const columnOf = (key: StoredKey): string => COLUMNS[key] ?? key.replace(/^content\./, '');
+
+/** SQLite has no booleans: a boolean key is stored 0 or 1. */
+const bound = (value: string | number | boolean): Param => (typeof value === 'boolean' ? Number(value) : value);
+const marks = (values: readonly unknown[]) => values.map(() => '?').join(',');
+
+/**
+ * One engine-neutral condition as SQL on the row `alias`. `lead` false: the column is written `+col`
+ * (ColumnHint.leads). Full text is no condition of the statement (the text plans of text-plan.ts
+ * pick where it is matched): it renders to nothing here.
+ */
+export function conditionSql(condition: Condition, alias = 'l', lead = true): SqlPart {
+  if (condition.op === 'area') return areaConditions(condition.area, alias);
+  if (condition.op === 'words') return { where: [], params: [] };
+  const column = `${lead ? '' : '+'}${alias}.${columnOf(condition.key)}`;
+  const inlined = INLINED.has(condition.key);
+  const compare = (op: string, value: string | number | boolean): SqlPart =>
+    inlined && typeof value === 'number' ? { where: [`${column} ${op} ${value}`], params: [] } : { where: [`${column} ${op} ?`], params: [bound(value)] };
+  switch (condition.op) {
+    case 'equals':
+      return compare('=', condition.value);
+    case 'oneOf':
+      return { where: [`${column} IN (${marks(condition.values)})`], params: [...condition.values] };
+    case 'range':
+      return mergeParts(
+        ...(condition.min === undefined ? [] : [compare('>=', condition.min)]),
+        ...(condition.max === undefined ? [] : [compare('<=', condition.max)]),
+      );
+    case 'noneOf':
+      // A list is stored as its values between commas (`,a,b,`: rows.ts), so a value is found whole.
+      return { where: condition.values.map(() => `instr(${alias}.${columnOf(condition.key)}, ?) = 0`), params: condition.values.map((v) => `,${v},`) };
   }
-  if (filter.cities?.length) inList('city_norm', filter.cities);
-  if (filter.postalCode) {
-    where.push(`${c('postal_code')} = ?`);
-    params.push(filter.postalCode);
-  }
-  if (filter.department) {
-    // A postal code or a city is far narrower than a department: with one of them the department must
-    // not drive the plan (its (department, type) indexes would otherwise win on two equalities and
-    // read a listing row per entry to test the postal code). The unary + keeps SQLite from using the
-    // term in an index; the condition is the same.
-    const narrower = filter.postalCode !== undefined || (filter.cities?.length ?? 0) > 0;
-    where.push(`${narrower ? '+' : ''}${c('department')} = ?`);
-    params.push(filter.department);
-  }
-  if (filter.region) {
-    where.push(`${c('region_norm')} = ?`);
-    params.push(filter.region);
-  }
-  range('price', filter.priceMin, filter.priceMax);
-  range('price_per_m2', filter.pricePerM2Min, filter.pricePerM2Max);
-  range('surface', filter.surfaceMin, filter.surfaceMax);
-  range('rooms', filter.roomsMin, undefined);
-  range('bedrooms', filter.bedroomsMin, undefined);
-  // A NULL year never satisfies >= or <=, so unknown years are excluded by these filters (docs/api.md).
-  range('year_built', filter.yearMin, filter.yearMax);
-  if (filter.dpe?.length) inList('dpe', filter.dpe);
-  if (filter.ges?.length) inList('ges', filter.ges);
-  if (filter.updatedSince !== undefined) {
-    where.push(`${c('updated_at')} >= ?`);
-    params.push(filter.updatedSince);
-  }
-  if (filter.createdSince !== undefined) {
-    where.push(`${c('published_at')} >= ?`);
-    params.push(filter.createdSince);
-  }
-  if (filter.area) {
-    const area = areaConditions(filter.area, alias);
-    where.push(...area.where);
-    params.push(...area.params);
-  }
-  return { where, params };
+}
+
+const conditionsSql = (conditions: readonly Condition[], alias: string): SqlPart => mergeParts(...conditions.map((c) => conditionSql(c, alias)));
+
+/**
+ * Conditions of the `/annonces` filters (without full text, which picks its own plan), rendered from
+ * the filter table. `transactionLeads`: the transaction may drive an index (see transactionLeads).
+ */
+export function filterConditions(filter: ListingFilter, alias = 'l', options: FilterOptions = {}): SqlPart {
+  return mergeParts(
+    ...neutralFilterConditions(filter).map(({ entry, condition }) =>
+      conditionSql(condition, alias, SQLITE_HINTS[entry.name]?.leads?.(filter, options) ?? true),
+    ),
+  );
 }
 
 /**
@@ -101,40 +118,14 @@ export function transactionLeads(filter: ListingFilter, sortByTransaction: boole
   return sortByTransaction && filter.transaction !== undefined && filter.department === undefined && filter.postalCode === undefined && !filter.cities?.length;
 }
 
-/**
- * Site eligibility and access period. Grouped: a listing is returned when its site is eligible and no
- * better-ranked site of its group is (docs/deduplication.md); without a site filter that is `vis = 2`.
- */
+/** Visibility, site eligibility and access period of a search or a map (src/core/query/scope.ts). */
 export function scopeConditions(scope: Scope, grouped: boolean, alias = 'l'): SqlPart {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  const eligible = scope.eligibleSites;
-  if (grouped && eligible === null) where.push(`${alias}.vis = 2`);
-  else where.push(`${alias}.vis >= 1`);
-  where.push(`${alias}.entered_at >= ?`);
-  params.push(scope.enteredFrom);
-  if (eligible !== null) {
-    where.push(`${alias}.source IN (${eligible.map(() => '?').join(',')})`);
-    params.push(...eligible);
-    if (grouped) {
-      for (const site of eligible) {
-        where.push(`instr(${alias}.sites_ahead, ?) = 0`);
-        params.push(`,${site},`);
-      }
-    }
-  }
-  return { where, params };
+  return conditionsSql(neutralScopeConditions(scope, grouped), alias);
 }
 
 /** Site and access conditions for the feed and the withdrawn flow (site listings one by one). */
 export function siteConditions(scope: Scope, alias = 'l'): SqlPart {
-  const where = [`${alias}.entered_at >= ?`];
-  const params: (string | number)[] = [scope.enteredFrom];
-  if (scope.eligibleSites !== null) {
-    where.push(`${alias}.source IN (${scope.eligibleSites.map(() => '?').join(',')})`);
-    params.push(...scope.eligibleSites);
-  }
-  return { where, params };
+  return conditionsSql(neutralSiteConditions(scope), alias);
 }
 
 /** FTS5 query: every word must match (implicit AND); words are quoted so no FTS syntax leaks in. */

@@ -1,5 +1,5 @@
 /** Conversion between StoredListing and a row of the `listings` table. */
-import { foldText } from '../../core/refdata/text.js';
+import { foldedKeysOf, visOf } from '../../core/query/stored-keys.js';
 import { listingId, type MapPointListing, type StoredListing } from '../../core/model/stored.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
 import { presentAnnonce, presentMapPoint } from '../../core/model/present.js';
@@ -55,7 +55,6 @@ export interface ListingRow {
 export function toRow(listing: StoredListing): ListingRow {
   const c = listing.content;
   const active = listing.status === 'active';
-  const visible = active && listing.has_photos;
   const blockKey = blockKeyOf(listing);
   const annonce = presentAnnonce(listing);
   return {
@@ -63,7 +62,7 @@ export function toRow(listing: StoredListing): ListingRow {
     source: c.source,
     status: listing.status,
     active: active ? 1 : 0,
-    vis: visible ? (listing.group_sites_ahead.length === 0 ? 2 : 1) : 0,
+    vis: visOf(listing),
     entered_at: listing.catalogue_entered_at,
     updated_at: listing.updated_at,
     published_at: listing.published_at,
@@ -71,11 +70,9 @@ export function toRow(listing: StoredListing): ListingRow {
     change_seq: listing.change_seq,
     left_market_at: listing.left_market_at,
     transaction_type: c.transaction_type,
-    type_norm: foldText(c.type),
-    city_norm: c.city ? foldText(c.city) : null,
     postal_code: c.postal_code,
     department: c.department,
-    region_norm: c.region ? foldText(c.region) : null,
+    ...foldedKeysOf(c),
     price: c.price,
     price_per_m2: c.price_per_m2,
     surface: c.surface,

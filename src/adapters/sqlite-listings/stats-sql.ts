@@ -6,8 +6,8 @@
  * thousand listings, a department some tens of thousands.
  */
 import type { StatsArea, StatsQuery, StatsResult } from '../../core/query/aggregates.js';
-import { quartilesOf, withdrawnStats, type WithdrawnValues } from '../../core/query/aggregates.js';
-import { scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
+import { quartilesOf, statsCriteria, withdrawnStats, type WithdrawnValues } from '../../core/query/aggregates.js';
+import { conditionSql, mergeParts, scopeConditions, siteConditions, type SqlPart } from './filter-sql.js';
 import type { SqlStatement } from './clusters-sql.js';
 import { areaConditions as shapeConditions } from './geo-sql.js';
 
@@ -44,30 +44,12 @@ export function areaConditions(area: StatsArea): SqlPart {
 }
 
 /**
- * type, transaction and rooms. The area is what must drive the plan (a department's or a postal
- * code's index, the map's latitude index for a box): the unary + keeps SQLite from seeking a
- * nationwide (transaction, type) index instead; the conditions are the same.
+ * type, transaction and rooms (statsCriteria). The area is what must drive the plan (a department's
+ * or a postal code's index, the map's latitude index for a box): the unary + keeps SQLite from
+ * seeking a nationwide (transaction, type) index instead; no index leads by rooms.
  */
 function criteriaConditions(query: StatsQuery): SqlPart {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (query.types?.length) {
-    where.push(`+l.type_norm IN (${query.types.map(() => '?').join(',')})`);
-    params.push(...query.types);
-  }
-  if (query.transaction) {
-    where.push('+l.transaction_type = ?');
-    params.push(query.transaction);
-  }
-  if (query.roomsMin !== undefined) {
-    where.push('l.rooms >= ?');
-    params.push(query.roomsMin);
-  }
-  if (query.roomsMax !== undefined) {
-    where.push('l.rooms <= ?');
-    params.push(query.roomsMax);
-  }
-  return { where, params };
+  return mergeParts(...statsCriteria(query).map((condition) => conditionSql(condition, 'l', condition.op === 'range')));
 }
 
 function statement(columns: string, ...parts: SqlPart[]): SqlStatement {

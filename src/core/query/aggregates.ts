@@ -7,6 +7,7 @@
 import type { TransactionType } from '../model/annonce.js';
 import type { BoundingBox, ListingFilter, Scope } from './query.js';
 import type { GeoArea } from './geo.js';
+import { FILTERS, filterConditions, type FilterCondition } from './filters.js';
 import type { JsonText } from '../model/present.js';
 
 /** Highest zoom of the web-map tiling asked for (tiles of about 38 m at the equator). */
@@ -119,6 +120,24 @@ export interface StatsQuery {
   grouped: boolean;
   /** Withdrawn listings with left_market_at at or after this (epoch ms). */
   withdrawnSince: number;
+}
+
+/**
+ * The criteria of a stats query as conditions of the filter table (filters.ts): its type and
+ * transaction filters, and the rooms between both bounds (the table's `pieces` has a lower bound only).
+ */
+export function statsCriteria(query: StatsQuery): FilterCondition[] {
+  const conditions = filterConditions({ types: query.types, transaction: query.transaction }).map((active) => active.condition);
+  if (query.roomsMin !== undefined || query.roomsMax !== undefined) {
+    const rooms = FILTERS.find((entry) => entry.name === 'pieces')!.key;
+    conditions.push({
+      op: 'range',
+      key: rooms,
+      ...(query.roomsMin === undefined ? {} : { min: query.roomsMin }),
+      ...(query.roomsMax === undefined ? {} : { max: query.roomsMax }),
+    });
+  }
+  return conditions;
 }
 
 /** First quartile, median, third quartile of the values that are known, and how many they are. */

@@ -4,6 +4,7 @@
  * with every filter of the query except its own, so a client shows how many listings each other
  * choice would give. The definitions are here so that both engines and the tests count one way.
  */
+import { FILTERS, fieldsOf, type FilterName } from './filters.js';
 import type { ListingFilter, Scope } from './query.js';
 
 export const FACET_NAMES = ['type', 'pieces', 'dpe', 'prix', 'surface', 'source'] as const;
@@ -64,40 +65,26 @@ export interface FacetsResult {
   facets: Partial<Record<FacetName, FacetCounts>>;
 }
 
+/** The filter of the table (filters.ts) each facet counts the values of; the source facet's own filter is the scope's site filter. */
+const FACET_FILTERS: Record<FacetName, FilterName | null> = { type: 'type', pieces: 'pieces', dpe: 'dpe', prix: 'prix', surface: 'surface', source: null };
+
+/** The ListingFilter fields of a facet's own filter. */
+function ownFields(name: FacetName): (keyof ListingFilter)[] {
+  const own = FACET_FILTERS[name];
+  const entry = FILTERS.find((filter) => filter.name === own);
+  return entry ? fieldsOf(entry) : [];
+}
+
 /** The filter without a facet's own conditions (the source facet's own is the scope's site filter). */
 export function withoutOwnFilter(filter: ListingFilter, name: FacetName): ListingFilter {
-  switch (name) {
-    case 'type':
-      return { ...filter, types: undefined };
-    case 'pieces':
-      return { ...filter, roomsMin: undefined };
-    case 'dpe':
-      return { ...filter, dpe: undefined };
-    case 'prix':
-      return { ...filter, priceMin: undefined, priceMax: undefined };
-    case 'surface':
-      return { ...filter, surfaceMin: undefined, surfaceMax: undefined };
-    case 'source':
-      return filter;
-  }
+  const without = { ...filter };
+  for (const field of ownFields(name)) delete without[field];
+  return without;
 }
 
 /** Only a facet's own conditions of the filter (none for the source facet: its own is in the scope). */
 export function ownFilter(filter: ListingFilter, name: FacetName): ListingFilter {
-  switch (name) {
-    case 'type':
-      return { types: filter.types };
-    case 'pieces':
-      return { roomsMin: filter.roomsMin };
-    case 'dpe':
-      return { dpe: filter.dpe };
-    case 'prix':
-      return { priceMin: filter.priceMin, priceMax: filter.priceMax };
-    case 'surface':
-      return { surfaceMin: filter.surfaceMin, surfaceMax: filter.surfaceMax };
-    case 'source':
-      return {};
-  }
+  return Object.fromEntries(ownFields(name).map((field) => [field, filter[field]]));
 }
 
 /** The scope a facet counts in: every site for the source facet (its own filter), else the query's. */

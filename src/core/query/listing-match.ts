@@ -1,57 +1,54 @@
 /**
  * Whether one stored listing passes an engine-neutral filter and scope, in memory: the notifier
  * reads each change once and matches it against every alert, instead of asking the store once per
- * alert. It follows the feed's rules of docs/api.md (site listings one by one, photo or not): `q`
- * words against the folded title and description words, like the stores' text indexes; unknown
- * values fail a bound, as in the stores.
+ * alert. It follows the feed's rules of docs/api.md (site listings one by one, photo or not). The
+ * conditions are those of the filter table (filters.ts), read from the listing as the stores index
+ * them (stored-keys.ts storedValue): `q` words against the folded title and description words,
+ * like the stores' text indexes; unknown values fail a bound, as in the stores.
  */
 import { inArea } from './geo.js';
 import type { StoredListing } from '../model/stored.js';
-import { foldText, textTokens } from '../refdata/text.js';
+import { textTokens } from '../refdata/text.js';
+import { filterConditions, type Condition } from './filters.js';
 import type { ListingFilter, Scope } from './query.js';
-
-function within(value: number | null, min: number | undefined, max: number | undefined): boolean {
-  if (min === undefined && max === undefined) return true;
-  if (value === null) return false;
-  return (min === undefined || value >= min) && (max === undefined || value <= max);
-}
+import { siteConditions } from './scope.js';
+import { storedValue } from './stored-keys.js';
 
 function hasEveryWord(listing: StoredListing, words: readonly string[]): boolean {
   const present = new Set([...textTokens(listing.content.title ?? ''), ...textTokens(listing.content.description ?? '')]);
   return words.every((word) => present.has(word));
 }
 
-function oneOfFolded(value: string | null, wanted: readonly string[] | undefined): boolean {
-  return wanted === undefined || (value !== null && wanted.includes(foldText(value)));
+/** Whether the listing satisfies one condition, as both stores evaluate it. */
+export function holds(listing: StoredListing, condition: Condition): boolean {
+  switch (condition.op) {
+    case 'equals':
+      return storedValue(listing, condition.key) === condition.value;
+    case 'oneOf':
+      return condition.values.includes(storedValue(listing, condition.key) as string | number);
+    case 'range': {
+      const value = storedValue(listing, condition.key);
+      if (typeof value !== 'number') return false;
+      return (condition.min === undefined || value >= condition.min) && (condition.max === undefined || value <= condition.max);
+    }
+    case 'noneOf': {
+      const held = storedValue(listing, condition.key) as readonly string[];
+      return !condition.values.some((value) => held.includes(value));
+    }
+    case 'area': {
+      // A polygon or a circle holds located listings only, as both engines filter them.
+      const { latitude: lat, longitude: lon } = listing.content;
+      return lat !== null && lon !== null && inArea(condition.area, { lat, lon });
+    }
+    case 'words':
+      return hasEveryWord(listing, condition.words);
+  }
 }
 
 export function inScope(listing: StoredListing, scope: Scope): boolean {
-  if (listing.catalogue_entered_at < scope.enteredFrom) return false;
-  return scope.eligibleSites === null || scope.eligibleSites.includes(listing.content.source);
+  return siteConditions(scope).every((condition) => holds(listing, condition));
 }
 
 export function matchesFilter(listing: StoredListing, filter: ListingFilter): boolean {
-  const content = listing.content;
-  const checks: boolean[] = [
-    oneOfFolded(content.type, filter.types),
-    filter.transaction === undefined || content.transaction_type === filter.transaction,
-    oneOfFolded(content.city, filter.cities),
-    filter.postalCode === undefined || content.postal_code === filter.postalCode,
-    filter.department === undefined || content.department === filter.department,
-    oneOfFolded(content.region, filter.region === undefined ? undefined : [filter.region]),
-    within(content.price, filter.priceMin, filter.priceMax),
-    within(content.price_per_m2, filter.pricePerM2Min, filter.pricePerM2Max),
-    within(content.surface, filter.surfaceMin, filter.surfaceMax),
-    within(content.rooms, filter.roomsMin, undefined),
-    within(content.bedrooms, filter.bedroomsMin, undefined),
-    within(content.year_built, filter.yearMin, filter.yearMax),
-    filter.dpe === undefined || (content.dpe !== null && filter.dpe.includes(content.dpe)),
-    filter.ges === undefined || (content.ges !== null && filter.ges.includes(content.ges)),
-    filter.updatedSince === undefined || listing.updated_at >= filter.updatedSince,
-    filter.createdSince === undefined || (listing.published_at !== null && listing.published_at >= filter.createdSince),
-    // A polygon or a circle holds located listings only, as both engines filter them.
-    filter.area === undefined ||
-      (content.latitude !== null && content.longitude !== null && inArea(filter.area, { lat: content.latitude, lon: content.longitude })),
-  ];
-  return checks.every(Boolean) && (!filter.words?.length || hasEveryWord(listing, filter.words));
+  return filterConditions(filter).every(({ condition }) => holds(listing, condition));
 }

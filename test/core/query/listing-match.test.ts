@@ -44,6 +44,8 @@ const FILTERS: ListingFilter[] = [
     },
   },
   { area: { kind: 'circle', centre: { lat: 45.76, lon: 4.84 }, radiusKm: 8 }, transaction: 'vente' },
+  // An empty list or text sets no filter, in memory as in the stores.
+  { types: [], dpe: [], words: [], postalCode: '', department: '69' },
 ];
 
 const SCOPES: Scope[] = [
