@@ -55,6 +55,9 @@ export function mergeRecord(record: NormalisedRecord, existing: StoredListing | 
     group_members: existing?.group_members ?? null,
     price_points: [...pricePoints],
     content_hash: hash,
+    // Decided once, when the listing is first written (relisting.ts), then kept.
+    relisted_from: existing?.relisted_from ?? null,
+    ...(existing?.first_seen_at !== undefined ? { first_seen_at: existing.first_seen_at } : {}),
   };
   return { kind: 'write', listing, contentChanged };
 }

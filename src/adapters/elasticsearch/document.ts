@@ -16,7 +16,7 @@ import type { PricePoint } from '../../core/model/annonce.js';
 import type { ListingContent, StoredListing } from '../../core/model/stored.js';
 import { foldText, textTokens } from '../../core/refdata/text.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
-import { readModelFields, type ReadModelFields } from './read-model.js';
+import { readModelFields, RELISTING_FIELDS, type ReadModelFields } from './read-model.js';
 
 /** What the presenters need of a series that is not sent: its length, first and last two points. */
 export interface PriceDigest {
@@ -53,6 +53,10 @@ export interface ListingSource {
   price_points: PricePoint[];
   price_digest: PriceDigest | null;
   content: ListingContent;
+  /** The earlier listing of a relisting (stored, not indexed); `relisted` is its indexed flag (the `relistee` filter). */
+  relisted_from?: StoredListing['relisted_from'];
+  relisted?: boolean;
+  first_seen_at?: number;
 }
 
 /** A document as written to an index of the current mapping: the listing and its read model (read-model.ts). */
@@ -108,7 +112,10 @@ export function visOf(listing: StoredListing): 0 | 1 | 2 {
 /** The document of a listing; `readModel`: with the texts the API sends (an index of the current mapping). */
 export function toSource(listing: StoredListing, readModel = false): WrittenSource {
   const source = listingSource(listing);
-  return readModel ? { ...source, ...readModelFields(listing) } : source;
+  if (readModel) return { ...source, ...readModelFields(listing) };
+  // An index of an older mapping refuses the relisting fields (read-model.ts mappingHasReadModel).
+  for (const field of RELISTING_FIELDS) delete source[field];
+  return source;
 }
 
 function listingSource(listing: StoredListing): ListingSource {
@@ -142,6 +149,9 @@ function listingSource(listing: StoredListing): ListingSource {
       ? { count: points.length, first: points[0], previous: points.length > 1 ? points[points.length - 2] : null, last: points[points.length - 1] }
       : null,
     content: c,
+    relisted_from: listing.relisted_from ?? null,
+    relisted: !!listing.relisted_from,
+    ...(listing.first_seen_at !== undefined ? { first_seen_at: listing.first_seen_at } : {}),
   };
 }
 
@@ -178,6 +188,8 @@ export function fromSource(
     group_members: source.group_members ?? null,
     price_points: source.price_points ?? expandDigest(source.price_digest ?? null),
     content_hash: source.content_hash ?? '',
+    relisted_from: source.relisted_from ?? null,
+    ...(source.first_seen_at !== undefined && source.first_seen_at !== null ? { first_seen_at: source.first_seen_at } : {}),
   };
 }
 

@@ -71,6 +71,7 @@ export function filterClauses(filter: ListingFilter): Clause[] {
   if (filter.ges?.length) clauses.push({ terms: { 'content.ges': filter.ges } });
   range('updated_at', filter.updatedSince, undefined);
   range('published_at', filter.createdSince, undefined);
+  if (filter.relisted !== undefined) clauses.push({ term: { relisted: filter.relisted } });
   if (filter.area) clauses.push(areaClause(filter.area));
   const text = textClause(filter.words);
   if (text) clauses.push(text);

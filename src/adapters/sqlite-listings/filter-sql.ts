@@ -86,6 +86,10 @@ export function filterConditions(filter: ListingFilter, alias = 'l', options: { 
     where.push(`${c('published_at')} >= ?`);
     params.push(filter.createdSince);
   }
+  if (filter.relisted !== undefined) {
+    where.push(`${c('relisted')} = ?`);
+    params.push(filter.relisted ? 1 : 0);
+  }
   if (filter.area) {
     const area = areaConditions(filter.area, alias);
     where.push(...area.where);

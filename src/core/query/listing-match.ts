@@ -49,6 +49,7 @@ export function matchesFilter(listing: StoredListing, filter: ListingFilter): bo
     filter.ges === undefined || (content.ges !== null && filter.ges.includes(content.ges)),
     filter.updatedSince === undefined || listing.updated_at >= filter.updatedSince,
     filter.createdSince === undefined || (listing.published_at !== null && listing.published_at >= filter.createdSince),
+    filter.relisted === undefined || !!listing.relisted_from === filter.relisted,
     // A polygon or a circle holds located listings only, as both engines filter them.
     filter.area === undefined ||
       (content.latitude !== null && content.longitude !== null && inArea(filter.area, { lat: content.latitude, lon: content.longitude })),
