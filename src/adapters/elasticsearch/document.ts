@@ -112,8 +112,15 @@ export function visOf(listing: StoredListing): 0 | 1 | 2 {
 /** The document of a listing; `readModel`: with the texts the API sends (an index of the current mapping). */
 export function toSource(listing: StoredListing, readModel = false): WrittenSource {
   const source = listingSource(listing);
-  if (readModel) return { ...source, ...readModelFields(listing) };
-  // An index of an older mapping refuses the relisting fields (read-model.ts mappingHasReadModel).
+  return readModel ? { ...source, ...readModelFields(listing) } : source;
+}
+
+/**
+ * The document as an index of an older mapping takes it (the bulk writer, when the target lacks the
+ * current fields: read-model.ts mappingHasReadModel): without the relisting fields, which it refuses.
+ */
+export function toOlderSource(listing: StoredListing): WrittenSource {
+  const source = listingSource(listing);
   for (const field of RELISTING_FIELDS) delete source[field];
   return source;
 }
@@ -188,7 +195,7 @@ export function fromSource(
     group_members: source.group_members ?? null,
     price_points: source.price_points ?? expandDigest(source.price_digest ?? null),
     content_hash: source.content_hash ?? '',
-    relisted_from: source.relisted_from ?? null,
+    ...(source.relisted_from ? { relisted_from: source.relisted_from } : {}),
     ...(source.first_seen_at !== undefined && source.first_seen_at !== null ? { first_seen_at: source.first_seen_at } : {}),
   };
 }

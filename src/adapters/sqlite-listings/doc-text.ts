@@ -102,7 +102,7 @@ export function decodeDoc(docText: string, annonceText: string | Buffer | null):
     group_members: doc.group_members !== undefined ? doc.group_members : membersFromSources((annonce.sources ?? null) as Annonce['sources']),
     group_sites_ahead: doc.group_sites_ahead,
     has_photos: doc.has_photos,
-    relisted_from: doc.relisted_from ?? null,
+    ...(doc.relisted_from ? { relisted_from: doc.relisted_from } : {}),
     ...(doc.first_seen_at !== undefined ? { first_seen_at: doc.first_seen_at } : {}),
   };
 }

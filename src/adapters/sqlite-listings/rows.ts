@@ -122,7 +122,7 @@ export function fromRow(row: ListingRow): StoredListing {
     group_members: doc.group_members,
     price_points: row.points ? JSON.parse(row.points) : [],
     content_hash: row.content_hash,
-    relisted_from: doc.relisted_from ?? null,
+    ...(doc.relisted_from ? { relisted_from: doc.relisted_from } : {}),
     ...(doc.first_seen_at !== undefined ? { first_seen_at: doc.first_seen_at } : {}),
   };
 }
