@@ -421,10 +421,23 @@ export interface components {
             published_at: string | null;
             /** @description Date of the last collection pass that saw the listing (ISO 8601 date-time, UTC). Null when unknown. */
             updated_at: string | null;
+            /** @description Since when the property has been on the market (ISO 8601 date-time, UTC): the earliest first collection of this listing, of its duplicates on other sites and of the listings it was relisted from. Time on market counts from here. */
+            first_seen_at: string;
             /** @description Always null: no contact data is served (reach the seller through `external_url`). */
             seller_contact: null;
-            /** @description Price readings since tracking began. Null while the listing has no price reading. */
+            /** @description Price readings since tracking began, continued from the earlier listing for a relisted one. Null while the listing has no price reading. */
             price_history: components["schemas"]["PriceHistory"] | null;
+            /** @description The withdrawn listing this one republishes: the same property back on the market within 90 days under a new reference, on the same site or another. Null when the listing is no relisting. */
+            relisted_from: {
+                /** @description Site of the earlier listing (a `/sources` id); the same site when it republished the property under a new reference. */
+                source: string;
+                /** @description The earlier listing's reference on that site. */
+                reference: string;
+                /** @description When the earlier listing left the market (ISO 8601, UTC). */
+                withdrawn_at: string;
+                /** @description The earlier listing's last price in euros; null when it showed none. */
+                price: number | null;
+            } | null;
             /** @description True for listings published by the service itself. */
             is_internal: boolean;
             /** @description Stable identifier of the listing's duplicate group, the same on every site. Null when no duplicate is known. */
@@ -601,10 +614,23 @@ export interface components {
             published_at: string | null;
             /** @description Date of the last collection pass that saw the listing (ISO 8601 date-time, UTC). Null when unknown. */
             updated_at: string | null;
+            /** @description Since when the property has been on the market (ISO 8601 date-time, UTC): the earliest first collection of this listing, of its duplicates on other sites and of the listings it was relisted from. Time on market counts from here. */
+            first_seen_at: string;
             /** @description Always null: no contact data is served (reach the seller through `external_url`). */
             seller_contact: null;
-            /** @description Price readings since tracking began. Null while the listing has no price reading. */
+            /** @description Price readings since tracking began, continued from the earlier listing for a relisted one. Null while the listing has no price reading. */
             price_history: components["schemas"]["PriceHistory"] | null;
+            /** @description The withdrawn listing this one republishes: the same property back on the market within 90 days under a new reference, on the same site or another. Null when the listing is no relisting. */
+            relisted_from: {
+                /** @description Site of the earlier listing (a `/sources` id); the same site when it republished the property under a new reference. */
+                source: string;
+                /** @description The earlier listing's reference on that site. */
+                reference: string;
+                /** @description When the earlier listing left the market (ISO 8601, UTC). */
+                withdrawn_at: string;
+                /** @description The earlier listing's last price in euros; null when it showed none. */
+                price: number | null;
+            } | null;
             /** @description True for listings published by the service itself. */
             is_internal: boolean;
             /** @description Stable identifier of the listing's duplicate group, the same on every site. Null when no duplicate is known. */
@@ -1535,6 +1561,8 @@ export interface operations {
                 updated_since?: string;
                 /** @description Listings published on their site since this ISO 8601 date-time. */
                 created_since?: string;
+                /** @description true: only relistings (a withdrawn property republished within 90 days under a new reference, `relisted_from` set); false: no relisting. */
+                relistee?: "0" | "1" | "true" | "false";
                 /** @description Only these sites (comma-separated ids of GET /sources); offers with site filters. */
                 sources?: string;
                 /** @description Every site but these (comma-separated); offers with site filters. */
@@ -1739,6 +1767,8 @@ export interface operations {
                 updated_since?: string;
                 /** @description Listings published on their site since this ISO 8601 date-time. */
                 created_since?: string;
+                /** @description true: only relistings (a withdrawn property republished within 90 days under a new reference, `relisted_from` set); false: no relisting. */
+                relistee?: "0" | "1" | "true" | "false";
                 /** @description Only these sites (comma-separated ids of GET /sources); offers with site filters. */
                 sources?: string;
                 /** @description Every site but these (comma-separated); offers with site filters. */
@@ -2052,6 +2082,8 @@ export interface operations {
                 updated_since?: string;
                 /** @description Listings published on their site since this ISO 8601 date-time. */
                 created_since?: string;
+                /** @description true: only relistings (a withdrawn property republished within 90 days under a new reference, `relisted_from` set); false: no relisting. */
+                relistee?: "0" | "1" | "true" | "false";
                 /** @description Only these sites (comma-separated ids of GET /sources); offers with site filters. */
                 sources?: string;
                 /** @description Every site but these (comma-separated); offers with site filters. */
@@ -2243,6 +2275,8 @@ export interface operations {
                 updated_since?: string;
                 /** @description Listings published on their site since this ISO 8601 date-time. */
                 created_since?: string;
+                /** @description true: only relistings (a withdrawn property republished within 90 days under a new reference, `relisted_from` set); false: no relisting. */
+                relistee?: "0" | "1" | "true" | "false";
                 /** @description Only these sites (comma-separated ids of GET /sources); offers with site filters. */
                 sources?: string;
                 /** @description Every site but these (comma-separated); offers with site filters. */

@@ -17,6 +17,7 @@ import type { CommuneTable } from '../src/core/refdata/communes.js';
 import { listingId } from '../src/core/model/stored.js';
 import { withWriterLock } from '../src/core/ports/writer-lock.js';
 import { startChangeClock } from './change-clock.js';
+import { linkRelistings } from './relisting.js';
 
 /** A collector's clock may run a little ahead; beyond this a record "from the future" is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -52,6 +53,8 @@ export interface LoadProgress {
   stale: number;
   rejected: number;
   groups_formed: number;
+  /** New listings found to republish a withdrawn one (indexer/relisting.ts). */
+  relisted: number;
   /** Listings a first build rewrote with their group fields once its records were written (0 for a later load). */
   regrouped_at_end: number;
   /**
@@ -155,6 +158,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     stale: 0,
     rejected: 0,
     groups_formed: 0,
+    relisted: 0,
     regrouped_at_end: 0,
     index_operations: 0,
     nulled_fields: {},
@@ -182,6 +186,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
       else if (outcome.kind === 'unchanged') report.unchanged++;
       else report.stale++;
     }
+    report.relisted += await linkRelistings(toWrite, stored, options.store);
     const written = await grouping.apply([...toWrite.values()], options.store, clock, stored);
     const refused = new Map((await options.store.upsertMany(written)).map((f) => [f.id, f.reason]));
     report.index_operations += written.length - refused.size;

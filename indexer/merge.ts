@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { StoredListing } from '../src/core/model/stored.js';
-import { listingId } from '../src/core/model/stored.js';
+import { firstSeenOf, listingId } from '../src/core/model/stored.js';
 import type { NormalisedRecord } from './normalise.js';
 import { applyPriceReading } from './price-history.js';
 
@@ -55,6 +55,10 @@ export function mergeRecord(record: NormalisedRecord, existing: StoredListing | 
     group_members: existing?.group_members ?? null,
     price_points: [...pricePoints],
     content_hash: hash,
+    // Decided once, when the listing is first written (relisting.ts), then kept.
+    ...(existing?.relisted_from ? { relisted_from: existing.relisted_from } : {}),
+    // The grouping stage moves it to the group's earliest (group-output.ts).
+    first_seen_at: existing ? firstSeenOf(existing) : record.collectedAt,
   };
   return { kind: 'write', listing, contentChanged };
 }

@@ -105,6 +105,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(scoreLine('active listings', evaluation.active));
     for (const [shape, scores] of Object.entries(evaluation.by_shape))
       console.log(scoreLine(`  ${shape} pairs (${scores.truePairs} true, ${scores.predictedPairs} predicted)`, scores));
+    const r = evaluation.relistings;
+    console.log(`relistings: ${r.planted} planted, ${r.found} found (${r.found_exact} exact); precision ${r.precision}, recall ${r.recall}`);
     return 0;
   } finally {
     await dispose();

@@ -6,6 +6,7 @@
  * - `active`: listings on the market, the ones deduplication is for (grouping works on the active
  *   listings of a block; a listing that leaves the market leaves its group). This is the headline.
  * - `all`: every record, withdrawn ones included (their pairs count as missed), for reference.
+ * And the relistings (indexer/relisting.ts) against those the generator planted (`relisted_from` labels).
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -26,6 +27,22 @@ export interface Evaluation {
   by_shape: Record<string, PairScores>;
   /** Listings of the store without a label (should be 0). */
   unlabelled: number;
+  relistings: RelistingScores;
+}
+
+/**
+ * Relistings planted by the generator and found by the indexer. `found_exact`: planted ones linked
+ * to the very listing they republish (recall: found_exact / planted); `found_same_property`: found
+ * ones linked to a listing of the same property (precision: found_same_property / found; a copy
+ * of a withdrawn property still listed on another site is such a link without being planted).
+ */
+export interface RelistingScores {
+  planted: number;
+  found: number;
+  found_exact: number;
+  found_same_property: number;
+  precision: number;
+  recall: number;
 }
 
 export interface Labels {
@@ -33,19 +50,22 @@ export interface Labels {
   property: Map<string, string>;
   /** Listing id -> shape of its property's copies, when the labels give one. */
   shape: Map<string, string>;
+  /** Listing id -> id of the listing it republishes, for the relistings the generator planted. */
+  relistedFrom: Map<string, string>;
 }
 
 /** Labels file: one `{"source","reference","property","shape"?}` per line (gzip when it ends in .gz). */
 export async function readLabels(file: string): Promise<Labels> {
-  const labels: Labels = { property: new Map(), shape: new Map() };
+  const labels: Labels = { property: new Map(), shape: new Map(), relistedFrom: new Map() };
   const input = createReadStream(file);
   const lines = createInterface({ input: file.endsWith('.gz') ? input.pipe(createGunzip()) : input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
-    const label = JSON.parse(line) as { source: string; reference: string | number; property: string; shape?: string };
+    const label = JSON.parse(line) as { source: string; reference: string | number; property: string; shape?: string; relisted_from?: string };
     const id = listingId(label.source, String(label.reference));
     labels.property.set(id, label.property);
     if (label.shape !== undefined) labels.shape.set(id, label.shape);
+    if (label.relisted_from !== undefined) labels.relistedFrom.set(id, label.relisted_from);
   }
   return labels;
 }
@@ -55,12 +75,19 @@ export async function evaluateStore(store: ListingIndex, labels: Labels): Promis
   const all = new PairCounter();
   const byShape = new Map<string, PairCounter>();
   let unlabelled = 0;
+  const relistings = { found: 0, found_exact: 0, found_same_property: 0 };
   for await (const page of scanListings(store, 'all')) {
     for (const listing of page) {
       const label = labels.property.get(listing.id);
       if (label === undefined) {
         unlabelled++;
         continue;
+      }
+      const from = listing.relisted_from ? listingId(listing.relisted_from.source, listing.relisted_from.reference) : null;
+      if (from !== null) {
+        relistings.found++;
+        if (labels.relistedFrom.get(listing.id) === from) relistings.found_exact++;
+        if (labels.property.get(from) === label) relistings.found_same_property++;
       }
       all.add(label, listing.dedup_key);
       if (listing.status !== 'active') continue;
@@ -73,7 +100,23 @@ export async function evaluateStore(store: ListingIndex, labels: Labels): Promis
     }
   }
   const by_shape = Object.fromEntries([...byShape].sort(([a], [b]) => a.localeCompare(b)).map(([shape, counter]) => [shape, counter.scores()]));
-  return { active: active.scores(), all: all.scores(), by_shape, unlabelled };
+  const planted = labels.relistedFrom.size;
+  return {
+    active: active.scores(),
+    all: all.scores(),
+    by_shape,
+    unlabelled,
+    relistings: {
+      planted,
+      ...relistings,
+      precision: relistings.found === 0 ? 1 : round4(relistings.found_same_property / relistings.found),
+      recall: planted === 0 ? 1 : round4(relistings.found_exact / planted),
+    },
+  };
+}
+
+function round4(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
 }
 
 /** A pair of listings labelled by reading them: `same`, `different`, or `unsure` (left out of the figures). */

@@ -16,6 +16,7 @@ import { runLoad } from '../load.js';
 import { evaluateLabelledPairs, evaluateUnambiguousPairs, readLabelledPairs, type PairEvaluation, type UnambiguousPairs } from './evaluate.js';
 import { asSparse, LEVALLOIS_FOLDER, LEVALLOIS_PAIRS_FILE, levalloisFile, levalloisRecords, levalloisSites, otherRealRecords } from './realdata.js';
 import { scanListings } from './scan.js';
+import { levalloisTimeline, relistingsFound, type RelistingsFound } from './realdata-relist.js';
 import { DedupGrouping } from './stage.js';
 
 export interface FolderReport {
@@ -41,6 +42,8 @@ export interface RealdataReport {
   levallois: GroupingReport | null;
   /** The same crawl cut to the sparse shapes (realdata.ts asSparse). */
   levallois_sparse: GroupingReport | null;
+  /** The crawl replayed in time, withdrawals included: the relistings found (realdata-relist.ts). */
+  levallois_relistings: RelistingsFound | null;
 }
 
 /**
@@ -50,7 +53,7 @@ export interface RealdataReport {
 const CONTACT = /(?:(?:\+|00)\s?33\s?(?:\(0\))?|\b0)\s?[1-9](?:[\s.\-/\u00a0]{0,4}\d){8}(?!\d)|[\w.+-]+@[\w-]+\.[a-z]{2,}/i;
 
 export async function realdataReport(dir: string, configured: SiteCatalog): Promise<RealdataReport> {
-  const report: RealdataReport = { folders: [], levallois: null, levallois_sparse: null };
+  const report: RealdataReport = { folders: [], levallois: null, levallois_sparse: null, levallois_relistings: null };
   const levallois = levalloisFile(dir);
   const sites = levalloisSites(configured);
   if (levallois !== null) {
@@ -65,6 +68,7 @@ export async function realdataReport(dir: string, configured: SiteCatalog): Prom
     report.levallois = { ...loaded.extra, groups_formed: loaded.groupsFormed };
     const sparse = await loadFolder(`${LEVALLOIS_FOLDER} (sparse)`, records.map(asSparse), sites, grouping);
     report.levallois_sparse = { ...sparse.extra, groups_formed: sparse.groupsFormed };
+    report.levallois_relistings = (await loadFolder(`${LEVALLOIS_FOLDER} (in time)`, levalloisTimeline(records), sites, relistingsFound)).extra;
   }
   for (const { folder, records } of otherRealRecords(dir)) report.folders.push((await loadFolder(folder, records, sites, async () => null)).folder);
   return report;

@@ -19,8 +19,7 @@ import type { SiteCatalog } from '../../src/core/model/sites.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
 import type { ListingIndex } from '../../src/core/ports/listing-index.js';
 import type { MergeClock } from '../merge.js';
-import type { GroupFields } from './group-output.js';
-import { withOwnContent } from './own-content.js';
+import { ungroupedFields, type GroupFields } from './group-output.js';
 import { scanListings } from './scan.js';
 import { readBase, regroupCandidates, withGroupFields } from './whole-base.js';
 
@@ -81,12 +80,7 @@ async function rebuildLocked(options: RebuildOptions): Promise<RebuildReport> {
   for (let i = 0; i < strays.length; i += 500) {
     const writeClock = clock();
     for (const listing of (await options.store.getMany(strays.slice(i, i + 500))).values()) {
-      const own = withOwnContent(listing);
-      queue(
-        listing,
-        { content: own.content, completed_from: {}, has_photos: own.has_photos, dedup_key: null, group_sites_ahead: [], group_members: null },
-        writeClock,
-      );
+      queue(listing, ungroupedFields(listing), writeClock);
     }
   }
 

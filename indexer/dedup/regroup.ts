@@ -7,7 +7,7 @@
  *    members' OWN content (whole listings).
  */
 import type { SiteCatalog } from '../../src/core/model/sites.js';
-import type { StoredListing } from '../../src/core/model/stored.js';
+import { firstSeenOf, type StoredListing } from '../../src/core/model/stored.js';
 import type { BlockCandidate } from '../../src/core/ports/listing-index.js';
 import { clusterAround } from './cluster.js';
 import { groupFields, rankMembers, type GroupFields } from './group-output.js';
@@ -95,5 +95,6 @@ export function currentGroupFields(listing: StoredListing): GroupFields {
     dedup_key: listing.dedup_key,
     group_sites_ahead: listing.group_sites_ahead,
     group_members: listing.group_members,
+    first_seen_at: firstSeenOf(listing),
   };
 }

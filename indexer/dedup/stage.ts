@@ -37,8 +37,7 @@ import type { BlockCandidate, ListingIndex } from '../../src/core/ports/listing-
 import { listingsPage, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks } from './blocks.js';
-import { groupFieldsDiffer, publicGroupOutputDiffers, type GroupFields } from './group-output.js';
-import { withOwnContent } from './own-content.js';
+import { groupFieldsDiffer, publicGroupOutputDiffers, ungroupedFields, type GroupFields } from './group-output.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
 import { regroupEveryBase } from './whole-base.js';
 import { groupInWorker } from './group-worker-client.js';
@@ -184,7 +183,7 @@ export class DedupGrouping implements GroupingStage {
     // with the block the store holds it in now (for the block cache).
     const writes: { listing: StoredListing; before: string | null }[] = [];
     for (const listing of batch) {
-      const fields = regrouped.get(listing.id) ?? ungrouped(listing);
+      const fields = regrouped.get(listing.id) ?? ungroupedFields(listing);
       const prior = previous.get(listing.id);
       const next: StoredListing = { ...listing, ...fields };
       const alreadyNew = !prior || listing.change_seq !== prior.change_seq;
@@ -266,12 +265,6 @@ export class DedupGrouping implements GroupingStage {
       if (!(await blocks.ensure(missing))) return regrouping;
     }
   }
-}
-
-/** Group fields of a listing outside any group (inactive, or without a block): its own content only. */
-function ungrouped(listing: StoredListing): GroupFields {
-  const own = withOwnContent(listing);
-  return { content: own.content, completed_from: {}, has_photos: own.has_photos, dedup_key: null, group_sites_ahead: [], group_members: null };
 }
 
 function touch(listing: StoredListing, clock: MergeClock): void {

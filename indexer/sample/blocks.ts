@@ -41,9 +41,12 @@ export function serializeBlock(env: SampleEnv, block: number, withLabels: boolea
   let labelLines = '';
   const propertyIds: string[] = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
-    const { record, propertyId, shape } = records[i];
+    const { record, propertyId, shape, relistedFrom } = records[i];
     lines += `${JSON.stringify(record)}\n`;
-    if (withLabels) labelLines += `${JSON.stringify({ source: record.source, reference: String(record.reference), property: propertyId, shape })}\n`;
+    if (withLabels) {
+      const label = { source: record.source, reference: String(record.reference), property: propertyId, shape, relisted_from: relistedFrom };
+      labelLines += `${JSON.stringify(label)}\n`;
+    }
     propertyIds[i] = propertyId;
   }
   return { block, records: encoder.encode(lines), labels: withLabels ? encoder.encode(labelLines) : null, propertyIds };

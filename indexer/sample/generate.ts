@@ -18,6 +18,7 @@ import { createNeighbourFlat, createProperty } from './property.js';
 import { renderCopy } from './render.js';
 import { chooseSites, loadSites, type Site } from './sites.js';
 import { applyShape, createTwinFlat, SPARSE_SHARE, TWIN_SHARE_OF_FLATS, type PairShape } from './real-shapes.js';
+import { RELIST_SHARE, relistProperty } from './relist.js';
 
 /** Fixed default reference date, so that the default output is reproducible. */
 export const DEFAULT_NOW = new Date('2026-11-20T00:00:00Z');
@@ -59,6 +60,8 @@ export interface SampleRecord {
   propertyId: string;
   /** How the property's copies were written (real-shapes.ts): the evaluation reports each shape apart. */
   shape: PairShape;
+  /** `source:reference` of the withdrawn listing this record republishes (relist.ts); absent otherwise. */
+  relistedFrom?: string;
 }
 
 /** What every block needs: reference tables, loaded once per thread. */
@@ -105,9 +108,13 @@ export function generateBlock(env: SampleEnv, block: number): SampleRecord[] {
       continue;
     }
     const sparse = property.rooms !== null && property.surface !== null && rng.chance(SPARSE_SHARE);
+    const first = records.length;
     writeCopies(env, property, rng, records, sparse ? 'sparse' : 'classic');
     if (isFlat && rng.chance(NEIGHBOUR_SHARE_OF_FLATS)) {
       writeCopies(env, createNeighbourFlat(property, id + NEIGHBOUR_SUFFIX, unit * 2 + 1, env, rng), rng, records, 'classic');
+    } else if (records.length === first + 1 && property.status === 'active' && rng.chance(RELIST_SHARE)) {
+      const relisting = relistProperty(property, records[first].record, env.sites, env.now, rng);
+      if (relisting) records.push({ record: relisting.record, propertyId: property.id, shape: 'classic', relistedFrom: relisting.relistedFrom });
     }
   }
   for (let i = records.length - 1; i > 0; i--) {
@@ -116,7 +123,24 @@ export function generateBlock(env: SampleEnv, block: number): SampleRecord[] {
     records[i] = records[j];
     records[j] = swap;
   }
+  withdrawalsFirst(records);
   return records;
+}
+
+/**
+ * A relisting after the listing it republishes, in the file as a collector would write them: the
+ * indexer links a new listing to a listing withdrawn before it (or in the same batch).
+ */
+function withdrawalsFirst(records: SampleRecord[]): void {
+  const position = new Map(records.map((r, i) => [`${r.record.source}:${r.record.reference}`, i]));
+  for (let i = 0; i < records.length; i++) {
+    const from = records[i].relistedFrom;
+    const j = from === undefined ? undefined : position.get(from);
+    if (j === undefined || j < i) continue;
+    [records[i], records[j]] = [records[j], records[i]];
+    position.set(from!, i);
+    position.set(`${records[j].record.source}:${records[j].record.reference}`, j);
+  }
 }
 
 /**

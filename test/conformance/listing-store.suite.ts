@@ -61,6 +61,8 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       ['dpe and ges lists', { dpe: ['A', 'B', 'C'], ges: ['D', 'E'] }],
       ['updated since', { updatedSince: Date.parse('2026-09-02T00:00:00Z') }],
       ['created since', { createdSince: Date.parse('2026-08-30T00:00:00Z') }],
+      ['relistings only', { relisted: true }],
+      ['no relisting, one department', { relisted: false, department: '69' }],
       ['one common word', { words: ['lumineux'] }],
       ['two words, all must match', { words: ['balcon', 'calme'] }],
       ['accent-folded word', { words: ['cheminee'] }],

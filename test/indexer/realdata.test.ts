@@ -51,6 +51,7 @@ describe('real collector data', function () {
       folders: { folder: string; records: number; rejected: number; contact_descriptions_before: number; contact_descriptions_after: number }[];
       levallois: { labelled_pairs: { same: number; precision: number; recall: number }; unambiguous_pairs: { pairs: number; recall: number } };
       levallois_sparse: { labelled_pairs: { precision: number; recall: number }; unambiguous_pairs: { recall: number } };
+      levallois_relistings: { withdrawn: number; relisted: number; same_portal: number; other_portal: number; max_gap_days: number; pairs: string[] };
     };
     let stdout = '';
 
@@ -82,6 +83,16 @@ describe('real collector data', function () {
       expect(report.levallois.unambiguous_pairs.pairs).to.be.above(1000);
       expect(report.levallois.unambiguous_pairs.recall).to.be.at.least(0.9);
       expect(stdout).to.match(/levallois: labelled pairs \(\d+ same, \d+ different, \d+ unsure left out\): precision 1\.0000/);
+    });
+
+    it('finds relistings in the crawl replayed in time, within 90 days of a withdrawal, on the same portal and on others', () => {
+      const found = report.levallois_relistings;
+      expect(found.withdrawn).to.be.above(1000);
+      expect(found.relisted).to.be.within(20, 200);
+      expect(found.same_portal).to.be.above(0);
+      expect(found.other_portal).to.be.above(0);
+      expect(found.max_gap_days).to.be.at.most(90);
+      expect(found.pairs).to.have.length(found.relisted);
     });
 
     it('keeps precision on the same crawl cut to sparse records (no text, postal code or city name only)', () => {

@@ -26,6 +26,7 @@ const KEYS: Record<keyof ListingFilter, true> = {
   ges: true,
   updatedSince: true,
   createdSince: true,
+  relisted: true,
   area: true,
 };
 

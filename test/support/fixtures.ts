@@ -127,6 +127,18 @@ export function makeListings({ count, seed = 7 }: FixtureOptions): StoredListing
       group_members: null,
       price_points: [],
       content_hash: `h${i}`,
+      // Every ninth active listing republishes a withdrawn one (no random draw: the other values stay as they were).
+      ...(status === 'active' && i % 9 === 4
+        ? {
+            relisted_from: {
+              source,
+              reference: `old-${reference}`,
+              withdrawn_at: updatedAt - 20 * 86_400_000,
+              price,
+              first_seen_at: updatedAt - 80 * 86_400_000,
+            },
+          }
+        : {}),
     });
   }
   groupDuplicates(listings, random);

@@ -34,6 +34,7 @@ export function matchesFilter(l: StoredListing, f: ListingFilter): boolean {
   if (f.ges && !(c.ges && f.ges.includes(c.ges))) return false;
   if (f.updatedSince !== undefined && l.updated_at < f.updatedSince) return false;
   if (f.createdSince !== undefined && !(l.published_at !== null && l.published_at >= f.createdSince)) return false;
+  if (f.relisted !== undefined && !!l.relisted_from !== f.relisted) return false;
   // The shared geometry: Elasticsearch's own (Lucene's) agreeing with it is what the conformance suite checks.
   if (f.area && !(c.latitude !== null && c.longitude !== null && inArea(f.area, { lat: c.latitude, lon: c.longitude }))) return false;
   return true;

@@ -19,7 +19,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
 import { StoreUnavailableError } from '../../core/ports/store-unavailable.js';
-import { toSource } from './document.js';
+import { toOlderSource, toSource } from './document.js';
 import { BACKEND, isTransient, isUnavailable, statusOf } from './errors.js';
 import { mappingHasReadModel } from './read-model.js';
 
@@ -160,7 +160,7 @@ export class BulkWriter {
                 ...(this.settings.requireAlias ? { require_alias: true } : {}),
               },
             },
-            toSource(listing, readModel),
+            readModel ? toSource(listing, true) : toOlderSource(listing),
           ],
           onDrop: (dropped) => {
             const id = String((dropped.operation as { index: estypes.BulkIndexOperation }).index._id);

@@ -15,9 +15,9 @@
 import type { PricePoint } from '../../core/model/annonce.js';
 import type { ListingContent, StoredListing } from '../../core/model/stored.js';
 import { textTokens } from '../../core/refdata/text.js';
-import { foldedKeysOf, visOf, type FoldedKey } from '../../core/query/stored-keys.js';
+import { foldedKeysOf, relistedOf, visOf, type FoldedKey } from '../../core/query/stored-keys.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
-import { readModelFields, type ReadModelFields } from './read-model.js';
+import { readModelFields, RELISTING_FIELDS, type ReadModelFields } from './read-model.js';
 
 /** What the presenters need of a series that is not sent: its length, first and last two points. */
 export interface PriceDigest {
@@ -51,6 +51,10 @@ export interface ListingSource extends Record<FoldedKey, string | null> {
   price_points: PricePoint[];
   price_digest: PriceDigest | null;
   content: ListingContent;
+  /** The earlier listing of a relisting (stored, not indexed); `relisted` is its indexed flag (the `relistee` filter). */
+  relisted_from?: StoredListing['relisted_from'];
+  relisted?: boolean;
+  first_seen_at?: number;
 }
 
 /** A document as written to an index of the current mapping: the listing and its read model (read-model.ts). */
@@ -104,6 +108,16 @@ export function toSource(listing: StoredListing, readModel = false): WrittenSour
   return readModel ? { ...source, ...readModelFields(listing) } : source;
 }
 
+/**
+ * The document as an index of an older mapping takes it (the bulk writer, when the target lacks the
+ * current fields: read-model.ts mappingHasReadModel): without the relisting fields, which it refuses.
+ */
+export function toOlderSource(listing: StoredListing): WrittenSource {
+  const source = listingSource(listing);
+  for (const field of RELISTING_FIELDS) delete source[field];
+  return source;
+}
+
 function listingSource(listing: StoredListing): ListingSource {
   const c = listing.content;
   const points = listing.price_points;
@@ -133,6 +147,9 @@ function listingSource(listing: StoredListing): ListingSource {
       ? { count: points.length, first: points[0], previous: points.length > 1 ? points[points.length - 2] : null, last: points[points.length - 1] }
       : null,
     content: c,
+    relisted_from: listing.relisted_from ?? null,
+    relisted: relistedOf(listing),
+    ...(listing.first_seen_at !== undefined ? { first_seen_at: listing.first_seen_at } : {}),
   };
 }
 
@@ -169,6 +186,8 @@ export function fromSource(
     group_members: source.group_members ?? null,
     price_points: source.price_points ?? expandDigest(source.price_digest ?? null),
     content_hash: source.content_hash ?? '',
+    ...(source.relisted_from ? { relisted_from: source.relisted_from } : {}),
+    ...(source.first_seen_at !== undefined && source.first_seen_at !== null ? { first_seen_at: source.first_seen_at } : {}),
   };
 }
 

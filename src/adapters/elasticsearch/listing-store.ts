@@ -383,6 +383,35 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     }
   }
 
+  /** One search for every block: the withdrawals of a 90-day window are few. */
+  async withdrawnInBlocks(blockKeys: string[], leftSince: number): Promise<StoredListing[]> {
+    if (blockKeys.length === 0) return [];
+    await this.refreshIfWritten();
+    const found: StoredListing[] = [];
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const response = await guarded(() =>
+        this.client.search<ListingSource>({
+          index: this.alias,
+          query: {
+            bool: {
+              filter: [{ terms: { block_key: blockKeys } }, { range: { left_market_at: { gte: leftSince } } }],
+              must_not: [{ term: { status: 'active' } }],
+            },
+          },
+          sort: [{ id: { order: 'asc' } }],
+          size: BLOCK_PAGE,
+          track_total_hits: false,
+          ...(after ? { search_after: after } : {}),
+        }),
+      );
+      const hits = response.hits.hits;
+      for (const hit of hits) found.push(fromSource(hit._source!));
+      if (hits.length < BLOCK_PAGE) return found;
+      after = hits[hits.length - 1].sort;
+    }
+  }
+
   /**
    * The distinct block keys of the active listings after `after`, in order (a composite
    * aggregation pages through them exactly): with it a first build groups once at its end.

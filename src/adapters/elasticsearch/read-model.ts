@@ -37,10 +37,17 @@ export function readModelFields(listing: StoredListing): ReadModelFields {
   };
 }
 
-/** Whether an index mapping has the read-model fields (an index made from an older mapping file has not). */
+/** The relisting fields (document.ts), which an index of mapping 3 or older refuses (`dynamic: strict`). */
+export const RELISTING_FIELDS = ['relisted_from', 'relisted', 'first_seen_at'] as const;
+
+/**
+ * Whether an index mapping has the read-model fields and the relisting fields (an index made from an
+ * older mapping file has not): such an index gets neither, and is presented from `_source` until
+ * `reindex` builds the current layout.
+ */
 export function mappingHasReadModel(mapping: estypes.MappingTypeMapping | undefined): boolean {
   const properties = mapping?.properties ?? {};
-  return PUBLIC_JSON_FIELD in properties && MAP_JSON_FIELD in properties && JSON_VERSION_FIELD in properties;
+  return [PUBLIC_JSON_FIELD, MAP_JSON_FIELD, JSON_VERSION_FIELD, ...RELISTING_FIELDS].every((field) => field in properties);
 }
 
 /**

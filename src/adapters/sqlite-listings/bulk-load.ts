@@ -12,7 +12,8 @@
  *      into the R*Tree, the schema again (CREATE ... IF NOT EXISTS re-creates the indexes and
  *      triggers), then clears the flag.
  * Kept during the load, because the load reads them: the UNIQUE id index (getMany, upsert),
- * ix_block (findBlock, findBlockCandidates) and ix_change_seq (maxChangeSeq).
+ * ix_block (findBlock, findBlockCandidates), ix_change_seq (maxChangeSeq) and ix_withdrawn_block
+ * (withdrawnInBlocks: relistings are found while the load writes).
  *
  * Crash safety: every step of completeIndexes is idempotent and the flag is cleared last, so a
  * process that dies at any point leaves the flag set, and the next open of the store (any process:
@@ -27,7 +28,7 @@ import { rebuildFullText } from './maintenance.js';
 import { beginUnsyncedBuild, checkUnsyncedBuild, endUnsyncedBuild } from './unsynced-build.js';
 
 /** Indexes the load itself reads; every other index of the schema is built at the end. */
-const KEPT_INDEXES = new Set(['ix_block', 'ix_change_seq']);
+const KEPT_INDEXES = new Set(['ix_block', 'ix_change_seq', 'ix_withdrawn_block']);
 
 function schemaNames(kind: 'INDEX' | 'TRIGGER'): string[] {
   return [...LISTINGS_SCHEMA.matchAll(new RegExp(`CREATE ${kind} IF NOT EXISTS (\\w+)`, 'g'))].map((m) => m[1]);

@@ -42,6 +42,7 @@ export const ROW_COLUMNS = [
   'content_hash',
   'points',
   'map_json',
+  'relisted',
 ] as const;
 
 /**

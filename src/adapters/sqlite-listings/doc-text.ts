@@ -17,12 +17,14 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Annonce } from '../../core/model/annonce.js';
 import { CONTENT_FIELDS, type ListingContent, type StoredListing } from '../../core/model/stored.js';
 
-/** The group and completion fields, kept as they are in both forms. */
+/** The group and completion fields, kept as they are in both forms; the relisting fields, absent from older documents. */
 interface GroupPart {
   completed_from: StoredListing['completed_from'];
   group_members: StoredListing['group_members'];
   group_sites_ahead: string[];
   has_photos: boolean;
+  relisted_from?: StoredListing['relisted_from'];
+  first_seen_at?: number;
 }
 
 interface DocText extends Omit<GroupPart, 'group_members'> {
@@ -69,6 +71,9 @@ export function encodeDoc(listing: StoredListing, annonce: Annonce): string {
     ...(membersShown ? {} : { group_members: listing.group_members }),
     group_sites_ahead: listing.group_sites_ahead,
     has_photos: listing.has_photos,
+    // The Annonce shows them presented (ISO dates, no earlier first-seen): kept here as stored.
+    ...(listing.relisted_from ? { relisted_from: listing.relisted_from } : {}),
+    ...(listing.first_seen_at !== undefined ? { first_seen_at: listing.first_seen_at } : {}),
   };
   return JSON.stringify(doc);
 }
@@ -97,5 +102,7 @@ export function decodeDoc(docText: string, annonceText: string | Buffer | null):
     group_members: doc.group_members !== undefined ? doc.group_members : membersFromSources((annonce.sources ?? null) as Annonce['sources']),
     group_sites_ahead: doc.group_sites_ahead,
     has_photos: doc.has_photos,
+    ...(doc.relisted_from ? { relisted_from: doc.relisted_from } : {}),
+    ...(doc.first_seen_at !== undefined ? { first_seen_at: doc.first_seen_at } : {}),
   };
 }

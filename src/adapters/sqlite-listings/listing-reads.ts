@@ -58,6 +58,14 @@ export class ListingReads {
     return rows.map(fromRow);
   }
 
+  /** Through ix_withdrawn_block (schema.ts): only the block's inactive rows of the window are read. */
+  withdrawnInBlock(blockKey: string, leftSince: number): StoredListing[] {
+    const rows = this.statements
+      .get(`SELECT ${PAGE_COLUMNS} FROM listings l WHERE block_key = ? AND active = 0 AND left_market_at >= ?`)
+      .all(blockKey, leftSince) as ListingRow[];
+    return rows.map(fromRow);
+  }
+
   /** From the entries of ix_block (its leading column), in the index's order. */
   blockKeysAfter(after: string | null, limit: number): string[] {
     return this.statements

@@ -248,6 +248,10 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     return new Map(blockKeys.map((key) => [key, this.reads.findBlock(key)]));
   }
 
+  async withdrawnInBlocks(blockKeys: string[], leftSince: number): Promise<StoredListing[]> {
+    return blockKeys.flatMap((key) => this.reads.withdrawnInBlock(key, leftSince));
+  }
+
   async blockKeysAfter(after: string | null, limit: number): Promise<string[]> {
     return this.reads.blockKeysAfter(after, limit);
   }

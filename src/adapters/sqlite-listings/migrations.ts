@@ -34,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
       rebuildFullText(db);
     },
   },
+  { version: 4, name: 'relisted column (the relistee filter)', up: addRelistedColumn },
 ];
 
 /** Runs, in order, the migrations above the file's recorded version, recording each one's version once it ran. */
@@ -85,6 +86,15 @@ export function addPresentedColumns(db: Database.Database): void {
 export function addOwnSurfaceColumn(db: Database.Database): void {
   const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
   if (columns.size > 0 && !columns.has('own_surface')) db.exec('ALTER TABLE listings ADD COLUMN own_surface REAL');
+}
+
+/**
+ * `relisted`: 1 for a listing that republishes a withdrawn one (indexer/relisting.ts), 0 otherwise.
+ * Rows written before the column existed are no relistings: none was ever found before it.
+ */
+export function addRelistedColumn(db: Database.Database): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
+  if (columns.size > 0 && !columns.has('relisted')) db.exec('ALTER TABLE listings ADD COLUMN relisted INTEGER NOT NULL DEFAULT 0');
 }
 
 /** The columns of a store of schema 4 or older that schema 5 keeps in listing_texts, and in listing_annonces. */

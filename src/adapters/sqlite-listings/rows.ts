@@ -1,5 +1,5 @@
 /** Conversion between StoredListing and a row of the `listings` table. */
-import { foldedKeysOf, visOf } from '../../core/query/stored-keys.js';
+import { foldedKeysOf, relistedOf, visOf } from '../../core/query/stored-keys.js';
 import { listingId, type MapPointListing, type StoredListing } from '../../core/model/stored.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
 import { presentAnnonce, presentMapPoint } from '../../core/model/present.js';
@@ -50,6 +50,8 @@ export interface ListingRow {
   public_json: string | null;
   /** JSON text of presentMapPoint(listing), for listings with coordinates (migrations.ts addPresentedColumns). */
   map_json: string | null;
+  /** 1 for a relisting (relisted_from set): the `relistee` filter (migrations.ts addRelistedColumn). */
+  relisted: number;
 }
 
 export function toRow(listing: StoredListing): ListingRow {
@@ -94,6 +96,7 @@ export function toRow(listing: StoredListing): ListingRow {
     points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
     public_json: JSON.stringify(annonce),
     map_json: c.latitude !== null && c.longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null,
+    relisted: relistedOf(listing) ? 1 : 0,
   };
 }
 
@@ -116,6 +119,8 @@ export function fromRow(row: ListingRow): StoredListing {
     group_members: doc.group_members,
     price_points: row.points ? JSON.parse(row.points) : [],
     content_hash: row.content_hash,
+    ...(doc.relisted_from ? { relisted_from: doc.relisted_from } : {}),
+    ...(doc.first_seen_at !== undefined ? { first_seen_at: doc.first_seen_at } : {}),
   };
 }
 
@@ -183,6 +188,12 @@ export class PageListing {
   get group_members(): StoredListing['group_members'] {
     return this.loaded().group_members;
   }
+  get relisted_from(): StoredListing['relisted_from'] {
+    return this.loaded().relisted_from;
+  }
+  get first_seen_at(): number | undefined {
+    return this.loaded().first_seen_at;
+  }
 
   private loaded(): DocPart {
     return (this.doc ??= decodeDoc(this.readDoc(this.id), this.public_json));
@@ -249,6 +260,12 @@ export class IndexedPageListing implements StoredListing {
   }
   get content_hash(): string {
     return this.full().content_hash;
+  }
+  get relisted_from(): StoredListing['relisted_from'] {
+    return this.full().relisted_from;
+  }
+  get first_seen_at(): number | undefined {
+    return this.full().first_seen_at;
   }
 
   private full(): StoredListing {

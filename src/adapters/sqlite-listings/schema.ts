@@ -76,7 +76,8 @@ CREATE TABLE IF NOT EXISTS listings (
   block_key TEXT,
   own_surface REAL,
   content_hash TEXT NOT NULL,
-  points TEXT
+  points TEXT,
+  relisted INTEGER NOT NULL DEFAULT 0
 );
 
 -- The texts of each listing (schema 5), one row in each table per listing, with the rowid of its
@@ -197,6 +198,9 @@ CREATE INDEX IF NOT EXISTS ix_left_market_cp ON listings(postal_code, left_marke
 -- its 5 KB listing row never.
 CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key, id, dedup_key, change_seq, entered_at, source, own_surface) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
+-- What a new listing may be a relisting of (indexer/relisting.ts): the listings of its blocks that left
+-- the market in the last 90 days, read from the withdrawn rows alone.
+CREATE INDEX IF NOT EXISTS ix_withdrawn_block ON listings(block_key, left_market_at) WHERE active = 0;
 `;
 
 /**

@@ -139,6 +139,7 @@ const PARAMETER_NOTES: Record<string, string> = {
   ges: 'Greenhouse-gas classes A to G, like dpe.',
   updated_since: 'Listings (re-)collected since this ISO 8601 date-time; with sort=recent for incremental watching.',
   created_since: 'Listings published on their site since this ISO 8601 date-time.',
+  relistee: 'true: only relistings (a withdrawn property republished within 90 days under a new reference, `relisted_from` set); false: no relisting.',
   sources: 'Only these sites (comma-separated ids of GET /sources); offers with site filters.',
   exclude_sources: 'Every site but these (comma-separated); offers with site filters.',
   source: 'Obsolete, without effect; still accepted.',

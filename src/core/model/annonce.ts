@@ -38,6 +38,15 @@ export const PriceHistory = z.object({
 });
 export type PriceHistory = z.infer<typeof PriceHistory>;
 
+/** The listing a relisted listing follows (docs/deduplication.md "Relisted properties"). */
+export const RelistedFrom = z.object({
+  source: z.string().describe('Site of the earlier listing (a `/sources` id); the same site when it republished the property under a new reference.'),
+  reference: z.string().describe("The earlier listing's reference on that site."),
+  withdrawn_at: z.string().describe('When the earlier listing left the market (ISO 8601, UTC).'),
+  price: z.number().nullable().describe("The earlier listing's last price in euros; null when it showed none."),
+});
+export type RelistedFrom = z.infer<typeof RelistedFrom>;
+
 export const SourceRef = z.object({
   source: z.string().describe('A site of the group (a `/sources` id).'),
   reference: z.string().describe("The listing's reference on that site."),
@@ -109,8 +118,18 @@ export const Annonce = z.object({
   virtual_tour_url: str.describe('URL of a virtual tour. Null when none.'),
   published_at: str.describe('Publication date on the site (ISO 8601 date-time, UTC). Null when the site does not give it.'),
   updated_at: str.describe('Date of the last collection pass that saw the listing (ISO 8601 date-time, UTC). Null when unknown.'),
+  first_seen_at: z
+    .string()
+    .describe(
+      'Since when the property has been on the market (ISO 8601 date-time, UTC): the earliest first collection of this listing, of its duplicates on other sites and of the listings it was relisted from. Time on market counts from here.',
+    ),
   seller_contact: z.null().describe('Always null: no contact data is served (reach the seller through `external_url`).'),
-  price_history: PriceHistory.nullable().describe('Price readings since tracking began. Null while the listing has no price reading.'),
+  price_history: PriceHistory.nullable().describe(
+    'Price readings since tracking began, continued from the earlier listing for a relisted one. Null while the listing has no price reading.',
+  ),
+  relisted_from: RelistedFrom.nullable().describe(
+    'The withdrawn listing this one republishes: the same property back on the market within 90 days under a new reference, on the same site or another. Null when the listing is no relisting.',
+  ),
   is_internal: z.boolean().describe('True for listings published by the service itself.'),
   dedup_key: str.describe("Stable identifier of the listing's duplicate group, the same on every site. Null when no duplicate is known."),
   sources: z.array(SourceRef).nullable().describe('One element per site of the duplicate group, the main site first. Null when no duplicate is known.'),

@@ -4,7 +4,7 @@
  * field. `price_history.points` leaves only when the caller asks for it (detail, eligible offer).
  */
 import { ANNONCE_FIELDS, type Annonce, type AnnonceMapPoint, type PriceHistory, type PricePoint } from './annonce.js';
-import type { MapPointListing, StoredListing } from './stored.js';
+import { firstSeenOf, type MapPointListing, type StoredListing } from './stored.js';
 
 /**
  * Version of what presentAnnonce (default options) and presentMapPoint write. A store that keeps
@@ -13,8 +13,9 @@ import type { MapPointListing, StoredListing } from './stored.js';
  * either output changes, and `npm run indexer -- reindex` writes the texts again.
  * 2: `map_json` added.
  * 3: `sources[].is_main` marks the group's main site, not the listing shown.
+ * 4: `first_seen_at` and `relisted_from` (relisted properties keep their history).
  */
-export const PUBLIC_JSON_VERSION = 3;
+export const PUBLIC_JSON_VERSION = 4;
 
 export interface PresentOptions {
   /** Include the full price series (detail endpoint, offers with the price-series capability). */
@@ -30,6 +31,8 @@ export function presentAnnonce(listing: StoredListing, options: PresentOptions =
     price_history: presentPriceHistory(listing.price_points, options.withPricePoints ?? false),
     dedup_key: listing.dedup_key,
     sources: presentSources(listing),
+    first_seen_at: new Date(firstSeenOf(listing)).toISOString(),
+    relisted_from: presentRelistedFrom(listing),
   };
   // the documented order, whatever order the stored content has; unknown values are null.
   const annonce: Record<string, unknown> = {};
@@ -52,6 +55,13 @@ function presentSources(listing: StoredListing): Annonce['sources'] {
     price: member.price,
     is_main: rank === 0,
   }));
+}
+
+/** The earlier listing of a relisting, without the internal first-seen (the listing's own `first_seen_at` shows it). */
+function presentRelistedFrom(listing: StoredListing): Annonce['relisted_from'] {
+  const from = listing.relisted_from;
+  if (!from) return null;
+  return { source: from.source, reference: from.reference, withdrawn_at: new Date(from.withdrawn_at).toISOString(), price: from.price };
 }
 
 /** docs/api.md price_history: `previous` is null while the price never moved; `depth` 2 without the series. */

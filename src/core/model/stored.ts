@@ -7,7 +7,7 @@
 import { ANNONCE_FIELDS, type Annonce, type ListingStatus, type PricePoint } from './annonce.js';
 
 /** The Annonce fields the presenter computes (from the group, the price points, the privacy rules): not content. */
-export const COMPUTED_ANNONCE_FIELDS = ['dedup_key', 'sources', 'price_history', 'seller_contact'] as const;
+export const COMPUTED_ANNONCE_FIELDS = ['dedup_key', 'sources', 'price_history', 'seller_contact', 'first_seen_at', 'relisted_from'] as const;
 
 /** Public content of a stored listing: the Annonce without the fields computed from its group. */
 export type ListingContent = Omit<Annonce, (typeof COMPUTED_ANNONCE_FIELDS)[number]>;
@@ -37,6 +37,18 @@ export interface StoredListing {
   /** Members of the group, for `sources[]` (null without a duplicate). */
   group_members: { source: string; reference: string; url: string; price: number | null }[] | null;
   price_points: PricePoint[];
+  /**
+   * The withdrawn listing this one republishes, set once when it is first written (indexer/relisting.ts);
+   * absent or null when it is none. Its price readings open this listing's `price_points`.
+   */
+  relisted_from?: StoredRelisting | null;
+  /**
+   * Since when the property is on the market (epoch ms): the earliest of the listing's own first
+   * collection, the first-seen of the listing it was relisted from, and the same of every member of
+   * its duplicate group (indexer/dedup/group-output.ts). Absent in stores written before it existed:
+   * catalogue_entered_at then stands for it (firstSeenOf).
+   */
+  first_seen_at?: number;
   /** Hash of the public content, so an identical re-load is detected as `unchanged`. */
   content_hash: string;
   /**
@@ -45,6 +57,27 @@ export interface StoredListing {
    * the indexer.
    */
   readonly public_json?: Buffer;
+}
+
+/** The earlier listing of a relisting, as stored (dates in epoch ms). */
+export interface StoredRelisting {
+  source: string;
+  reference: string;
+  withdrawn_at: number;
+  price: number | null;
+  /** The earlier listing's first-seen when this one was relisted from it (its own relistings and group included). */
+  first_seen_at: number;
+}
+
+/** The listing's own first-seen, before its group: its first collection, or earlier through the listing it was relisted from. */
+export function lineageFirstSeen(listing: Pick<StoredListing, 'catalogue_entered_at' | 'relisted_from'>): number {
+  const from = listing.relisted_from?.first_seen_at;
+  return from !== undefined && from < listing.catalogue_entered_at ? from : listing.catalogue_entered_at;
+}
+
+/** The presented first-seen (stores written before the field existed have none: the listing's own then). */
+export function firstSeenOf(listing: Pick<StoredListing, 'catalogue_entered_at' | 'relisted_from' | 'first_seen_at'>): number {
+  return listing.first_seen_at ?? lineageFirstSeen(listing);
 }
 
 /**

@@ -85,6 +85,12 @@ export interface ListingIndex {
    */
   findBlocks(blockKeys: string[]): Promise<Map<string, StoredListing[]>>;
   /**
+   * The listings of these blocks that left the market at or after `leftSince` (epoch ms), whatever
+   * the reason: what a new listing may be a relisting of (indexer/relisting.ts). Few per block: a
+   * withdrawal window of 90 days, not the whole history.
+   */
+  withdrawnInBlocks(blockKeys: string[], leftSince: number): Promise<StoredListing[]>;
+  /**
    * The distinct block keys of the active listings after `after` (null: from the first), in
    * ascending order, at most `limit`. The keys of one base are consecutive in that order. With it a
    * first build groups the whole catalogue once at its end instead of batch by batch (indexer/dedup/stage.ts).

@@ -73,6 +73,7 @@ export const FILTERS = [
   { name: 'ges', params: ['ges'], kind: 'terms', key: 'content.ges', values: 'ges' },
   { name: 'updated_since', params: ['updated_since'], kind: 'range', key: 'updated_at', min: 'updatedSince' },
   { name: 'created_since', params: ['created_since'], kind: 'range', key: 'published_at', min: 'createdSince' },
+  { name: 'relistee', params: ['relistee'], kind: 'boolean', key: 'relisted', value: 'relisted' },
   { name: 'area', params: ['polygone', 'centre', 'rayon_km'], kind: 'geo', value: 'area' },
   { name: 'q', params: ['q'], kind: 'text', value: 'words' },
 ] as const satisfies readonly FilterEntry[];

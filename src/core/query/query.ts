@@ -40,6 +40,8 @@ export interface ListingFilter {
   updatedSince?: number;
   /** published_at >= this (epoch ms). */
   createdSince?: number;
+  /** true: relistings only (relisted_from set); false: no relisting. */
+  relisted?: boolean;
   /** Only the listings in this polygon or circle (geo.ts). */
   area?: GeoArea;
 }

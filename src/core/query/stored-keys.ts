@@ -18,7 +18,12 @@ export type FoldedKey = keyof typeof FOLDED_KEYS;
 /** A field of the listing itself (not of its content), as StoredListing names it. */
 type ListingField = Exclude<keyof StoredListing, 'content' | 'public_json'>;
 
-export type StoredKey = `content.${keyof ListingContent & string}` | ListingField | FoldedKey | 'vis';
+export type StoredKey = `content.${keyof ListingContent & string}` | ListingField | FoldedKey | 'vis' | 'relisted';
+
+/** Whether a listing republishes a withdrawn one (indexer/relisting.ts): the `relistee` filter's key. */
+export function relistedOf(listing: Pick<StoredListing, 'relisted_from'>): boolean {
+  return !!listing.relisted_from;
+}
 
 /** The folded keys of a content; an unknown or empty name has none. */
 export function foldedKeysOf(content: ListingContent): Record<FoldedKey, string | null> {
@@ -45,6 +50,7 @@ export function visOf(listing: Pick<StoredListing, 'status' | 'has_photos' | 'gr
 /** A key's value for a listing, as the stores index it (null when unknown). */
 export function storedValue(listing: StoredListing, key: StoredKey): unknown {
   if (key === 'vis') return visOf(listing);
+  if (key === 'relisted') return relistedOf(listing);
   if (key in FOLDED_KEYS) return foldedValue(listing.content, key as FoldedKey);
   if (key.startsWith('content.')) return listing.content[key.slice('content.'.length) as keyof ListingContent] ?? null;
   return listing[key as ListingField] ?? null;

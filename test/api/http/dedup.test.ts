@@ -10,33 +10,16 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { describeEngines } from '../../support/engines.js';
-import { writeNdjson } from '../../support/raw.js';
-import { runLoad } from '../../../indexer/load.js';
-import { DedupGrouping } from '../../../indexer/dedup/stage.js';
-import { loadSites } from '../../../src/core/model/sites.js';
-import { loadCommunes } from '../../../src/core/refdata/communes.js';
-import { flat, onLeboncoin, onPap, onSeloger, type Raw } from '../../indexer/dedup/raw-flats.js';
+import { groupedLoader } from '../../support/grouped-load.js';
+import { flat, onLeboncoin, onPap, onSeloger } from '../../indexer/dedup/raw-flats.js';
 
 describeEngines('deduplication over HTTP (/annonces, feed, withdrawn flow)', function (engine) {
   this.timeout(60_000);
-  const sites = loadSites();
-  const communes = loadCommunes();
   let app: TestApp;
   let key: string;
-  let loadClock = Date.parse('2026-11-10T00:00:00Z');
   const other = flat('bienici', 'ELSE-1', { postal_code: '69007', price: '210 000 €', surface: '41 m²', rooms: 2, description: 'Deux pièces à Gerland.' });
 
-  async function load(records: Raw[]) {
-    loadClock += 1000;
-    return runLoad({
-      files: [writeNdjson(records)],
-      store: app.service.listingStore,
-      sites,
-      communes,
-      now: () => loadClock,
-      grouping: new DedupGrouping({ sites }),
-    });
-  }
+  const load = groupedLoader(() => app.service.listingStore, Date.parse('2026-11-10T00:00:00Z'));
   const search = async (query: string) => {
     const { status, body } = await app.get(`/annonces?cp=69003&page_size=50${query}`, key);
     expect(status, JSON.stringify(body)).to.equal(200);

@@ -28,6 +28,8 @@ const FILTERS: ListingFilter[] = [
   { yearMin: 1900, yearMax: 2000 },
   { dpe: ['A', 'B', 'C'], ges: ['D', 'E'] },
   { updatedSince: Date.parse('2026-09-02T00:00:00Z'), createdSince: Date.parse('2026-08-30T00:00:00Z') },
+  { relisted: true },
+  { relisted: false, department: '69' },
   { words: ['balcon', 'calme'] },
   { words: ['cheminee'], department: '69' },
   // Around Lyon: a concave polygon, and a circle.

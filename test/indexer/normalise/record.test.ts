@@ -2,17 +2,26 @@ import { expect } from 'chai';
 import { BASE, normalise, content, rejection } from './helpers.js';
 import { REDACTION_MARKER } from '../../../indexer/redact.js';
 import { ANNONCE_FIELDS, Annonce } from '../../../src/core/model/annonce.js';
+import { COMPUTED_ANNONCE_FIELDS } from '../../../src/core/model/stored.js';
 
 describe('normaliseRecord', () => {
   describe('output shape', () => {
     it('writes every public Annonce field of ListingContent, in the documented order', () => {
-      const expected = ANNONCE_FIELDS.filter((f) => !['dedup_key', 'sources', 'price_history', 'seller_contact'].includes(f));
+      const expected = ANNONCE_FIELDS.filter((f) => !(COMPUTED_ANNONCE_FIELDS as readonly string[]).includes(f));
       expect(Object.keys(content({}))).to.deep.equal(expected);
     });
 
     it('is a valid Annonce once the group fields are added, with null for the unknown', () => {
       const c = content({ title: undefined, type: 'maison', price: '350 000 €', surface: '100 m²', city: 'Annecy' });
-      const annonce = Annonce.parse({ ...c, seller_contact: null, price_history: null, dedup_key: null, sources: null });
+      const annonce = Annonce.parse({
+        ...c,
+        seller_contact: null,
+        price_history: null,
+        dedup_key: null,
+        sources: null,
+        first_seen_at: '2026-11-01T10:00:00.000Z',
+        relisted_from: null,
+      });
       expect(annonce.type).to.equal('Maison');
       expect(c.bedrooms).to.equal(null);
       expect(c.kitchen).to.equal(null);

@@ -32,6 +32,7 @@ export const listingFilterParams = {
   ges: letterList,
   updated_since: isoDateTime,
   created_since: isoDateTime,
+  relistee: oneOf(['true', 'false', '1', '0'], 'must be true or false').optional(),
   ...siteFilterParams,
 };
 
@@ -82,6 +83,7 @@ export function toListingFilter(params: ListingFilterParams & AreaParams): Listi
     ges: params.ges,
     updatedSince: params.updated_since,
     createdSince: params.created_since,
+    relisted: params.relistee === undefined ? undefined : params.relistee === 'true' || params.relistee === '1',
     area: areaOf(params),
   };
 }
