@@ -43,6 +43,14 @@ export function mappingHasReadModel(mapping: estypes.MappingTypeMapping | undefi
   return PUBLIC_JSON_FIELD in properties && MAP_JSON_FIELD in properties && JSON_VERSION_FIELD in properties;
 }
 
+/** The absence counts of the snapshot loads (StoredListing.absent_loads), a doc value. */
+export const ABSENT_LOADS_FIELD = 'absent_loads';
+
+/** Whether an index mapping can keep the absence counts (an index made from mapping version 3 or older cannot). */
+export function mappingHasAbsences(mapping: estypes.MappingTypeMapping | undefined): boolean {
+  return ABSENT_LOADS_FIELD in (mapping?.properties ?? {});
+}
+
 /**
  * Request parts of a result page: no `_source`; the Annonce text, and from doc values the listing's
  * status, its change position and its withdrawal date (what the flows' items and their followers read).

@@ -42,6 +42,7 @@ export const ROW_COLUMNS = [
   'content_hash',
   'points',
   'map_json',
+  'absent_loads',
 ] as const;
 
 /**
@@ -80,6 +81,7 @@ export const PAGE_ROW_COLUMNS = [
   'dedup_key',
   'points',
   'content_hash',
+  'absent_loads',
   'price',
   'surface',
   'price_per_m2',

@@ -50,6 +50,8 @@ export interface ListingRow {
   public_json: string | null;
   /** JSON text of presentMapPoint(listing), for listings with coordinates (migrations.ts addPresentedColumns). */
   map_json: string | null;
+  /** StoredListing.absent_loads, 0 for none (migrations.ts addAbsentLoadsColumn). */
+  absent_loads: number;
 }
 
 export function toRow(listing: StoredListing): ListingRow {
@@ -97,6 +99,7 @@ export function toRow(listing: StoredListing): ListingRow {
     points: listing.price_points.length ? JSON.stringify(listing.price_points) : null,
     public_json: JSON.stringify(annonce),
     map_json: c.latitude !== null && c.longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null,
+    absent_loads: listing.absent_loads ?? 0,
   };
 }
 
@@ -119,7 +122,13 @@ export function fromRow(row: ListingRow): StoredListing {
     group_members: doc.group_members,
     price_points: row.points ? JSON.parse(row.points) : [],
     content_hash: row.content_hash,
+    ...absentLoadsOf(row),
   };
+}
+
+/** StoredListing.absent_loads of a row: the field only while a count runs (a row of an unmigrated read has none). */
+function absentLoadsOf(row: { absent_loads?: number }): Pick<StoredListing, 'absent_loads'> {
+  return row.absent_loads ? { absent_loads: row.absent_loads } : {};
 }
 
 /** A row of a result page: the change position and sort keys, and the precomputed Annonce text instead of `doc`. */
@@ -145,6 +154,7 @@ export class PageListing {
   readonly left_market_at: number | null;
   readonly dedup_key: string | null;
   readonly content_hash: string;
+  readonly absent_loads?: number;
   readonly public_json: Buffer;
   private readonly points: string | null;
   private doc: DocPart | undefined;
@@ -164,6 +174,7 @@ export class PageListing {
     this.left_market_at = row.left_market_at;
     this.dedup_key = row.dedup_key;
     this.content_hash = row.content_hash;
+    if (row.absent_loads) this.absent_loads = row.absent_loads;
     this.public_json = public_json;
     this.points = row.points;
   }
@@ -252,6 +263,9 @@ export class IndexedPageListing implements StoredListing {
   }
   get content_hash(): string {
     return this.full().content_hash;
+  }
+  get absent_loads(): number | undefined {
+    return this.full().absent_loads;
   }
 
   private full(): StoredListing {

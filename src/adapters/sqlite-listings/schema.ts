@@ -76,7 +76,8 @@ CREATE TABLE IF NOT EXISTS listings (
   block_key TEXT,
   own_surface REAL,
   content_hash TEXT NOT NULL,
-  points TEXT
+  points TEXT,
+  absent_loads INTEGER NOT NULL DEFAULT 0
 );
 
 -- The texts of each listing (schema 5), one row in each table per listing, with the rowid of its
@@ -197,6 +198,10 @@ CREATE INDEX IF NOT EXISTS ix_left_market_cp ON listings(postal_code, left_marke
 -- its 5 KB listing row never.
 CREATE INDEX IF NOT EXISTS ix_block ON listings(block_key, id, dedup_key, change_seq, entered_at, source, own_surface) WHERE active = 1;
 CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
+-- The active listings of a snapshot's scope (a site, some of its departments) with their absence
+-- counts, from the index entries alone (listing-store.ts activeInScope): a site of 100 000 listings
+-- is read without its rows. A store made before it reads them with a scan until \`reindex\` builds it.
+CREATE INDEX IF NOT EXISTS ix_scope ON listings(source, department, id, absent_loads) WHERE active = 1;
 `;
 
 /**
