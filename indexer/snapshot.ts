@@ -6,7 +6,9 @@
  * `absentLoads` snapshots in a row, it is withdrawn (status `retiree`, reason `absent`), through the
  * load's own write path (grouping, change position), so the flows, the alerts and the read model
  * follow. A record of the listing, in any later load, clears its count (merge.ts) and, if it was
- * withdrawn, brings it back.
+ * withdrawn, brings it back. Each count carries the snapshot's pass (its latest collected_at): a
+ * snapshot loaded again, or a load run again after it stopped half-way, counts no listing twice and
+ * withdraws what the first run left to withdraw.
  *
  * Guards: nothing is counted or withdrawn when an input was damaged (the files may be cut short), or
  * when the snapshot holds fewer than `minRatio` of the scope's active listings (a collector that
@@ -17,7 +19,7 @@
  */
 import type { StoredListing } from '../src/core/model/stored.js';
 import { listingId } from '../src/core/model/stored.js';
-import type { ListingIndex, SnapshotScope, WriteFailure } from '../src/core/ports/listing-index.js';
+import type { Absence, ListingIndex, SnapshotScope, WriteFailure } from '../src/core/ports/listing-index.js';
 import type { MergeClock } from './merge.js';
 import type { ParsedLine } from './parsed-lines.js';
 
@@ -45,6 +47,8 @@ export interface SnapshotReport {
   held_ratio: number;
   /** Active listings of the scope this snapshot missed: their count went up (the swept ones included). */
   counted_absent: number;
+  /** Missed listings this snapshot's pass (or a later one) had counted already: a snapshot loaded again. */
+  counted_before: number;
   /** Of those, the ones missed `absent_loads` times in a row, now withdrawn (status retiree, reason absent). */
   swept: number;
   absent_loads: number;
@@ -67,7 +71,7 @@ export class SnapshotTally {
     private readonly options: SnapshotOptions,
     private readonly active: number,
     /** The scope's active listings no line has named yet, with their counts. */
-    private readonly unseen: Map<string, number>,
+    private readonly unseen: Map<string, Absence>,
   ) {}
 
   /** Reads the scope; call it holding the writer lock, before the load writes. */
@@ -103,6 +107,7 @@ export class SnapshotTally {
       held,
       held_ratio: Math.round(ratio * 1000) / 1000,
       counted_absent: 0,
+      counted_before: 0,
       swept: 0,
       absent_loads: this.options.absentLoads,
       min_ratio: this.options.minRatio,
@@ -115,17 +120,24 @@ export class SnapshotTally {
         not_swept: `the snapshot holds ${held} of the scope's ${this.active} active listings (${report.held_ratio}), fewer than --min-ratio ${this.options.minRatio}`,
       };
     }
-    const counting = new Map<string, number>();
-    const sweeping = new Map<string, number>();
-    for (const [id, count] of this.unseen) (count + 1 >= this.options.absentLoads ? sweeping : counting).set(id, count + 1);
+    const pass = this.passAt || clockNow().now;
+    const counting = new Map<string, Absence>();
+    const sweeping = new Map<string, Absence>();
+    for (const [id, absence] of this.unseen) {
+      // Counted by this pass already (a rerun), or by a later one (an older snapshot loaded late): not again.
+      const counted = absence.at < pass ? { loads: absence.loads + 1, at: pass } : absence;
+      if (counted !== absence) report.counted_absent++;
+      else report.counted_before++;
+      if (counted.loads >= this.options.absentLoads) sweeping.set(id, counted);
+      else if (counted !== absence) counting.set(id, counted);
+    }
     await store.recordAbsences(counting);
-    report.counted_absent = this.unseen.size;
-    report.swept = await this.sweep(store, sweeping, write, clockNow);
+    report.swept = await this.sweep(store, sweeping, write, clockNow, pass);
     return report;
   }
 
   /** Withdraws the listings, a batch at a time; returns how many were. */
-  private async sweep(store: ListingIndex, counts: Map<string, number>, write: ListingWriter, clockNow: () => MergeClock): Promise<number> {
+  private async sweep(store: ListingIndex, counts: Map<string, Absence>, write: ListingWriter, clockNow: () => MergeClock, pass: number): Promise<number> {
     const ids = [...counts.keys()];
     let swept = 0;
     for (let i = 0; i < ids.length; i += SWEEP_BATCH) {
@@ -133,7 +145,7 @@ export class SnapshotTally {
       const clock = clockNow();
       const withdrawn = [...before.values()]
         .filter((listing) => listing.status === 'active')
-        .map((listing) => withdrawnForAbsence(listing, counts.get(listing.id)!, clock, this.passAt || clock.now));
+        .map((listing) => withdrawnForAbsence(listing, counts.get(listing.id)!, clock, pass));
       const refused = await write(withdrawn, before, clock);
       // These listings were written moments before by the same code: a refusal is the backend's, not the input's.
       if (refused.length > 0) throw new Error(`the store refused the withdrawal of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
@@ -148,7 +160,7 @@ export class SnapshotTally {
  * before the last pass that saw it), a new change position. Its content hash is marked, so a record
  * with the content it had, seen again, is a change (back to active), not `unchanged`.
  */
-export function withdrawnForAbsence(listing: StoredListing, absentLoads: number, clock: MergeClock, passAt: number): StoredListing {
+export function withdrawnForAbsence(listing: StoredListing, absence: Absence, clock: MergeClock, passAt: number): StoredListing {
   return {
     ...listing,
     status: 'retiree',
@@ -156,7 +168,8 @@ export function withdrawnForAbsence(listing: StoredListing, absentLoads: number,
     changed_at: clock.now,
     change_seq: clock.nextChangeSeq(),
     content_hash: `${listing.content_hash}:absent`,
-    absent_loads: absentLoads,
+    absent_loads: absence.loads,
+    absent_at: absence.at,
   };
 }
 

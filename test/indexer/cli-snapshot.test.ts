@@ -122,10 +122,24 @@ describeEngines('indexer load --snapshot', function (engine: Engine) {
 
     const second = await load(night(2, { without: ['S3'] }), '--snapshot', 'seloger');
     expect(second.code, second.stderr).to.equal(EXIT.ok);
-    expect(second.report.snapshot).to.deep.include({ site: 'seloger', departments: null, active: 14, held: 13, counted_absent: 1, swept: 0, not_swept: null });
+    expect(second.report.snapshot).to.deep.include({
+      site: 'seloger',
+      departments: null,
+      active: 14,
+      held: 13,
+      counted_absent: 1,
+      counted_before: 0,
+      swept: 0,
+      not_swept: null,
+    });
     let s3 = (await stored(['S3'])).get('S3')!;
     expect(s3.status).to.equal('active');
-    expect(s3.absent_loads).to.equal(1);
+    expect(s3).to.include({ absent_loads: 1, absent_at: Date.parse('2026-11-02T03:00:00Z') });
+
+    // The same night loaded again (a rerun): its pass counted S3 already.
+    const again = await loadFile(path.join(dir, `night-${fileCount}.ndjson`), '--snapshot', 'seloger');
+    expect(again.report.snapshot).to.deep.include({ counted_absent: 0, counted_before: 1, swept: 0 });
+    expect((await stored(['S3'])).get('S3')).to.include({ status: 'active', absent_loads: 1 });
 
     const third = await load(night(3, { without: ['S3'] }), '--snapshot', 'seloger');
     expect(third.code, third.stderr).to.equal(EXIT.ok);

@@ -4,19 +4,19 @@
  * whether the indices behind the alias can keep the counts at all.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
-import type { SnapshotScope } from '../../core/ports/listing-index.js';
+import type { Absence, SnapshotScope } from '../../core/ports/listing-index.js';
 import { StoreBehindError } from '../../core/ports/store-status.js';
 import { guarded } from './errors.js';
 import { loadIndexDefinition } from './index-definition.js';
-import { ABSENT_LOADS_FIELD, mappingHasAbsences } from './read-model.js';
+import { ABSENT_AT_FIELD, ABSENT_LOADS_FIELD, mappingHasAbsences } from './read-model.js';
 
 /** Ids read per request (at most the index's max_result_window, and far below it). */
 const SCOPE_PAGE = 10_000;
 
-export async function readActiveInScope(client: Client, alias: string, scope: SnapshotScope): Promise<Map<string, number>> {
+export async function readActiveInScope(client: Client, alias: string, scope: SnapshotScope): Promise<Map<string, Absence>> {
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { status: 'active' } }, { term: { 'content.source': scope.source } }];
   if (scope.departments !== null) filter.push({ terms: { 'content.department': [...scope.departments] } });
-  const counts = new Map<string, number>();
+  const counts = new Map<string, Absence>();
   let after: estypes.SortResults | undefined;
   for (;;) {
     const response = await guarded(() =>
@@ -28,7 +28,7 @@ export async function readActiveInScope(client: Client, alias: string, scope: Sn
         track_total_hits: false,
         _source: false,
         stored_fields: '_none_',
-        docvalue_fields: [ABSENT_LOADS_FIELD],
+        docvalue_fields: [ABSENT_LOADS_FIELD, ABSENT_AT_FIELD],
         filter_path: ['hits.hits.sort', 'hits.hits.fields'],
         ...(after ? { search_after: after } : {}),
       }),
@@ -36,7 +36,7 @@ export async function readActiveInScope(client: Client, alias: string, scope: Sn
     const hits = response.hits?.hits ?? [];
     for (const hit of hits) {
       const fields = hit.fields as Record<string, unknown[]> | undefined;
-      counts.set(String(hit.sort![0]), Number(fields?.[ABSENT_LOADS_FIELD]?.[0] ?? 0));
+      counts.set(String(hit.sort![0]), { loads: Number(fields?.[ABSENT_LOADS_FIELD]?.[0] ?? 0), at: Number(fields?.[ABSENT_AT_FIELD]?.[0] ?? 0) });
     }
     if (hits.length < SCOPE_PAGE) return counts;
     after = hits[hits.length - 1].sort;

@@ -53,8 +53,9 @@ export interface ListingSource {
   price_points: PricePoint[];
   price_digest: PriceDigest | null;
   content: ListingContent;
-  /** StoredListing.absent_loads, only while a count runs: an index of an older mapping never gets it unasked (read-model.ts mappingHasAbsences). */
+  /** StoredListing.absent_loads and absent_at, only while a count runs: an index of an older mapping never gets them unasked (read-model.ts mappingHasAbsences). */
   absent_loads?: number;
+  absent_at?: number;
 }
 
 /** A document as written to an index of the current mapping: the listing and its read model (read-model.ts). */
@@ -144,7 +145,7 @@ function listingSource(listing: StoredListing): ListingSource {
       ? { count: points.length, first: points[0], previous: points.length > 1 ? points[points.length - 2] : null, last: points[points.length - 1] }
       : null,
     content: c,
-    ...(listing.absent_loads ? { absent_loads: listing.absent_loads } : {}),
+    ...(listing.absent_loads ? { absent_loads: listing.absent_loads, absent_at: listing.absent_at ?? 0 } : {}),
   };
 }
 
@@ -181,7 +182,7 @@ export function fromSource(
     group_members: source.group_members ?? null,
     price_points: source.price_points ?? expandDigest(source.price_digest ?? null),
     content_hash: source.content_hash ?? '',
-    ...(source.absent_loads ? { absent_loads: source.absent_loads } : {}),
+    ...(source.absent_loads ? { absent_loads: source.absent_loads, absent_at: source.absent_at ?? 0 } : {}),
   };
 }
 

@@ -43,12 +43,14 @@ export function mappingHasReadModel(mapping: estypes.MappingTypeMapping | undefi
   return PUBLIC_JSON_FIELD in properties && MAP_JSON_FIELD in properties && JSON_VERSION_FIELD in properties;
 }
 
-/** The absence counts of the snapshot loads (StoredListing.absent_loads), a doc value. */
+/** The absence counts of the snapshot loads and their pass (StoredListing.absent_loads, absent_at), doc values. */
 export const ABSENT_LOADS_FIELD = 'absent_loads';
+export const ABSENT_AT_FIELD = 'absent_at';
 
 /** Whether an index mapping can keep the absence counts (an index made from mapping version 3 or older cannot). */
 export function mappingHasAbsences(mapping: estypes.MappingTypeMapping | undefined): boolean {
-  return ABSENT_LOADS_FIELD in (mapping?.properties ?? {});
+  const properties = mapping?.properties ?? {};
+  return ABSENT_LOADS_FIELD in properties && ABSENT_AT_FIELD in properties;
 }
 
 /**

@@ -43,6 +43,7 @@ export const ROW_COLUMNS = [
   'points',
   'map_json',
   'absent_loads',
+  'absent_at',
 ] as const;
 
 /**
@@ -82,6 +83,7 @@ export const PAGE_ROW_COLUMNS = [
   'points',
   'content_hash',
   'absent_loads',
+  'absent_at',
   'price',
   'surface',
   'price_per_m2',

@@ -21,6 +21,7 @@ import {
   type IndexCapabilities,
   type ListingIndex,
   type SnapshotScope,
+  type Absence,
   type WriteFailure,
 } from '../../core/ports/listing-index.js';
 import { activeInScope, writeAbsences } from './absences.js';
@@ -340,12 +341,12 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     return row.at;
   }
 
-  async activeInScope(scope: SnapshotScope): Promise<Map<string, number>> {
+  async activeInScope(scope: SnapshotScope): Promise<Map<string, Absence>> {
     return activeInScope(this.statements, scope);
   }
 
   /** One transaction (or the bulk load's): a column of each row, nothing the API serves changes. */
-  async recordAbsences(counts: ReadonlyMap<string, number>): Promise<void> {
+  async recordAbsences(counts: ReadonlyMap<string, Absence>): Promise<void> {
     this.writes.inWriteTransaction(() => writeAbsences(this.statements, counts), counts.size);
   }
 

@@ -50,8 +50,9 @@ export interface ListingRow {
   public_json: string | null;
   /** JSON text of presentMapPoint(listing), for listings with coordinates (migrations.ts addPresentedColumns). */
   map_json: string | null;
-  /** StoredListing.absent_loads, 0 for none (migrations.ts addAbsentLoadsColumn). */
+  /** StoredListing.absent_loads and absent_at, 0 for none (migrations.ts addAbsenceColumns). */
   absent_loads: number;
+  absent_at: number;
 }
 
 export function toRow(listing: StoredListing): ListingRow {
@@ -100,6 +101,7 @@ export function toRow(listing: StoredListing): ListingRow {
     public_json: JSON.stringify(annonce),
     map_json: c.latitude !== null && c.longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null,
     absent_loads: listing.absent_loads ?? 0,
+    absent_at: listing.absent_at ?? 0,
   };
 }
 
@@ -126,9 +128,9 @@ export function fromRow(row: ListingRow): StoredListing {
   };
 }
 
-/** StoredListing.absent_loads of a row: the field only while a count runs (a row of an unmigrated read has none). */
-function absentLoadsOf(row: { absent_loads?: number }): Pick<StoredListing, 'absent_loads'> {
-  return row.absent_loads ? { absent_loads: row.absent_loads } : {};
+/** StoredListing.absent_loads and absent_at of a row: the fields only while a count runs. */
+function absentLoadsOf(row: { absent_loads?: number; absent_at?: number }): Pick<StoredListing, 'absent_loads' | 'absent_at'> {
+  return row.absent_loads ? { absent_loads: row.absent_loads, absent_at: row.absent_at ?? 0 } : {};
 }
 
 /** A row of a result page: the change position and sort keys, and the precomputed Annonce text instead of `doc`. */
@@ -266,6 +268,9 @@ export class IndexedPageListing implements StoredListing {
   }
   get absent_loads(): number | undefined {
     return this.full().absent_loads;
+  }
+  get absent_at(): number | undefined {
+    return this.full().absent_at;
   }
 
   private full(): StoredListing {

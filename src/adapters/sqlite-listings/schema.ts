@@ -77,7 +77,8 @@ CREATE TABLE IF NOT EXISTS listings (
   own_surface REAL,
   content_hash TEXT NOT NULL,
   points TEXT,
-  absent_loads INTEGER NOT NULL DEFAULT 0
+  absent_loads INTEGER NOT NULL DEFAULT 0,
+  absent_at INTEGER NOT NULL DEFAULT 0
 );
 
 -- The texts of each listing (schema 5), one row in each table per listing, with the rowid of its
@@ -201,7 +202,7 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 -- The active listings of a snapshot's scope (a site, some of its departments) with their absence
 -- counts, from the index entries alone (listing-store.ts activeInScope): a site of 100 000 listings
 -- is read without its rows. A store made before it reads them with a scan until \`reindex\` builds it.
-CREATE INDEX IF NOT EXISTS ix_scope ON listings(source, department, id, absent_loads) WHERE active = 1;
+CREATE INDEX IF NOT EXISTS ix_scope ON listings(source, department, id, absent_loads, absent_at) WHERE active = 1;
 `;
 
 /**

@@ -40,11 +40,13 @@ export interface StoredListing {
   /** Hash of the public content, so an identical re-load is detected as `unchanged`. */
   content_hash: string;
   /**
-   * Consecutive snapshot loads of its site (`load --snapshot`) that did not hold it; absent while
-   * none did. A record of the listing resets it; a listing withdrawn for its absence keeps it, which
-   * is how its withdrawal reads `absent` (withdrawnReason).
+   * Consecutive snapshot loads of its site (`load --snapshot`) that did not hold it, and the pass
+   * (latest collected_at) of the last of them, so that a snapshot loaded again is not counted twice;
+   * both absent while none missed it. A record of the listing clears them; a listing withdrawn for
+   * its absence keeps them, which is how its withdrawal reads `absent` (withdrawnReason).
    */
   absent_loads?: number;
+  absent_at?: number;
   /**
    * Read side only: the UTF-8 bytes of JSON.stringify(presentAnnonce(this)) as the store wrote it at
    * index time (present.ts annonceJson). Set by a store on the listings of a result page, never by

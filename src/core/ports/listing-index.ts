@@ -46,6 +46,13 @@ export interface SnapshotScope {
   departments: readonly string[] | null;
 }
 
+/** A listing's absence count (StoredListing.absent_loads, absent_at): 0 and 0 while none runs. */
+export interface Absence {
+  loads: number;
+  /** The pass (latest collected_at) of the last snapshot that counted it. */
+  at: number;
+}
+
 /** A write of the indexer: the full new state of one site listing. */
 export type ListingWrite = StoredListing;
 
@@ -122,20 +129,20 @@ export interface ListingIndex {
   maxChangedAt(): Promise<number>;
   count(): Promise<number>;
   /**
-   * Every ACTIVE listing of a snapshot's scope, with its absence count (StoredListing.absent_loads,
-   * 0 when none): one read of ids, without the listings' documents, at any scope's size.
+   * Every ACTIVE listing of a snapshot's scope, with its absence count: one read of ids, without the
+   * listings' documents, at any scope's size.
    */
-  activeInScope(scope: SnapshotScope): Promise<Map<string, number>>;
+  activeInScope(scope: SnapshotScope): Promise<Map<string, Absence>>;
 
   // Writes of the indexer.
   /**
-   * The absence counts of some active listings, and nothing else of them: no change position, no
+   * The absence counts of some active listings (with their pass), and nothing else of them: no change position, no
    * public field (SQLite: one UPDATE of a column each, in one transaction; Elasticsearch: the whole
    * documents written again at their change_seq, since an update would lose the texts kept out of
-   * `_source`). 0 clears a count. A store that cannot keep them (an Elasticsearch index of an older
+   * `_source`). 0 loads clears a count. A store that cannot keep them (an Elasticsearch index of an older
    * mapping) throws StoreBehindError before anything is written.
    */
-  recordAbsences(counts: ReadonlyMap<string, number>): Promise<void>;
+  recordAbsences(counts: ReadonlyMap<string, Absence>): Promise<void>;
   /**
    * `change_seq` values are assigned by the caller. Returns the documents the backend refused one by
    * one (SQLite writes a batch in one transaction and refuses none; Elasticsearch may refuse a

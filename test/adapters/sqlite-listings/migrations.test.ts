@@ -84,7 +84,7 @@ describe('SQLite store: numbered migrations', () => {
     const before = await store.getMany(listings.map((l) => l.id));
     await store.close();
     const db = new Database(file);
-    db.exec('DROP INDEX ix_scope; ALTER TABLE listings DROP COLUMN absent_loads');
+    db.exec('DROP INDEX ix_scope; ALTER TABLE listings DROP COLUMN absent_loads; ALTER TABLE listings DROP COLUMN absent_at');
     db.pragma('user_version = 3');
     db.close();
     const reopened = new SqliteListingStore(file);
@@ -92,8 +92,8 @@ describe('SQLite store: numbered migrations', () => {
       expect(userVersion(reopened.database)).to.equal(4);
       expect(await reopened.getMany(listings.map((l) => l.id))).to.deep.equal(before);
       const active = listings.find((l) => l.status === 'active')!;
-      await reopened.recordAbsences(new Map([[active.id, 1]]));
-      expect((await reopened.getMany([active.id])).get(active.id)!.absent_loads).to.equal(1);
+      await reopened.recordAbsences(new Map([[active.id, { loads: 1, at: 5 }]]));
+      expect((await reopened.getMany([active.id])).get(active.id)).to.include({ absent_loads: 1, absent_at: 5 });
     } finally {
       await reopened.close();
     }
