@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * Listings withdrawn from the market
-         * @description Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.
+         * @description Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee, or absent when its site stopped listing it), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.
          */
         get: operations["getAnnoncesRetirees"];
         put?: never;
@@ -640,10 +640,10 @@ export interface components {
             /** @description Collection time of the pass that saw the listing leave (ISO 8601, UTC). Null when the store has no such time. */
             withdrawn_at: string | null;
             /**
-             * @description Why it left: withdrawn by its site (`retiree`), sold (`vendue`), under offer (`sous_compromis`) or archived (`archivee`).
+             * @description Why it left: withdrawn by its site (`retiree`), sold (`vendue`), under offer (`sous_compromis`), archived (`archivee`), or no longer listed by its site (`absent`: missing from its site's complete listings several nights running, without the site saying why).
              * @enum {string}
              */
-            reason: "retiree" | "vendue" | "sous_compromis" | "archivee";
+            reason: "retiree" | "vendue" | "sous_compromis" | "archivee" | "absent";
         };
         FieldIssue: {
             /** @description The parameter at fault (`query` when the query string as a whole is). */

@@ -4,6 +4,9 @@
  *                      [--group-in-worker]                  grouping cross-site duplicates (indexer/dedup);
  *                                                           a first build into SQLite may group in a
  *                                                           worker thread (faster, more memory: docs/operations.md)
+ *                      [--snapshot SITE[:DEPT,...]          the files hold every active listing of that site
+ *                       [--absent-loads N] [--min-ratio R]] (or departments): the ones missed N snapshots in
+ *                                                           a row are withdrawn (indexer/snapshot.ts)
  *   npm run indexer -- dedup --rebuild                       regroup the whole catalogue from the store
  *   npm run indexer -- dedup explain <src>/<ref> <src>/<ref> why two listings are or are not one group
  *   npm run indexer -- status                                the store as JSON: counts by status, last load,
@@ -32,6 +35,9 @@ import { exitCodeOf, loadWithProgress } from './load-with-progress.js';
 import { EXIT, exitOfError } from './exit-codes.js';
 import { rejectsFileFor } from './rejects.js';
 import { processFigures } from './process-figures.js';
+import { loadCommunes } from '../src/core/refdata/communes.js';
+import { snapshotOptionsOf } from './snapshot-options.js';
+import type { SnapshotReport } from './snapshot.js';
 import { rebuildGroups } from './dedup/rebuild.js';
 import { IndexerMetrics } from './metrics.js';
 import { metricsSource, startMetricsServer } from '../src/metrics-server.js';
@@ -51,9 +57,17 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { rejects: { type: 'string' }, 'group-in-worker': { type: 'boolean' } },
+      options: {
+        rejects: { type: 'string' },
+        'group-in-worker': { type: 'boolean' },
+        snapshot: { type: 'string' },
+        'absent-loads': { type: 'string' },
+        'min-ratio': { type: 'string' },
+      },
     });
     if (positionals.length === 0) return usage('load needs at least one file');
+    const snapshot = snapshotOptionsOf(values, loadSites(), loadCommunes());
+    if (snapshot !== null && 'error' in snapshot) return usage(snapshot.error);
     const rejectsFile = values.rejects === undefined ? null : rejectsFileFor(values.rejects, new Date());
     if (rejectsFile !== null && !existsSync(path.dirname(path.resolve(rejectsFile)))) return usage(`--rejects: no directory ${path.dirname(rejectsFile)}`);
     mkdirSync(config.dataDir, { recursive: true });
@@ -63,7 +77,13 @@ async function main(argv: string[]): Promise<number> {
     let report: Awaited<ReturnType<typeof loadWithProgress>> | undefined;
     try {
       // runLoad runs inside the store's bulk mode (Elasticsearch: refresh off; SQLite: first build).
-      report = await loadWithProgress(positionals, store, rejectsFile, { groupInWorker: values['group-in-worker'] === true, metrics });
+      report = await loadWithProgress(positionals, store, rejectsFile, {
+        groupInWorker: values['group-in-worker'] === true,
+        metrics,
+        snapshot: snapshot ?? undefined,
+      });
+      // A guard held: the operator hears of it beside the report, which says the same.
+      if (report.snapshot?.not_swept) console.error(`snapshot of ${scopeName(report.snapshot)}: nothing withdrawn: ${report.snapshot.not_swept}`);
       await recordLoad(store, { ...report, rejects_file: rejectsFile });
     } finally {
       metricsServer?.close();
@@ -154,9 +174,13 @@ function listingIdOf(text: string): string {
   return at > 0 ? listingId(text.slice(0, at), text.slice(at + 1)) : text;
 }
 
+function scopeName(snapshot: SnapshotReport): string {
+  return snapshot.departments === null ? snapshot.site : `${snapshot.site}:${snapshot.departments.join(',')}`;
+}
+
 function usage(problem: string): number {
   console.error(
-    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson|DIR/] [--group-in-worker]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- status\n       npm run indexer -- reindex [--shards N]`,
+    `${problem}\nusage: npm run indexer -- load <file.ndjson[.gz]>... [--rejects rejects.ndjson|DIR/] [--group-in-worker]\n         [--snapshot SITE[:DEPT,...] [--absent-loads N] [--min-ratio R]]\n       npm run indexer -- dedup --rebuild\n       npm run indexer -- dedup explain <source>/<reference> <source>/<reference>\n       npm run indexer -- status\n       npm run indexer -- reindex [--shards N]`,
   );
   return EXIT.usage;
 }

@@ -16,7 +16,7 @@ export const EXIT = {
   damagedInput: 4,
   /**
    * The configuration is wrong (a setting that does not parse, credentials the cluster refuses, an
-   * Elasticsearch alias missing): fix it; a retry fails alike.
+   * Elasticsearch alias missing, an index too old for a snapshot load): fix it; a retry fails alike.
    */
   misconfigured: 5,
   /**
@@ -50,7 +50,7 @@ export function exitOfError(error: unknown): { code: number; message: string | n
     code: EXIT.misconfigured,
     message: `${problem}\nfix the configuration; retrying will not help (exit ${EXIT.misconfigured})`,
   });
-  if (name === 'MissingAliasError') return misconfigured(message ?? name);
+  if (name === 'MissingAliasError' || name === 'StoreBehindError') return misconfigured(message ?? name);
   // The settings (src/config/config.ts) did not parse: each one named, with what is wrong.
   if (name === 'ZodError' && Array.isArray(issues)) return misconfigured(issues.map((issue) => `setting ${issue.path.join('.')}: ${issue.message}`).join('\n'));
   // The cluster refused the credentials (ES_API_KEY, ES_USERNAME / ES_PASSWORD) or their rights.

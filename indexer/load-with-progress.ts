@@ -10,12 +10,13 @@ import { runLoad, type LoadReport } from './load.js';
 import { DedupGrouping } from './dedup/stage.js';
 import type { IndexerMetrics } from './metrics.js';
 import { EXIT } from './exit-codes.js';
+import type { SnapshotOptions } from './snapshot.js';
 
 export async function loadWithProgress(
   files: string[],
   store: ListingIndex,
   rejectsFile: string | null,
-  options: { groupInWorker?: boolean; metrics?: IndexerMetrics } = {},
+  options: { groupInWorker?: boolean; metrics?: IndexerMetrics; snapshot?: SnapshotOptions } = {},
 ): Promise<LoadReport> {
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
@@ -37,6 +38,7 @@ export async function loadWithProgress(
       communes: loadCommunes(),
       grouping: new DedupGrouping({ sites, groupInWorker: options.groupInWorker }),
       parseInWorker: true,
+      snapshot: options.snapshot,
       onProgress: (r) => {
         bar?.update(r.read, { written: r.written, unchanged: r.unchanged, rejected: r.rejected, rate: r.records_per_second, regrouped: r.regrouped_at_end });
         options.metrics?.observe(r);

@@ -18,6 +18,7 @@ import { listingId } from '../src/core/model/stored.js';
 import { withWriterLock } from '../src/core/ports/writer-lock.js';
 import { startChangeClock } from './change-clock.js';
 import { linkRelistings } from './relisting.js';
+import { SnapshotTally, type ListingWriter, type SnapshotOptions, type SnapshotReport } from './snapshot.js';
 
 /** A collector's clock may run a little ahead; beyond this a record "from the future" is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -43,6 +44,8 @@ export interface LoadOptions {
    * default, in this thread. The outcome is the same either way.
    */
   parseInWorker?: boolean;
+  /** The files hold every active listing of this scope: the ones they miss are counted, then withdrawn (snapshot.ts). */
+  snapshot?: SnapshotOptions;
 }
 
 /** The counts of a load so far, with its time and rate (onProgress). */
@@ -93,6 +96,8 @@ export interface LoadReport extends LoadProgress, InputFindings {
   peak_rss_mib_writing: number;
   /** ...and at the end of the load, the final build included. */
   peak_rss_mib: number;
+  /** A snapshot load's absentees: counted, withdrawn, or why not (snapshot.ts); absent from other loads. */
+  snapshot?: SnapshotReport;
 }
 
 /** What a load found wrong with its input itself, beside the records it refused (in LoadReport). */
@@ -129,7 +134,7 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
     return loaded;
   };
   // The report's time includes what the bulk mode does at the end (building indexes).
-  const { progress, groupingSeconds, findings } = options.bulkLoad !== false ? await store.duringBulkLoad(writeRecords) : await writeRecords();
+  const { progress, groupingSeconds, findings, snapshot } = options.bulkLoad !== false ? await store.duringBulkLoad(writeRecords) : await writeRecords();
   return {
     ...withTiming(progress, started),
     ...findings,
@@ -139,6 +144,7 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
     grouped_in_worker: options.grouping?.groupedInWorker === true,
     peak_rss_mib_writing: peakWhileWriting,
     peak_rss_mib: peakRssMiB(),
+    ...(snapshot ? { snapshot } : {}),
   };
 }
 
@@ -147,7 +153,10 @@ function peakRssMiB(): number {
   return Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
 }
 
-async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progress: LoadProgress; groupingSeconds: number; findings: InputFindings }> {
+async function loadFiles(
+  options: LoadOptions,
+  started: bigint,
+): Promise<{ progress: LoadProgress; groupingSeconds: number; findings: InputFindings; snapshot: SnapshotReport | null }> {
   const now = options.now ?? Date.now;
   const grouping: GroupingStage = options.grouping ?? new SingletonGrouping();
   const rejects = new RejectsWriter(options.rejectsFile ?? null);
@@ -166,12 +175,22 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     records_per_second: 0,
   };
   const clockNow = await startChangeClock(options.store, now);
+  // Read before any record is written: the scope as the snapshot found it.
+  const snapshot = options.snapshot ? await SnapshotTally.start(options.store, options.snapshot) : null;
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
   const findings: InputFindings = { texts_truncated: 0, damaged_inputs: [], rejected_reasons: {} };
 
   const reject = async (input: InputLine, reason: string, field?: string) => {
     report.rejected++;
     await rejects.write({ file: input.file, line: input.line, reason, field, record: input.text });
+  };
+
+  /** A batch's listings with the members of their groups that change (the grouping stage), written. */
+  const writeListings: ListingWriter = async (listings, stored, clock) => {
+    const written = await grouping.apply(listings, options.store, clock, stored);
+    const refused = await options.store.upsertMany(written);
+    report.index_operations += written.length - refused.length;
+    return refused;
   };
 
   const flush = async (batch: Parsed[]) => {
@@ -187,9 +206,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
       else report.stale++;
     }
     report.relisted += await linkRelistings(toWrite, stored, options.store);
-    const written = await grouping.apply([...toWrite.values()], options.store, clock, stored);
-    const refused = new Map((await options.store.upsertMany(written)).map((f) => [f.id, f.reason]));
-    report.index_operations += written.length - refused.size;
+    const refused = new Map((await writeListings([...toWrite.values()], stored, clock)).map((f) => [f.id, f.reason]));
     for (const { input, record } of batch) {
       const reason = refused.get(listingId(record.content.source, record.content.reference));
       if (reason !== undefined) await reject(input, reason);
@@ -218,6 +235,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   };
 
   let batch: Parsed[] = [];
+  let snapshotReport: SnapshotReport | null = null;
   const lines =
     options.parseInWorker && options.communes === loadCommunes()
       ? parseInWorker(options.files, options.sites)
@@ -225,7 +243,9 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
   const writing = new BatchPipeline(flush);
   try {
     await grouping.begin?.(options.store);
-    for await (const { input, outcome } of lines) {
+    for await (const line of lines) {
+      const { input, outcome } = line;
+      snapshot?.mention(line);
       if (!outcome.ok && outcome.damaged) {
         // Not a record: the place where the input stops being readable.
         findings.damaged_inputs.push({ file: input.file, line: input.line, reason: outcome.reason });
@@ -247,6 +267,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     }
     await writing.next(batch);
     await writing.drain();
+    if (snapshot) snapshotReport = await snapshot.finish(options.store, writeListings, clockNow, findings.damaged_inputs.length > 0);
     if (grouping.finish) await writeGroupedAtEnd(grouping.finish(options.store, clockNow));
   } finally {
     // A failure while reading leaves a batch perhaps in flight: its end is awaited (its own error is
@@ -255,7 +276,7 @@ async function loadFiles(options: LoadOptions, started: bigint): Promise<{ progr
     await rejects.close();
     findings.rejected_reasons = rejects.summary();
   }
-  return { progress: withTiming(report, started), groupingSeconds, findings };
+  return { progress: withTiming(report, started), groupingSeconds, findings, snapshot: snapshotReport };
 }
 
 /**

@@ -2,7 +2,8 @@
  * Merges one normalised record with the stored state of its (source, reference):
  * - `catalogue_entered_at` is the collected_at of the first record ever written, and never moves;
  * - an older collection pass than the stored one is stale and changes nothing;
- * - the same content seen again is `unchanged` (so loading a file twice changes nothing);
+ * - the same content seen again is `unchanged` (so loading a file twice changes nothing), unless
+ *   snapshot loads had counted the listing absent: any record of it clears that count;
  * - `changed_at` / `change_seq` move only when the public content or the status changed.
  */
 import { createHash } from 'node:crypto';
@@ -29,7 +30,8 @@ export interface MergeClock {
 /** `hash`: contentHash(record), when the caller has it already (the parse worker computes it). */
 export function mergeRecord(record: NormalisedRecord, existing: StoredListing | undefined, clock: MergeClock, hash = contentHash(record)): MergeOutcome {
   if (existing && record.collectedAt < existing.updated_at) return { kind: 'stale' };
-  if (existing && record.collectedAt === existing.updated_at && hash === existing.content_hash) return { kind: 'unchanged' };
+  // A listing counted absent by snapshot loads is seen again: written, to clear its count (absent_loads is left out below).
+  if (existing && record.collectedAt === existing.updated_at && hash === existing.content_hash && !existing.absent_loads) return { kind: 'unchanged' };
 
   const pricePoints = applyPriceReading(existing?.price_points ?? [], record.content.price, record.collectedAt);
   const contentChanged = !existing || hash !== existing.content_hash || pricePoints !== existing.price_points;

@@ -55,6 +55,9 @@ export interface ListingSource extends Record<FoldedKey, string | null> {
   relisted_from?: StoredListing['relisted_from'];
   relisted?: boolean;
   first_seen_at?: number;
+  /** StoredListing.absent_loads and absent_at, only while a count runs: an index of an older mapping never gets them unasked (read-model.ts mappingHasAbsences). */
+  absent_loads?: number;
+  absent_at?: number;
 }
 
 /** A document as written to an index of the current mapping: the listing and its read model (read-model.ts). */
@@ -150,6 +153,7 @@ function listingSource(listing: StoredListing): ListingSource {
     relisted_from: listing.relisted_from ?? null,
     relisted: relistedOf(listing),
     ...(listing.first_seen_at !== undefined ? { first_seen_at: listing.first_seen_at } : {}),
+    ...(listing.absent_loads ? { absent_loads: listing.absent_loads, absent_at: listing.absent_at ?? 0 } : {}),
   };
 }
 
@@ -188,6 +192,7 @@ export function fromSource(
     content_hash: source.content_hash ?? '',
     ...(source.relisted_from ? { relisted_from: source.relisted_from } : {}),
     ...(source.first_seen_at !== undefined && source.first_seen_at !== null ? { first_seen_at: source.first_seen_at } : {}),
+    ...(source.absent_loads ? { absent_loads: source.absent_loads, absent_at: source.absent_at ?? 0 } : {}),
   };
 }
 

@@ -19,7 +19,15 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
 import type { BoundingBox, FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
 import type { ListingReader, MapResult, StoreHealth } from '../../core/ports/listing-reader.js';
-import { catalogueThroughFlows, type IndexCapabilities, type ListingIndex, type WriteFailure } from '../../core/ports/listing-index.js';
+import {
+  catalogueThroughFlows,
+  type IndexCapabilities,
+  type ListingIndex,
+  type SnapshotScope,
+  type Absence,
+  type WriteFailure,
+} from '../../core/ports/listing-index.js';
+import { assertKeepsAbsences, readActiveInScope } from './absences.js';
 import { mapPointJson } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSource } from './document.js';
@@ -500,6 +508,37 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     );
     const value = (response.aggregations?.[`max_${field}`] as estypes.AggregationsMaxAggregate | undefined)?.value;
     return typeof value === 'number' ? value : 0;
+  }
+
+  /**
+   * A snapshot's scope, after this store's own writes. Asked first by a snapshot load, so an index
+   * that cannot keep the counts is refused (StoreBehindError) before the load writes anything.
+   */
+  async activeInScope(scope: SnapshotScope): Promise<Map<string, Absence>> {
+    await assertKeepsAbsences(this.client, this.alias);
+    await this.refreshIfWritten();
+    return readActiveInScope(this.client, this.alias, scope);
+  }
+
+  /**
+   * The whole documents written again with their counts, at their change_seq (no change for the
+   * flows): an update would rebuild each from `_source`, which lacks the texts the API serves.
+   */
+  async recordAbsences(counts: ReadonlyMap<string, Absence>): Promise<void> {
+    if (counts.size === 0) return;
+    await assertKeepsAbsences(this.client, this.alias);
+    const ids = [...counts.keys()];
+    // A batch at a time, as a load writes: each batch is journaled whole before its bulk request.
+    for (let i = 0; i < ids.length; i += GET_MANY_CHUNK) {
+      const listings = [...(await this.getMany(ids.slice(i, i + GET_MANY_CHUNK))).values()].filter((listing) => listing.status === 'active');
+      const written = listings.map(({ absent_loads: _, absent_at: __, ...listing }) => {
+        const { loads, at } = counts.get(listing.id)!;
+        return loads > 0 ? { ...listing, absent_loads: loads, absent_at: at } : listing;
+      });
+      const refused = await this.upsertMany(written);
+      if (refused.length > 0)
+        throw new Error(`the store refused the absence counts of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
+    }
   }
 
   /** The listings held; none while the alias does not exist yet (the first writer creates it). */

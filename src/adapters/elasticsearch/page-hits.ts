@@ -6,11 +6,11 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
-import { epochMillisOf, publicJsonOf } from './read-model.js';
+import { ABSENT_LOADS_FIELD, epochMillisOf, publicJsonOf } from './read-model.js';
 
 /**
  * A listing served from its precomputed Annonce text. The page routes read `id`, `public_json`,
- * `status` and `left_market_at`, a flow's follower the change position; anything else was not
+ * `status`, `left_market_at` and `absent_loads` (the withdrawn flow's reason), a flow's follower the change position; anything else was not
  * fetched and throws, so that a caller that
  * needs whole listings (the indexer) reads them with get, getMany or catalogue instead of silently
  * getting placeholders.
@@ -23,6 +23,7 @@ export class PresentedListing implements StoredListing {
     readonly changed_at: number,
     readonly change_seq: number,
     readonly left_market_at: number | null,
+    readonly absent_loads?: number,
   ) {}
 
   get content(): never {
@@ -80,7 +81,9 @@ export async function listingsOfHits(hits: estypes.SearchHit[], readWhole: (ids:
     const status = fields?.status?.[0] as StoredListing['status'];
     const changedAt = epochMillisOf(fields, 'changed_at') ?? 0;
     const changeSeq = Number(fields?.change_seq?.[0] ?? 0);
-    return new PresentedListing(hit._id!, Buffer.from(text), status, changedAt, changeSeq, epochMillisOf(fields, 'left_market_at'));
+    // Asked by the withdrawn flow only (withdrawn-body.ts); absent elsewhere, and while no count runs.
+    const absentLoads = Number(fields?.[ABSENT_LOADS_FIELD]?.[0] ?? 0) || undefined;
+    return new PresentedListing(hit._id!, Buffer.from(text), status, changedAt, changeSeq, epochMillisOf(fields, 'left_market_at'), absentLoads);
   });
   if (older.length === 0) return listings as StoredListing[];
   const whole = await readWhole(older);

@@ -50,6 +50,16 @@ export function mappingHasReadModel(mapping: estypes.MappingTypeMapping | undefi
   return [PUBLIC_JSON_FIELD, MAP_JSON_FIELD, JSON_VERSION_FIELD, ...RELISTING_FIELDS].every((field) => field in properties);
 }
 
+/** The absence counts of the snapshot loads and their pass (StoredListing.absent_loads, absent_at), doc values. */
+export const ABSENT_LOADS_FIELD = 'absent_loads';
+export const ABSENT_AT_FIELD = 'absent_at';
+
+/** Whether an index mapping can keep the absence counts (an index made from mapping version 3 or older cannot). */
+export function mappingHasAbsences(mapping: estypes.MappingTypeMapping | undefined): boolean {
+  const properties = mapping?.properties ?? {};
+  return ABSENT_LOADS_FIELD in properties && ABSENT_AT_FIELD in properties;
+}
+
 /**
  * Request parts of a result page: no `_source`; the Annonce text, and from doc values the listing's
  * status, its change position and its withdrawal date (what the flows' items and their followers read).

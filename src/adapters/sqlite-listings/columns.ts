@@ -43,6 +43,8 @@ export const ROW_COLUMNS = [
   'points',
   'map_json',
   'relisted',
+  'absent_loads',
+  'absent_at',
 ] as const;
 
 /**
@@ -81,6 +83,8 @@ export const PAGE_ROW_COLUMNS = [
   'dedup_key',
   'points',
   'content_hash',
+  'absent_loads',
+  'absent_at',
   'price',
   'surface',
   'price_per_m2',

@@ -15,7 +15,16 @@ import type Database from 'better-sqlite3';
 import type { StoredListing } from '../../core/model/stored.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, SortPosition, WithdrawnQuery } from '../../core/query/query.js';
 import type { ListingReader, MapResult, StoreHealth } from '../../core/ports/listing-reader.js';
-import { catalogueThroughFlows, type BlockCandidate, type IndexCapabilities, type ListingIndex, type WriteFailure } from '../../core/ports/listing-index.js';
+import {
+  catalogueThroughFlows,
+  type BlockCandidate,
+  type IndexCapabilities,
+  type ListingIndex,
+  type SnapshotScope,
+  type Absence,
+  type WriteFailure,
+} from '../../core/ports/listing-index.js';
+import { activeInScope, writeAbsences } from './absences.js';
 import { currentIdentity, type WriterLock } from '../../core/ports/writer-lock.js';
 import { StatementCache } from '../sqlite-shared/statements.js';
 import { openConnection } from './connection.js';
@@ -334,6 +343,15 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
       )
       .get() as { at: number };
     return row.at;
+  }
+
+  async activeInScope(scope: SnapshotScope): Promise<Map<string, Absence>> {
+    return activeInScope(this.statements, scope);
+  }
+
+  /** One transaction (or the bulk load's): a column of each row, nothing the API serves changes. */
+  async recordAbsences(counts: ReadonlyMap<string, Absence>): Promise<void> {
+    this.writes.inWriteTransaction(() => writeAbsences(this.statements, counts), counts.size);
   }
 
   /** Kept by triggers (migrations.ts ensureListingCount): one row read, whatever the page cache holds. */

@@ -35,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   { version: 4, name: 'relisted column (the relistee filter)', up: addRelistedColumn },
+  { version: 5, name: 'absence counts of the snapshot loads (absent_loads, absent_at)', up: addAbsenceColumns },
 ];
 
 /** Runs, in order, the migrations above the file's recorded version, recording each one's version once it ran. */
@@ -95,6 +96,17 @@ export function addOwnSurfaceColumn(db: Database.Database): void {
 export function addRelistedColumn(db: Database.Database): void {
   const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
   if (columns.size > 0 && !columns.has('relisted')) db.exec('ALTER TABLE listings ADD COLUMN relisted INTEGER NOT NULL DEFAULT 0');
+}
+
+/**
+ * `absent_loads`, `absent_at`: the snapshot loads in a row that did not hold the listing and the pass
+ * of the last (StoredListing.absent_loads, absent_at), 0 for every row of a store made before: no
+ * count has started there. Adding a column with a constant default rewrites no row.
+ */
+export function addAbsenceColumns(db: Database.Database): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(listings)').all() as { name: string }[]).map((c) => c.name));
+  if (columns.size === 0) return;
+  for (const name of ['absent_loads', 'absent_at']) if (!columns.has(name)) db.exec(`ALTER TABLE listings ADD COLUMN ${name} INTEGER NOT NULL DEFAULT 0`);
 }
 
 /** The columns of a store of schema 4 or older that schema 5 keeps in listing_texts, and in listing_annonces. */

@@ -52,6 +52,9 @@ export interface ListingRow {
   map_json: string | null;
   /** 1 for a relisting (relisted_from set): the `relistee` filter (migrations.ts addRelistedColumn). */
   relisted: number;
+  /** StoredListing.absent_loads and absent_at, 0 for none (migrations.ts addAbsenceColumns). */
+  absent_loads: number;
+  absent_at: number;
 }
 
 export function toRow(listing: StoredListing): ListingRow {
@@ -97,6 +100,8 @@ export function toRow(listing: StoredListing): ListingRow {
     public_json: JSON.stringify(annonce),
     map_json: c.latitude !== null && c.longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null,
     relisted: relistedOf(listing) ? 1 : 0,
+    absent_loads: listing.absent_loads ?? 0,
+    absent_at: listing.absent_at ?? 0,
   };
 }
 
@@ -121,7 +126,13 @@ export function fromRow(row: ListingRow): StoredListing {
     content_hash: row.content_hash,
     ...(doc.relisted_from ? { relisted_from: doc.relisted_from } : {}),
     ...(doc.first_seen_at !== undefined ? { first_seen_at: doc.first_seen_at } : {}),
+    ...absentLoadsOf(row),
   };
+}
+
+/** StoredListing.absent_loads and absent_at of a row: the fields only while a count runs. */
+function absentLoadsOf(row: { absent_loads?: number; absent_at?: number }): Pick<StoredListing, 'absent_loads' | 'absent_at'> {
+  return row.absent_loads ? { absent_loads: row.absent_loads, absent_at: row.absent_at ?? 0 } : {};
 }
 
 /** A row of a result page: the change position and sort keys, and the precomputed Annonce text instead of `doc`. */
@@ -147,6 +158,7 @@ export class PageListing {
   readonly left_market_at: number | null;
   readonly dedup_key: string | null;
   readonly content_hash: string;
+  readonly absent_loads?: number;
   readonly public_json: Buffer;
   private readonly points: string | null;
   private doc: DocPart | undefined;
@@ -166,6 +178,7 @@ export class PageListing {
     this.left_market_at = row.left_market_at;
     this.dedup_key = row.dedup_key;
     this.content_hash = row.content_hash;
+    if (row.absent_loads) this.absent_loads = row.absent_loads;
     this.public_json = public_json;
     this.points = row.points;
   }
@@ -266,6 +279,12 @@ export class IndexedPageListing implements StoredListing {
   }
   get first_seen_at(): number | undefined {
     return this.full().first_seen_at;
+  }
+  get absent_loads(): number | undefined {
+    return this.full().absent_loads;
+  }
+  get absent_at(): number | undefined {
+    return this.full().absent_at;
   }
 
   private full(): StoredListing {

@@ -22,9 +22,10 @@
  * 2: the search indexes carry the filter columns (SEARCH_INDEX_FILTER_COLUMNS); 3: ix_block covers a
  * block's candidates; 4: ix_block also holds each candidate's site and own surface (`own_surface`);
  * 5: the texts in `listing_texts` and `listing_annonces` (narrow rows; a store of schema 4 or older
- * is converted on open, migrations.ts moveTextsToTheirTable).
+ * is converted on open, migrations.ts moveTextsToTheirTable); 6: ix_withdrawn_block (what a new
+ * listing may relist) and ix_scope (a snapshot load's site), which `reindex` builds on an older store.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Filter columns appended to every search index (see the comment above the indexes). */
 const SEARCH_INDEX_FILTER_COLUMNS = 'entered_at, price, type_norm, transaction_type';
@@ -77,7 +78,9 @@ CREATE TABLE IF NOT EXISTS listings (
   own_surface REAL,
   content_hash TEXT NOT NULL,
   points TEXT,
-  relisted INTEGER NOT NULL DEFAULT 0
+  relisted INTEGER NOT NULL DEFAULT 0,
+  absent_loads INTEGER NOT NULL DEFAULT 0,
+  absent_at INTEGER NOT NULL DEFAULT 0
 );
 
 -- The texts of each listing (schema 5), one row in each table per listing, with the rowid of its
@@ -201,6 +204,10 @@ CREATE INDEX IF NOT EXISTS ix_change_seq ON listings(change_seq);
 -- What a new listing may be a relisting of (indexer/relisting.ts): the listings of its blocks that left
 -- the market in the last 90 days, read from the withdrawn rows alone.
 CREATE INDEX IF NOT EXISTS ix_withdrawn_block ON listings(block_key, left_market_at) WHERE active = 0;
+-- The active listings of a snapshot's scope (a site, some of its departments) with their absence
+-- counts, from the index entries alone (listing-store.ts activeInScope): a site of 100 000 listings
+-- is read without its rows. A store made before it reads them with a scan until \`reindex\` builds it.
+CREATE INDEX IF NOT EXISTS ix_scope ON listings(source, department, id, absent_loads, absent_at) WHERE active = 1;
 `;
 
 /**

@@ -135,7 +135,7 @@ export const ROUTES: readonly Route[] = [
     errors: [400, 402],
     cache: 'no-store',
     description:
-      "Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.",
+      "Every listing that left the results, whatever the reason (`reason`: retiree, vendue, sous_compromis, archivee, or absent when its site stopped listing it), oldest first, in the feed's envelope; items are Annonce objects with `withdrawn_at` and `reason`.",
     handler: listWithdrawn,
   }),
   defineRoute({

@@ -4,7 +4,7 @@
  * field. `price_history.points` leaves only when the caller asks for it (detail, eligible offer).
  */
 import { ANNONCE_FIELDS, type Annonce, type AnnonceMapPoint, type PriceHistory, type PricePoint } from './annonce.js';
-import { firstSeenOf, type MapPointListing, type StoredListing } from './stored.js';
+import { firstSeenOf, withdrawnReason, type MapPointListing, type StoredListing } from './stored.js';
 
 /**
  * Version of what presentAnnonce (default options) and presentMapPoint write. A store that keeps
@@ -123,11 +123,14 @@ export function annonceJson(listing: StoredListing): JsonText {
   return listing.public_json ?? JSON.stringify(presentAnnonce(listing));
 }
 
-/** Items of `/annonces/retirees`: the Annonce text plus when and why it left (docs/architecture.md). */
+/**
+ * Items of `/annonces/retirees`: the Annonce text plus when and why it left (docs/architecture.md):
+ * `reason` is the status its site reported, or `absent` (withdrawnReason).
+ */
 export function withdrawnJson(listing: StoredListing): JsonText {
   const annonce = annonceJson(listing);
   const withdrawnAt = listing.left_market_at !== null ? new Date(listing.left_market_at).toISOString() : null;
-  const extra = `,"withdrawn_at":${JSON.stringify(withdrawnAt)},"reason":${JSON.stringify(listing.status)}}`;
+  const extra = `,"withdrawn_at":${JSON.stringify(withdrawnAt)},"reason":${JSON.stringify(withdrawnReason(listing))}}`;
   // Both forms end with the Annonce object's closing brace, replaced by the two fields and a new one.
   return typeof annonce === 'string' ? annonce.slice(0, -1) + extra : Buffer.concat([annonce.subarray(0, -1), Buffer.from(extra)]);
 }

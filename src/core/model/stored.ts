@@ -52,6 +52,14 @@ export interface StoredListing {
   /** Hash of the public content, so an identical re-load is detected as `unchanged`. */
   content_hash: string;
   /**
+   * Consecutive snapshot loads of its site (`load --snapshot`) that did not hold it, and the pass
+   * (latest collected_at) of the last of them, so that a snapshot loaded again is not counted twice;
+   * both absent while none missed it. A record of the listing clears them; a listing withdrawn for
+   * its absence keeps them, which is how its withdrawal reads `absent` (withdrawnReason).
+   */
+  absent_loads?: number;
+  absent_at?: number;
+  /**
    * Read side only: the UTF-8 bytes of JSON.stringify(presentAnnonce(this)) as the store wrote it at
    * index time (present.ts annonceJson). Set by a store on the listings of a result page, never by
    * the indexer.
@@ -86,5 +94,15 @@ export function firstSeenOf(listing: Pick<StoredListing, 'catalogue_entered_at' 
  * index time (present.ts mapPointJson).
  */
 export type MapPointListing = Pick<StoredListing, 'id' | 'content'> & { readonly map_json?: Buffer };
+
+/**
+ * Why a listing left the market, as `/annonces/retirees` and the alerts say it: its status as its
+ * site reported it, or `absent` when snapshot loads withdrew it for not holding it any more.
+ */
+export type WithdrawnReason = Exclude<ListingStatus, 'active'> | 'absent';
+
+export function withdrawnReason(listing: Pick<StoredListing, 'status' | 'absent_loads'>): WithdrawnReason | 'active' {
+  return listing.status !== 'active' && (listing.absent_loads ?? 0) > 0 ? 'absent' : listing.status;
+}
 
 export const listingId = (source: string, reference: string): string => `${source}:${reference}`;

@@ -37,6 +37,22 @@ export interface BlockCandidate {
   listing?: StoredListing;
 }
 
+/**
+ * What a snapshot load (`load --snapshot`) says it holds whole: every active listing of one site, or
+ * of some of its departments (`departments` null: all of them, listings without a department too).
+ */
+export interface SnapshotScope {
+  source: string;
+  departments: readonly string[] | null;
+}
+
+/** A listing's absence count (StoredListing.absent_loads, absent_at): 0 and 0 while none runs. */
+export interface Absence {
+  loads: number;
+  /** The pass (latest collected_at) of the last snapshot that counted it. */
+  at: number;
+}
+
 /** A write of the indexer: the full new state of one site listing. */
 export type ListingWrite = StoredListing;
 
@@ -118,8 +134,21 @@ export interface ListingIndex {
    */
   maxChangedAt(): Promise<number>;
   count(): Promise<number>;
+  /**
+   * Every ACTIVE listing of a snapshot's scope, with its absence count: one read of ids, without the
+   * listings' documents, at any scope's size.
+   */
+  activeInScope(scope: SnapshotScope): Promise<Map<string, Absence>>;
 
   // Writes of the indexer.
+  /**
+   * The absence counts of some active listings (with their pass), and nothing else of them: no change position, no
+   * public field (SQLite: one UPDATE of a column each, in one transaction; Elasticsearch: the whole
+   * documents written again at their change_seq, since an update would lose the texts kept out of
+   * `_source`). 0 loads clears a count. A store that cannot keep them (an Elasticsearch index of an older
+   * mapping) throws StoreBehindError before anything is written.
+   */
+  recordAbsences(counts: ReadonlyMap<string, Absence>): Promise<void>;
   /**
    * `change_seq` values are assigned by the caller. Returns the documents the backend refused one by
    * one (SQLite writes a batch in one transaction and refuses none; Elasticsearch may refuse a

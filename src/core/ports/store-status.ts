@@ -44,3 +44,15 @@ export function countsByStatus(statuses: readonly ListingStatus[], counts: Itera
   }
   return { total, by_status: byStatus };
 }
+
+/**
+ * A store too old for what was asked of it (an Elasticsearch index made from an older mapping file
+ * cannot keep a field the code writes): nothing was written; `REINDEX_COMMAND` brings it up to date.
+ * The indexer exits 5 (fix it before retrying: a retry fails alike).
+ */
+export class StoreBehindError extends Error {
+  constructor(what: string) {
+    super(`${what}: run \`${REINDEX_COMMAND}\` first`);
+    this.name = 'StoreBehindError';
+  }
+}

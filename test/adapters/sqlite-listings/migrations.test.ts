@@ -75,4 +75,27 @@ describe('SQLite store: numbered migrations', () => {
     expect(await reopened.count()).to.equal(listings.length);
     await reopened.close();
   });
+
+  it('a store made before the absence counts gets their column, 0 for every listing, and keeps its answers', async () => {
+    const file = newStoreFile('mig-absent');
+    const listings = makeListings({ count: 20, seed: 7 });
+    const store = new SqliteListingStore(file);
+    await store.upsertMany(listings);
+    const before = await store.getMany(listings.map((l) => l.id));
+    await store.close();
+    const db = new Database(file);
+    db.exec('DROP INDEX ix_scope; ALTER TABLE listings DROP COLUMN absent_loads; ALTER TABLE listings DROP COLUMN absent_at');
+    db.pragma('user_version = 4');
+    db.close();
+    const reopened = new SqliteListingStore(file);
+    try {
+      expect(userVersion(reopened.database)).to.equal(5);
+      expect(await reopened.getMany(listings.map((l) => l.id))).to.deep.equal(before);
+      const active = listings.find((l) => l.status === 'active')!;
+      await reopened.recordAbsences(new Map([[active.id, { loads: 1, at: 5 }]]));
+      expect((await reopened.getMany([active.id])).get(active.id)).to.include({ absent_loads: 1, absent_at: 5 });
+    } finally {
+      await reopened.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { presentAnnonce, presentMapPoint } from '../../../src/core/model/present.js';
+import { presentAnnonce, presentMapPoint, withdrawnJson } from '../../../src/core/model/present.js';
+import { WithdrawnAnnonce } from '../../../src/api/routes/retirees/schema.js';
 import { Annonce, AnnonceMapPoint, ANNONCE_FIELDS } from '../../../src/core/model/annonce.js';
 import { makeListings } from '../../support/fixtures.js';
 
@@ -40,5 +41,14 @@ describe('presenters', () => {
     const point = presentMapPoint(listing);
     expect(AnnonceMapPoint.safeParse(point).success).to.equal(true);
     expect(point.image).to.equal(listing.content.images[0] ?? null);
+  });
+
+  it('a withdrawn item says why it left: the status its site reported, or absent when snapshot loads withdrew it', () => {
+    const left = { ...listing, left_market_at: Date.parse('2026-11-03T03:00:00Z') };
+    const absent = JSON.parse(String(withdrawnJson({ ...left, status: 'retiree', absent_loads: 2 })));
+    expect(absent).to.include({ reason: 'absent', withdrawn_at: '2026-11-03T03:00:00.000Z' });
+    expect(WithdrawnAnnonce.safeParse(absent).success).to.equal(true);
+    expect(JSON.parse(String(withdrawnJson({ ...left, status: 'retiree' }))).reason).to.equal('retiree');
+    expect(JSON.parse(String(withdrawnJson({ ...left, status: 'vendue' }))).reason).to.equal('vendue');
   });
 });
