@@ -1,6 +1,6 @@
 /**
  * Builds the running service from the configuration: opens the stores, assembles the app. Used by
- * src/main.ts (npm start), the tests and the benchmarks, so all three run the same wiring.
+ * app/main.ts (npm start), the tests and the benchmarks, so all three run the same wiring.
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -23,7 +23,7 @@ export const VERSION = '1.0.0';
 
 export interface Service {
   deps: AppDeps;
-  /** The listings store the routes read (deps.listings), whole: the first start loads the sample into it (bootstrap.ts). */
+  /** The listings store the routes read (deps.listings), whole: the first start loads the sample into it (app/bootstrap.ts). */
   listingStore: ListingStore;
   listen(port: number, host?: string): Promise<Server>;
   close(): Promise<void>;

@@ -1,13 +1,13 @@
 /**
- * The load's side of the grouping worker (group-worker.ts): starts it on the store's file, and turns
+ * The load's side of the grouping worker (group-worker.ts): starts it on the store's source (its
+ * engine's module and file, the groupWorker capability), and turns
  * each page of rows it sends into a GroupWritePage that numbers the page's feed changes (the load's
  * clock owns the change_seq counter) and writes the rows. Stopping early (the load failed)
  * terminates the worker; a failure in the worker is thrown here.
  */
 import { Worker } from 'node:worker_threads';
 import type { SiteCatalog, Site } from '../../src/core/model/sites.js';
-import type { ListingRow } from '../../src/adapters/sqlite-listings/rows.js';
-import type { ListingIndex } from '../../src/core/ports/listing-index.js';
+import type { EncodedRow, GroupWorkerSource, ListingIndex } from '../../src/core/ports/listing-index.js';
 import type { GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { GROUP_WORKER_LIMITS } from '../heap.js';
@@ -17,7 +17,7 @@ import { workerMessages } from '../worker-messages.js';
 export const UNNUMBERED = -1;
 
 export interface GroupWorkerData {
-  file: string;
+  source: GroupWorkerSource;
   sites: readonly Site[];
   threshold?: number;
   keysPerPage?: number;
@@ -41,8 +41,8 @@ export interface GroupWorkerMessage {
 }
 
 /** The message of a page of rows (the worker's side), its buffer ready to be transferred. */
-export function encodeRows(rows: readonly ListingRow[], touched: number[], minted: number): GroupWorkerMessage {
-  const texts = rows.map((row) => Buffer.from(JSON.stringify(row)));
+export function encodeRows(rows: readonly EncodedRow[], touched: number[], minted: number): GroupWorkerMessage {
+  const texts = rows.map((row) => Buffer.from(row));
   const ends = new Uint32Array(texts.length);
   let end = 0;
   texts.forEach((text, index) => {
@@ -57,12 +57,12 @@ export function encodeRows(rows: readonly ListingRow[], touched: number[], minte
 }
 
 export async function* groupInWorker(
-  file: string,
+  source: GroupWorkerSource,
   options: { sites: SiteCatalog; threshold?: number; keysPerPage?: number; minted: (groups: number) => void },
   clock: () => MergeClock,
 ): AsyncGenerator<GroupWritePage> {
   const worker = new Worker(new URL('./group-worker-entry.mjs', import.meta.url), {
-    workerData: { file, sites: options.sites.sites, threshold: options.threshold, keysPerPage: options.keysPerPage } satisfies GroupWorkerData,
+    workerData: { source, sites: options.sites.sites, threshold: options.threshold, keysPerPage: options.keysPerPage } satisfies GroupWorkerData,
     resourceLimits: GROUP_WORKER_LIMITS,
   });
   for await (const message of workerMessages<GroupWorkerMessage>(worker, 'grouping worker')) {
@@ -87,13 +87,11 @@ function rowsPage({ bytes, ends, touched }: GroupWorkerMessage, clock: () => Mer
       const writer = store.capabilities.groupWorker;
       if (writer === null) throw new Error(`a ${store.backend} store cannot write the grouping worker's rows`);
       return writer.upsertGroupRows(ends.length, (index) => {
-        const row = JSON.parse(text.toString('utf8', index === 0 ? 0 : ends[index - 1], ends[index])) as ListingRow;
         const position = positions.get(index);
-        if (position !== undefined) {
-          row.change_seq = position;
-          row.changed_at = now.now;
-        }
-        return row;
+        return {
+          row: text.toString('utf8', index === 0 ? 0 : ends[index - 1], ends[index]),
+          change: position === undefined ? null : { change_seq: position, changed_at: now.now },
+        };
       });
     },
   };

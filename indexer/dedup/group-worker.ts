@@ -1,38 +1,33 @@
 /**
  * The grouping worker (a worker thread started by group-worker-client.ts): the grouping at the end
  * of a first build (whole-base.ts regroupEveryBase) on the second core, reading the store through a
- * read-only connection of its own, while the load's thread writes what it hands back. It encodes its
- * rewrites as the store's rows (toRow: about a quarter of writing them in the load's thread, in a
- * profile of a 200k load), as JSON texts in one transferred buffer a page (encodeRows), and sends them in order, at most MAX_PAGES_AHEAD pages ahead of the writes
- * (the load writes one while the worker encodes the next), so the memory it holds stays bounded.
+ * read-only connection of its own, while the load's thread writes what it hands back. The store is
+ * opened by the engine's own module (GroupWorkerSource, src/core/ports/listing-index.ts), which also
+ * encodes the rewrites as the store's rows (about a quarter of writing them in the load's thread, in
+ * a profile of a 200k load); they travel as texts in one transferred buffer a page (encodeRows), at
+ * most MAX_PAGES_AHEAD pages ahead of the writes (the load writes one while the worker encodes the
+ * next), so the memory it holds stays bounded.
  *
  * Feed positions are numbered by the load's thread, which owns the counter: a rewrite whose public
  * output changed leaves here with change_seq UNNUMBERED, and its index in `touched`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ListingReads } from '../../src/adapters/sqlite-listings/listing-reads.js';
-import { toRow } from '../../src/adapters/sqlite-listings/rows.js';
+import type { GroupWorkerReaderModule } from '../../src/core/ports/listing-index.js';
 import { SiteCatalog } from '../../src/core/model/sites.js';
 import { GROUP_WORKER_CACHE_MIB } from '../heap.js';
-import { regroupEveryBase, type EveryBaseStore } from './whole-base.js';
+import { regroupEveryBase } from './whole-base.js';
 import { boundedPoster } from '../worker-messages.js';
 import { encodeRows, UNNUMBERED, type GroupWorkerData, type GroupWorkerMessage } from './group-worker-client.js';
 
 export const MAX_PAGES_AHEAD = 2;
 
 async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData): Promise<void> {
-  const { reads, close } = ListingReads.openReadOnly(data.file, GROUP_WORKER_CACHE_MIB);
-  const store: EveryBaseStore = {
-    findBlock: async (key) => reads.findBlock(key),
-    findBlocks: async (keys) => new Map(keys.map((key) => [key, reads.findBlock(key)])),
-    capabilities: { storedCandidates: { findBlockCandidates: async (key) => reads.findBlockCandidates(key) } },
-    getMany: async (ids) => reads.getMany(ids),
-    blockKeysAfter: async (after, limit) => reads.blockKeysAfter(after, limit),
-  };
+  const engine = (await import(data.source.module)) as GroupWorkerReaderModule;
+  const { lookups, encode, close } = engine.openGroupWorkerReader(data.source.file, GROUP_WORKER_CACHE_MIB);
   // The load answers each page once it has written it.
   const send = boundedPoster(port, MAX_PAGES_AHEAD);
   let minted = 0;
-  const pages = regroupEveryBase(store, {
+  const pages = regroupEveryBase(lookups, {
     sites: new SiteCatalog([...data.sites]),
     threshold: data.threshold,
     keysPerPage: data.keysPerPage,
@@ -47,7 +42,7 @@ async function run(port: NonNullable<typeof parentPort>, data: GroupWorkerData):
       page.forEach((listing, index) => {
         if (listing.change_seq === UNNUMBERED) touched.push(index);
       });
-      const message = encodeRows(page.map(toRow), touched, minted);
+      const message = encodeRows(page.map(encode), touched, minted);
       await send(message, [message.bytes, message.ends.buffer as ArrayBuffer]);
       minted = 0;
     }

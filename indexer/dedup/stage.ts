@@ -223,7 +223,7 @@ export class DedupGrouping implements GroupingStage {
     const worker = this.options.groupInWorker === true ? store.capabilities.groupWorker : null;
     if (worker !== null) {
       this.groupedInWorker = true;
-      yield* groupInWorker(worker.fileForReaders(), options, clock);
+      yield* groupInWorker(worker.readerSource(), options, clock);
     } else {
       for await (const page of regroupEveryBase(store, { ...options, clock })) yield listingsPage(page);
     }

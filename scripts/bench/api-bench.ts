@@ -108,7 +108,7 @@ async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Pro
   const bench = await createBenchKey(catalogue.dataDir, redisUrl);
   const esEnv: Record<string, string> = engine === 'elasticsearch' ? { ES_URL: es!.url, ES_INDEX_ALIAS: es!.alias } : {};
   log(
-    `${engine}: starting the server (node --import tsx src/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)}` +
+    `${engine}: starting the server (node --import tsx app/main.ts, DATA_DIR=${path.relative(process.cwd(), catalogue.dataDir)}` +
       `${engine === 'elasticsearch' ? `, ES_URL=${es!.url} ES_INDEX_ALIAS=${es!.alias}` : ''})`,
   );
   const profileDir = path.join(catalogue.dir, 'profiles');

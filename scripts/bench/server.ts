@@ -1,5 +1,5 @@
 /**
- * The real server (`npm start` = src/main.ts, with its node flags and its default settings and log
+ * The real server (`npm start` = app/main.ts, with its node flags and its default settings and log
  * level) as a child process on the cached DATA_DIR, so the load generator and the server never share
  * one event loop. The harness sets only what it must: the port, DATA_DIR (the catalogue and the bench
  * account), the cursor secret (the raw store decodes the cursors), FEED_SETTLE_SECONDS=0 (a catalogue
@@ -67,7 +67,7 @@ export async function startServer(dataDir: string, options: ServerOptions = {}):
   // and dropped by this process), not silenced: its cost is part of what users run.
   delete env.LOG_LEVEL;
   if (options.logLevel) env.LOG_LEVEL = options.logLevel;
-  const child = spawnTs('src/main.ts', [], env, options.nodeFlags);
+  const child = spawnTs('app/main.ts', [], env, options.nodeFlags);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);

@@ -41,6 +41,7 @@ import { MapPointsCache } from './map-counts.js';
 import { MapReader } from './map-read.js';
 import { spreadMap } from './map-spread.js';
 import { ListingReads } from './listing-reads.js';
+import { decodeGroupRow, GROUP_WORKER_READER_MODULE } from './group-worker-reader.js';
 import { ListingWrites } from './writes.js';
 import { StoreState } from './store-state.js';
 import { buildSearchSql, searchRowsWanted } from './search-sql.js';
@@ -97,9 +98,9 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   readonly capabilities: IndexCapabilities = {
     storedCandidates: { findBlockCandidates: (blockKey) => this.findBlockCandidates(blockKey) },
     groupWorker: {
-      fileForReaders: () => this.fileForReaders(),
-      // The worker's rows are this adapter's (group-worker.ts encodes them with rows.ts toRow).
-      upsertGroupRows: (count, rowAt) => this.upsertGroupRows(count, (index) => rowAt(index) as ListingRow),
+      readerSource: () => ({ module: GROUP_WORKER_READER_MODULE, file: this.fileForReaders() }),
+      // The worker's rows are this adapter's, encoded and decoded by group-worker-reader.ts.
+      upsertGroupRows: (count, rowAt) => this.upsertGroupRows(count, (index) => decodeGroupRow(rowAt(index))),
     },
   };
   private readonly db: Database.Database;

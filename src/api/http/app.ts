@@ -1,4 +1,4 @@
-/** Assembles the Koa application from its dependencies (no I/O here; see src/main.ts). */
+/** Assembles the Koa application from its dependencies (no I/O here; see app/main.ts). */
 import { constants } from 'node:zlib';
 import Koa from 'koa';
 import compress from 'koa-compress';

@@ -65,8 +65,45 @@ export interface StoredCandidates {
   findBlockCandidates(blockKey: string): Promise<BlockCandidate[]>;
 }
 
-/** A row in the engine's own encoding, made in the grouping worker by that engine's encoder. */
-export type EncodedRow = object;
+/** A row in the engine's own encoding (a text), made in the grouping worker and read back by that engine's writer. */
+export type EncodedRow = string;
+
+/**
+ * A rewrite the grouping worker encoded, with the feed position the load's thread numbered for it
+ * (`change`) when its public output changed, or null when it keeps its own.
+ */
+export interface EncodedGroupRow {
+  row: EncodedRow;
+  change: { change_seq: number; changed_at: number } | null;
+}
+
+/** What the grouping worker reads in its thread: the grouping's lookups, on a read-only connection of its own. */
+export type GroupWorkerLookups = Pick<ListingIndex, 'findBlock' | 'findBlocks' | 'getMany' | 'blockKeysAfter'> & {
+  readonly capabilities: Pick<IndexCapabilities, 'storedCandidates'>;
+};
+
+/** The store as the grouping worker's thread opens it (GroupWorkerReaderModule). */
+export interface GroupWorkerReader {
+  lookups: GroupWorkerLookups;
+  /** A rewrite in the encoding upsertGroupRows reads back. */
+  encode(listing: StoredListing): EncodedRow;
+  close(): void;
+}
+
+/** What the module named by GroupWorkerSource.module exports. */
+export interface GroupWorkerReaderModule {
+  /** Opens the store's file read-only, with a page cache of `cacheMiB`; throws when it cannot. */
+  openGroupWorkerReader(file: string, cacheMiB: number): GroupWorkerReader;
+}
+
+/**
+ * How another thread opens the store: the engine's own module (a URL the worker thread imports, so
+ * the indexer imports no adapter) and the store's file.
+ */
+export interface GroupWorkerSource {
+  module: string;
+  file: string;
+}
 
 /**
  * An embedded store that another thread can read through a connection of its own (SQLite): the
@@ -74,10 +111,10 @@ export type EncodedRow = object;
  * which hands back its rewrites already encoded as the store's rows.
  */
 export interface GroupWorkerSupport {
-  /** The store's file, once what this connection has written is committed. */
-  fileForReaders(): string;
+  /** How the worker opens the store, once what this connection has written is committed. */
+  readerSource(): GroupWorkerSource;
   /** upsertGroupFields for rows the worker encoded; `rowAt` is asked for each row just before its write. */
-  upsertGroupRows(count: number, rowAt: (index: number) => EncodedRow): Promise<WriteFailure[]>;
+  upsertGroupRows(count: number, rowAt: (index: number) => EncodedGroupRow): Promise<WriteFailure[]>;
 }
 
 /** What only some engines can do: each member is null on an engine without it. */

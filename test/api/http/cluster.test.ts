@@ -1,5 +1,5 @@
 /**
- * API_WORKERS > 1: `npm start` as an operator runs it (src/main.ts as a child process), several
+ * API_WORKERS > 1: `npm start` as an operator runs it (app/main.ts as a child process), several
  * worker processes on one port sharing the access state in Redis. Checked over HTTP: every answer
  * is right, the counters are exact across processes, a dead worker is replaced, and the mode
  * refuses to start without Redis.
@@ -60,7 +60,7 @@ describe('API_WORKERS: several API processes on one port', function () {
 
   it('refuses to start without REDIS_URL, naming the setting', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cluster-'));
-    const failure = await run(TSX, ['src/main.ts'], {
+    const failure = await run(TSX, ['app/main.ts'], {
       env: { ...process.env, DATA_DIR: dataDir, API_WORKERS: '2', REDIS_URL: '', SAMPLE_COUNT: '0', PORT: '0' },
     }).then(
       () => null,
@@ -96,7 +96,7 @@ describe('API_WORKERS: several API processes on one port', function () {
       slowKey = await createKey('slow', 'region');
       port = await freePort();
       metricsPort = await freePort();
-      server = spawn(TSX, ['src/main.ts'], {
+      server = spawn(TSX, ['app/main.ts'], {
         env: { ...env, API_WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', SAMPLE_COUNT: '0', METRICS_PORT: String(metricsPort) },
         stdio: 'ignore',
       });

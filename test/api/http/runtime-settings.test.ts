@@ -108,7 +108,7 @@ describe('npm start', function () {
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status).to.equal(200);
-      const api = descendants(child.pid!).find(({ argv }) => argv.includes('src/main.ts') && /(^|\/)node$/.test(argv[0]));
+      const api = descendants(child.pid!).find(({ argv }) => argv.includes('app/main.ts') && /(^|\/)node$/.test(argv[0]));
       expect(api, 'the API node process').to.not.equal(undefined);
       for (const flag of API_NODE_FLAGS) expect(api!.argv).to.include(flag);
     } finally {

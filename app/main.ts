@@ -1,12 +1,13 @@
 /**
  * npm start: the API on the configured stores (SQLite in ./data by default), sample loaded when
- * empty. With API_WORKERS > 1 this process becomes the cluster primary (src/cluster.ts).
+ * empty. With API_WORKERS > 1 this process becomes the cluster primary (src/cluster.ts). It lives in
+ * the composition root (app/), the one place that wires the API and the indexer together.
  */
-import { loadConfig } from './config/config.js';
-import { createService } from './service.js';
+import { loadConfig } from '../src/config/config.js';
+import { createService } from '../src/service.js';
 import { bootstrapIfEmpty } from './bootstrap.js';
-import { assertClusterConfig, ClusterConfigError, isClusterPrimary, superviseWorkers } from './cluster.js';
-import { clusterMetricsSource, metricsSource, shareWithClusterPrimary, startMetricsServer } from './metrics-server.js';
+import { assertClusterConfig, ClusterConfigError, isClusterPrimary, superviseWorkers } from '../src/cluster.js';
+import { clusterMetricsSource, metricsSource, shareWithClusterPrimary, startMetricsServer } from '../src/metrics-server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
