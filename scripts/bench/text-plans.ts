@@ -7,7 +7,7 @@
  * The EXPLAIN QUERY PLAN of each statement is printed, as the profile of this spot.
  */
 import type Database from 'better-sqlite3';
-import type { TextPlan } from '../../src/adapters/sqlite-listings/text-plan.js';
+import type { TextPlan } from '../../src/adapters/sqlite-listings/text/plan.js';
 import { RawStore } from './raw-store.js';
 import type { SqliteListingStore, SqliteListingStoreOptions } from '../../src/adapters/sqlite-listings/listing-store.js';
 import { median, timeMs } from './stats.js';
@@ -84,7 +84,7 @@ export async function measureTextPlans(
 
 /**
  * Text first is the statement whose outer loop is FTS5, or the rows of the word's and the
- * department's document sets (text-sql.ts withText).
+ * department's document sets (text/choice.ts withText).
  */
 const isTextFirst = (sql: string) => /FROM (listings_fts f|json_each\(\?\) j) CROSS JOIN/.test(sql);
 

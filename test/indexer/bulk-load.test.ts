@@ -2,7 +2,7 @@
  * Over 300 lines on purpose: one suite around one fixture (the records with rejects, the build
  * interrupted half-way) that every case loads and compares with the plain path.
  *
- * The first build of a SQLite store (bulk mode, src/adapters/sqlite-listings/bulk-load.ts) and parsing in a
+ * The first build of a SQLite store (bulk mode, src/adapters/sqlite-listings/write/bulk-load.ts) and parsing in a
  * worker thread (indexer/parsed-lines.ts), through runLoad: both must leave exactly the store (and
  * the rejects) of the plain path, and a bulk load that dies half-way must be finished by the next open.
  */
@@ -19,8 +19,8 @@ import { generateSample } from '../../indexer/sample/generate.js';
 import { loadSites } from '../../src/core/model/sites.js';
 import { loadCommunes } from '../../src/core/refdata/communes.js';
 import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-store.js';
-import { bulkLoadPending } from '../../src/adapters/sqlite-listings/bulk-load.js';
-import { currentBootId, unsyncedBuildMarker, UnsyncedBuildInterruptedError } from '../../src/adapters/sqlite-listings/unsynced-build.js';
+import { bulkLoadPending } from '../../src/adapters/sqlite-listings/write/bulk-load.js';
+import { currentBootId, unsyncedBuildMarker, UnsyncedBuildInterruptedError } from '../../src/adapters/sqlite-listings/write/unsynced-build.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { makeListings } from '../support/fixtures.js';
 import type { StoredListing } from '../../src/core/model/stored.js';

@@ -11,7 +11,7 @@ import type { ListingStore } from '../../src/core/ports/listing-store.js';
 import { EXIT, exitOfError } from '../../indexer/exit-codes.js';
 import { currentIdentity, WriterBusyError } from '../../src/core/ports/writer-lock.js';
 import { ElasticsearchListingStore, MissingAliasError } from '../../src/adapters/elasticsearch/listing-store.js';
-import { writerLockFile } from '../../src/adapters/sqlite-listings/writer-lock.js';
+import { writerLockFile } from '../../src/adapters/sqlite-listings/write/writer-lock.js';
 
 const count = (dir: string): number => {
   const db = new Database(path.join(dir, 'listings.sqlite'), { readonly: true });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { rawRecord, writeNdjson } from '../support/raw.js';
 import { INDEXER_ENV, INDEXER_NODE_FLAGS } from '../../indexer/heap.js';
 import { generateSample } from '../../indexer/sample/generate.js';
-import { unsyncedBuildMarker } from '../../src/adapters/sqlite-listings/unsynced-build.js';
+import { unsyncedBuildMarker } from '../../src/adapters/sqlite-listings/write/unsynced-build.js';
 import Database from 'better-sqlite3';
 import { cli } from '../support/cli.js';
 

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { acquireSqliteWriterLock, writerLockFile } from '../../src/adapters/sqlite-listings/writer-lock.js';
+import { acquireSqliteWriterLock, writerLockFile } from '../../src/adapters/sqlite-listings/write/writer-lock.js';
 import { currentIdentity, holderAlive, processStart, WriterBusyError } from '../../src/core/ports/writer-lock.js';
 
 describe('SQLite writer lock', () => {

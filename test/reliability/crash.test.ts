@@ -22,7 +22,7 @@ import { loadCommunes } from '../../src/core/refdata/communes.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openListingStore } from '../../src/open-listing-store.js';
 import { storeDigest, type StoreDigest } from '../support/store-digest.js';
-import { unsyncedBuildMarker } from '../../src/adapters/sqlite-listings/unsynced-build.js';
+import { unsyncedBuildMarker } from '../../src/adapters/sqlite-listings/write/unsynced-build.js';
 import { recordReliability } from '../support/reliability-output.js';
 import { deleteAliasIndices } from '../support/elasticsearch.js';
 import { describeEngines } from '../support/engines.js';

@@ -5,7 +5,7 @@
  * left it (migrations.ts moveTextsToTheirTable converts it).
  */
 import type Database from 'better-sqlite3';
-import { decodeDoc } from '../../src/adapters/sqlite-listings/doc-text.js';
+import { decodeDoc } from '../../src/adapters/sqlite-listings/rows/doc-text.js';
 
 /** The documents as older code wrote them, with the whole content (doc-text.ts reads both forms). */
 export function toWholeContentDocs(db: Database.Database): void {

@@ -3,7 +3,7 @@
  *
  * Sorts: every sort ends with the unique `id` in the sort's direction, so keyset pages never skip or
  * repeat listings with equal keys. Unknown values sort last through a sentinel `missing` value, the
- * same sentinels as the SQLite adapter (src/adapters/sqlite-listings/sorts.ts: 1e18 ascending, -1 descending),
+ * same sentinels as the SQLite adapter (src/adapters/sqlite-listings/read/sorts.ts: 1e18 ascending, -1 descending),
  * rather than `missing: "_last"`: with `_last`, the sort value Elasticsearch reports for a listing
  * without a price is +-Infinity (double fields) or Long.MAX_VALUE (long and date fields), neither a
  * plain JSON number that a JavaScript cursor carries back exactly into `search_after`; a sentinel

@@ -6,8 +6,8 @@
  */
 import type { StoredListing } from '../../core/model/stored.js';
 import type { EncodedGroupRow, GroupWorkerReader, GroupWorkerReaderModule } from '../../core/ports/listing-index.js';
-import { ListingReads } from './listing-reads.js';
-import { toRow, type ListingRow } from './rows.js';
+import { ListingReads } from './read/listing-reads.js';
+import { toRow, type ListingRow } from './rows/listing-row.js';
 
 /** This module's URL: GroupWorkerSource.module of a SQLite store. */
 export const GROUP_WORKER_READER_MODULE = import.meta.url;

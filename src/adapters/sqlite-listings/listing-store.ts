@@ -3,13 +3,13 @@
  * Embedded ListingStore on SQLite (better-sqlite3): typed columns + partial indexes for filters and
  * sorts, FTS5 for full text (plan chosen per query), R*Tree for map boxes, keyset pagination.
  *
- * This class wires the modules and runs what they build: the connection (connection.ts), what
- * opening does to the file (migrations.ts), the statements of each read (search-sql.ts, map-sql.ts,
- * change-sql.ts, detail-sql.ts: pure functions of the query and the plan chosen here), the writes
- * (writes.ts), what reindex writes and builds (backfills.ts, maintenance.ts) and the state re-read
- * from the file now and then (store-state.ts, text-choice.ts).
+ * This class wires the modules and runs what they build: the connection (schema/connection.ts), what
+ * opening does to the file (schema/migrations.ts), the statements of each read (read/search-sql.ts, map/box-sql.ts,
+ * read/flows-sql.ts, read/by-id-sql.ts: pure functions of the query and the plan chosen here), the writes
+ * (write/listing-writes.ts), what reindex writes and builds (schema/backfills.ts, schema/maintenance.ts) and the state re-read
+ * from the file now and then (state/store-state.ts, text/planner.ts).
  */
-import { recordSqliteLoad, sqliteStoreStatus } from './store-status.js';
+import { recordSqliteLoad, sqliteStoreStatus } from './state/status.js';
 import type { StoreStatus } from '../../core/ports/store-status.js';
 import type Database from 'better-sqlite3';
 import type { StoredListing } from '../../core/model/stored.js';
@@ -24,63 +24,63 @@ import {
   type Absence,
   type WriteFailure,
 } from '../../core/ports/listing-index.js';
-import { activeInScope, writeAbsences } from './absences.js';
+import { activeInScope, writeAbsences } from './write/absences.js';
 import { currentIdentity, type WriterLock } from '../../core/ports/writer-lock.js';
 import { StatementCache } from '../sqlite-shared/statements.js';
-import { openConnection } from './connection.js';
-import { openSchema } from './migrations.js';
-import { LISTINGS_SCHEMA } from './schema.js';
-import { analyzeStore, rebuildFullText, recreateChangedIndexes } from './maintenance.js';
-import { compactDocuments, fillDedupFeatures, rewritePublicJson } from './backfills.js';
-import { acquireSqliteWriterLock } from './writer-lock.js';
-import { SORT_SPECS } from './sorts.js';
-import type { TextPlan } from './text-plan.js';
-import { TextSetCache } from './text-sets.js';
-import { TextPlanner } from './text-choice.js';
-import { MapPointsCache } from './map-counts.js';
-import { MapReader } from './map-read.js';
-import { spreadMap } from './map-spread.js';
-import { ListingReads } from './listing-reads.js';
+import { openConnection } from './schema/connection.js';
+import { openSchema } from './schema/migrations.js';
+import { LISTINGS_SCHEMA } from './schema/tables.js';
+import { analyzeStore, rebuildFullText, recreateChangedIndexes } from './schema/maintenance.js';
+import { compactDocuments, fillDedupFeatures, rewritePublicJson } from './schema/backfills.js';
+import { acquireSqliteWriterLock } from './write/writer-lock.js';
+import { SORT_SPECS } from './read/sorts.js';
+import type { TextPlan } from './text/plan.js';
+import { TextSetCache } from './text/document-sets.js';
+import { TextPlanner } from './text/planner.js';
+import { MapPointsCache } from './map/points-in-memory.js';
+import { MapReader } from './map/reader.js';
+import { spreadMap } from './map/spread.js';
+import { ListingReads } from './read/listing-reads.js';
 import { decodeGroupRow, GROUP_WORKER_READER_MODULE } from './group-worker-reader.js';
-import { ListingWrites } from './writes.js';
-import { StoreState } from './store-state.js';
-import { buildSearchSql, searchRowsWanted } from './search-sql.js';
-import { buildFeedSql, buildWithdrawnSql, type ChangePageSql } from './change-sql.js';
-import { indexedItems, pageListings, pageOf, type IndexedFeedRow, type IndexedPageRow } from './page-results.js';
-import { fromRow, type ListingRow, type PageRow } from './rows.js';
+import { ListingWrites } from './write/listing-writes.js';
+import { StoreState } from './state/store-state.js';
+import { buildSearchSql, searchRowsWanted } from './read/search-sql.js';
+import { buildFeedSql, buildWithdrawnSql, type ChangePageSql } from './read/flows-sql.js';
+import { indexedItems, pageListings, pageOf, type IndexedFeedRow, type IndexedPageRow } from './read/page-results.js';
+import { fromRow, type ListingRow, type PageRow } from './rows/listing-row.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnValues } from '../../core/query/aggregates.js';
-import { ClustersReader } from './clusters-read.js';
-import { MAP_ANSWERS, MapAnswers } from './map-answers.js';
-import { storeStamp } from './store-stamp.js';
+import { ClustersReader } from './map/clusters-reader.js';
+import { MAP_ANSWERS, MapAnswers } from './map/answers.js';
+import { storeStamp } from './state/stamp.js';
 import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { facetCounts } from '../../core/query/facets.js';
-import { registerGeoFunctions } from './geo-sql.js';
-import { buildDistanceSearchSql } from './distance-sql.js';
+import { registerGeoFunctions } from './read/geo-sql.js';
+import { buildDistanceSearchSql } from './read/distance-sql.js';
 import type { LatLon } from '../../core/query/geo.js';
-import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './facets-sql.js';
-import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './stats-sql.js';
+import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './read/facets-sql.js';
+import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './read/stats-sql.js';
 
 export interface SqliteListingStoreOptions {
   /** Page cache of SQLite in MiB. */
   cacheMiB?: number;
   /**
-   * Forces one full-text plan instead of choosing per query (text-plan.ts). Only the benchmarks set
+   * Forces one full-text plan instead of choosing per query (text/plan.ts). Only the benchmarks set
    * it, to print both plans' figures beside the chosen one (npm run bench, "full text" table).
    */
   textPlan?: TextPlan;
-  /** Rows per transaction of a bulk load (bulk-load.ts BULK_COMMIT_ROWS; tests use small ones). */
+  /** Rows per transaction of a bulk load (write/bulk-load.ts BULK_COMMIT_ROWS; tests use small ones). */
   bulkCommitRows?: number;
   /**
-   * Index-first full text checks rows against in-memory document sets (text-sets.ts); false asks
+   * Index-first full text checks rows against in-memory document sets (text/document-sets.ts); false asks
    * FTS5 for each row instead (the benchmarks print both).
    */
   textSets?: boolean;
   /**
    * The default map's exact total counted over an in-memory copy of ix_map's coordinates
-   * (map-counts.ts); false counts in SQL every time (the tests compare both).
+   * (map/points-in-memory.ts); false counts in SQL every time (the tests compare both).
    */
   mapCountsInMemory?: boolean;
-  /** A repeated map query answered with the answer kept while the store is unchanged (map-answers.ts); false reads it every time. */
+  /** A repeated map query answered with the answer kept while the store is unchanged (map/answers.ts); false reads it every time. */
   mapAnswersKept?: boolean;
   /**
    * Bytes of the file read through a memory map instead of read() calls (SQLite `mmap_size`, in MiB;
@@ -177,7 +177,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   /**
-   * Reads the in-memory copy of the default map's points now (map-counts.ts) instead of at the first
+   * Reads the in-memory copy of the default map's points now (map/points-in-memory.ts) instead of at the first
    * map request, and resolves once it is read (ListingReader.warmUp). The API calls it at start-up.
    */
   async warmUp(): Promise<void> {
@@ -194,7 +194,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     return this.changePage(buildWithdrawnSql(query, presented), query.pageSize, presented);
   }
 
-  /** A feed or withdrawn page (change-sql.ts), positioned by [changed_at, change_seq]. */
+  /** A feed or withdrawn page (read/flows-sql.ts), positioned by [changed_at, change_seq]. */
   private changePage(statement: ChangePageSql, pageSize: number, presented: boolean): SearchResult<StoredListing> {
     const position = (row: { changed_at: number; change_seq: number }): SortPosition => [row.changed_at, row.change_seq];
     const run = this.statements.get(statement.sql);
@@ -323,7 +323,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   /**
-   * A load (indexer/load.ts runs itself inside this): on an EMPTY store, bulk mode (bulk-load.ts:
+   * A load (indexer/load.ts runs itself inside this): on an EMPTY store, bulk mode (write/bulk-load.ts:
    * indexes, full text and boxes built once at the end); on a store that holds listings, the load
    * as it is, since the API reads the same file meanwhile.
    */
@@ -355,7 +355,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     this.writes.inWriteTransaction(() => writeAbsences(this.statements, counts), counts.size);
   }
 
-  /** Kept by triggers (migrations.ts ensureListingCount): one row read, whatever the page cache holds. */
+  /** Kept by triggers (schema/migrations.ts ensureListingCount): one row read, whatever the page cache holds. */
   async count(): Promise<number> {
     return (this.statements.get('SELECT n FROM listing_count').get() as { n: number }).n;
   }
@@ -380,8 +380,8 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
 
   /**
    * `npm run indexer -- reindex` on SQLite: write every row's Annonce text again when they are not
-   * current, store the dedup features rows lack (backfills.ts), build again the indexes whose
-   * definition changed (maintenance.ts), rebuild the full-text index from the table, then ANALYZE.
+   * current, store the dedup features rows lack (schema/backfills.ts), build again the indexes whose
+   * definition changed (schema/maintenance.ts), rebuild the full-text index from the table, then ANALYZE.
    */
   rebuildIndexes(): void {
     if (!this.state.publicJsonCurrent()) {
@@ -390,7 +390,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     } else compactDocuments(this.db);
     fillDedupFeatures(this.db, this.writes);
     recreateChangedIndexes(this.db);
-    // Builds the indexes that the store lacked when opened (migrations.ts schemaForOpen).
+    // Builds the indexes that the store lacked when opened (schema/migrations.ts schemaForOpen).
     this.db.exec(LISTINGS_SCHEMA);
     this.state.forgetIndexes();
     rebuildFullText(this.db);

@@ -60,7 +60,7 @@ export interface ListingReader {
   health(): Promise<StoreHealth>;
   /**
    * Prepares what the first requests would otherwise wait for, once the API listens (SQLite: the
-   * in-memory copy of the default map's points, src/adapters/sqlite-listings/map-counts.ts); resolves
+   * in-memory copy of the default map's points, src/adapters/sqlite-listings/map/points-in-memory.ts); resolves
    * when done. Nothing to do on an engine without such a copy.
    */
   warmUp(): Promise<void>;

@@ -2,7 +2,7 @@
  * The filter table: every `/annonces` filter declared once, with the query parameters that set it,
  * its kind, the stored key it reads (stored-keys.ts) and the ListingFilter fields that carry its
  * values. filterConditions turns a ListingFilter into engine-neutral conditions in the table's
- * order; each engine renders conditions generically (the SQLite adapter's filter-sql.ts, the
+ * order; each engine renders conditions generically (the SQLite adapter's read/filter-sql.ts, the
  * Elasticsearch adapter's query-clauses.ts, the notifier's listing-match.ts), so a filter is added
  * here and nowhere else, except for a rendering hint an engine needs (docs/architecture.md
  * "The filter table").

@@ -4,7 +4,7 @@ import type { StoredListing } from '../../../src/core/model/stored.js';
 import type { PricePoint } from '../../../src/core/model/annonce.js';
 import { presentAnnonce, presentMapPoint } from '../../../src/core/model/present.js';
 import { expandDigest, fromMapHit, fromSource, MAP_POINT_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
-import { toRow } from '../../../src/adapters/sqlite-listings/rows.js';
+import { toRow } from '../../../src/adapters/sqlite-listings/rows/listing-row.js';
 import { makeListings } from '../../support/fixtures.js';
 
 /** What Elasticsearch returns for `_source.includes`: only those paths. */

@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { ClustersQuery, StatsQuery } from '../../../src/core/query/aggregates.js';
 import { MERCATOR_MAX_LATITUDE, tileX, tileY, tilesCovered } from '../../../src/core/query/aggregates.js';
-import { buildClustersSql } from '../../../src/adapters/sqlite-listings/clusters-sql.js';
-import { buildActiveStatsSql, buildWithdrawnStatsSql } from '../../../src/adapters/sqlite-listings/stats-sql.js';
-import { LISTINGS_SCHEMA } from '../../../src/adapters/sqlite-listings/schema.js';
+import { buildClustersSql } from '../../../src/adapters/sqlite-listings/map/clusters-sql.js';
+import { buildActiveStatsSql, buildWithdrawnStatsSql } from '../../../src/adapters/sqlite-listings/read/stats-sql.js';
+import { LISTINGS_SCHEMA } from '../../../src/adapters/sqlite-listings/schema/tables.js';
 import { prng } from '../../support/fixtures.js';
 
 type Golden =

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { SqliteListingStore } from '../../../src/adapters/sqlite-listings/listing-store.js';
-import { BLOCK_CANDIDATES_SQL } from '../../../src/adapters/sqlite-listings/listing-reads.js';
+import { BLOCK_CANDIDATES_SQL } from '../../../src/adapters/sqlite-listings/read/listing-reads.js';
 import type { StoredListing } from '../../../src/core/model/stored.js';
 import { makeListings } from '../../support/fixtures.js';
 import { blockKeyOf } from '../../../src/core/dedup/block-key.js';

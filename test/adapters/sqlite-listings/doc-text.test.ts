@@ -1,11 +1,11 @@
 /**
- * The listing document of the SQLite store (doc-text.ts): it keeps only what the Annonce text does
+ * The listing document of the SQLite store (rows/doc-text.ts): it keeps only what the Annonce text does
  * not hold as it is, and gives back the whole listing with it, through the store as well.
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { decodeDoc, encodeDoc } from '../../../src/adapters/sqlite-listings/doc-text.js';
-import { fromRow, toRow } from '../../../src/adapters/sqlite-listings/rows.js';
+import { decodeDoc, encodeDoc } from '../../../src/adapters/sqlite-listings/rows/doc-text.js';
+import { fromRow, toRow } from '../../../src/adapters/sqlite-listings/rows/listing-row.js';
 import { SqliteListingStore } from '../../../src/adapters/sqlite-listings/listing-store.js';
 import { presentAnnonce } from '../../../src/core/model/present.js';
 import type { StoredListing } from '../../../src/core/model/stored.js';

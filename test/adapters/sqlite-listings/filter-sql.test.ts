@@ -1,13 +1,13 @@
 /**
- * The SQL renderer of the engine-neutral conditions (filter-sql.ts): every stored key the filter
+ * The SQL renderer of the engine-neutral conditions (read/filter-sql.ts): every stored key the filter
  * table and the scope read is a column of the listings table, and each kind of condition is written
  * as the indexes need it. The statements of whole queries are the golden files' (golden.test.ts).
  */
 import { expect } from 'chai';
 import { FILTERS } from '../../../src/core/query/filters.js';
 import { scopeConditions } from '../../../src/core/query/scope.js';
-import { columnOf, conditionSql } from '../../../src/adapters/sqlite-listings/filter-sql.js';
-import { ROW_COLUMNS } from '../../../src/adapters/sqlite-listings/columns.js';
+import { columnOf, conditionSql } from '../../../src/adapters/sqlite-listings/read/filter-sql.js';
+import { ROW_COLUMNS } from '../../../src/adapters/sqlite-listings/rows/columns.js';
 
 describe('SQLite rendering of the filter table', () => {
   it('finds a column for every stored key the filters and the scope read', () => {

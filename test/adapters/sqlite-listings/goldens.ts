@@ -10,11 +10,11 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { FeedQuery, MapQuery, SearchQuery, WithdrawnQuery } from '../../../src/core/query/query.js';
-import type { Sql } from '../../../src/adapters/sqlite-listings/filter-sql.js';
-import { buildSearchSql, type SearchPlan } from '../../../src/adapters/sqlite-listings/search-sql.js';
-import { buildMapBoxSql, splitAtAntimeridian, type MapPlan } from '../../../src/adapters/sqlite-listings/map-sql.js';
-import { buildFeedSql, buildWithdrawnSql } from '../../../src/adapters/sqlite-listings/change-sql.js';
-import { buildDetailSql } from '../../../src/adapters/sqlite-listings/detail-sql.js';
+import type { Sql } from '../../../src/adapters/sqlite-listings/read/filter-sql.js';
+import { buildSearchSql, type SearchPlan } from '../../../src/adapters/sqlite-listings/read/search-sql.js';
+import { buildMapBoxSql, splitAtAntimeridian, type MapPlan } from '../../../src/adapters/sqlite-listings/map/box-sql.js';
+import { buildFeedSql, buildWithdrawnSql } from '../../../src/adapters/sqlite-listings/read/flows-sql.js';
+import { buildDetailSql } from '../../../src/adapters/sqlite-listings/read/by-id-sql.js';
 
 export type GoldenCase =
   | { kind: 'search'; query: SearchQuery; plan: SearchPlan }

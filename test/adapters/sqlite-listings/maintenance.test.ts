@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { SqliteListingStore } from '../../../src/adapters/sqlite-listings/listing-store.js';
 import { makeListings } from '../../support/fixtures.js';
-import { SCHEMA_VERSION } from '../../../src/adapters/sqlite-listings/schema.js';
+import { SCHEMA_VERSION } from '../../../src/adapters/sqlite-listings/schema/tables.js';
 import { storeHolding } from '../../support/sqlite-store-files.js';
 
 describe('SQLite store: reindex brings older index definitions up to date', () => {

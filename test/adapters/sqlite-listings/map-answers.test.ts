@@ -1,9 +1,9 @@
 /**
- * The SQLite store's kept map answers (map-answers.ts): a repeated query is answered without reading,
+ * The SQLite store's kept map answers (map/answers.ts): a repeated query is answered without reading,
  * any change of the store drops them, and they stay within their count and bytes.
  */
 import { expect } from 'chai';
-import { MapAnswers } from '../../../src/adapters/sqlite-listings/map-answers.js';
+import { MapAnswers } from '../../../src/adapters/sqlite-listings/map/answers.js';
 import type { MapResult } from '../../../src/core/ports/listing-reader.js';
 import type { MapQuery } from '../../../src/core/query/query.js';
 
@@ -16,7 +16,7 @@ const query = (south: number): MapQuery => ({
 });
 const result = (total: number, bytes = 10): MapResult => ({ total, count: 1, texts: [Buffer.alloc(bytes)] });
 
-describe('SQLite store: kept map answers (map-answers.ts)', () => {
+describe('SQLite store: kept map answers (map/answers.ts)', () => {
   it('answers a repeated query without reading, and reads an other query', () => {
     const answers = new MapAnswers(() => 'same');
     let reads = 0;

@@ -1,18 +1,18 @@
 /**
- * The SQLite store's clusters of the default map from the points in memory (map-clusters.ts): the
- * same cells as its one-statement path (clusters-sql.ts, itself checked against the brute-force
+ * The SQLite store's clusters of the default map from the points in memory (map/clusters-in-memory.ts): the
+ * same cells as its one-statement path (map/clusters-sql.ts, itself checked against the brute-force
  * oracle in the conformance suite), and the exact median by selection.
  */
 import { expect } from 'chai';
 import { SqliteListingStore } from '../../../src/adapters/sqlite-listings/listing-store.js';
-import { medianInPlace } from '../../../src/adapters/sqlite-listings/map-clusters.js';
+import { medianInPlace } from '../../../src/adapters/sqlite-listings/map/clusters-in-memory.js';
 import type { ClustersQuery, ClustersResult } from '../../../src/core/query/aggregates.js';
 import { quantileOfSorted } from '../../../src/core/query/aggregates.js';
 import { prng } from '../../support/fixtures.js';
 import { aggregateListings } from '../../support/aggregates-oracle.js';
 import { storeHolding } from '../../support/sqlite-store-files.js';
 
-describe('SQLite store: clusters of the default map from the points in memory (map-clusters.ts)', () => {
+describe('SQLite store: clusters of the default map from the points in memory (map/clusters-in-memory.ts)', () => {
   // Active and shown, some without a price, so that the cells mix priced and unpriced listings.
   const listings = aggregateListings(1_500, 41).map((l, i) => ({
     ...l,

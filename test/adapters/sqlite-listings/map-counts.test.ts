@@ -1,5 +1,5 @@
 /**
- * Exact map totals of the SQLite store from the in-memory copy of ix_map (map-counts.ts).
+ * Exact map totals of the SQLite store from the in-memory copy of ix_map (map/points-in-memory.ts).
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
@@ -8,10 +8,10 @@ import type { StoredListing } from '../../../src/core/model/stored.js';
 import type { BoundingBox } from '../../../src/core/query/query.js';
 import { makeListings, prng } from '../../support/fixtures.js';
 import { inBox } from '../../support/oracle.js';
-import { MapPoints, MapPointsCache } from '../../../src/adapters/sqlite-listings/map-counts.js';
+import { MapPoints, MapPointsCache } from '../../../src/adapters/sqlite-listings/map/points-in-memory.js';
 import { storeHolding } from '../../support/sqlite-store-files.js';
 
-describe('SQLite store: exact map totals from the in-memory copy of ix_map (map-counts.ts)', () => {
+describe('SQLite store: exact map totals from the in-memory copy of ix_map (map/points-in-memory.ts)', () => {
   const visible = (listings: StoredListing[]) => listings.map((l) => ({ ...l, status: 'active' as const, has_photos: true, group_sites_ahead: [] }));
   const listings = visible(makeListings({ count: 400, seed: 33 }));
   const mapTotal = (store: SqliteListingStore, bbox: BoundingBox, enteredFrom = 0) =>

@@ -1,11 +1,11 @@
 /**
- * The numbered migrations of the SQLite store (migrations.ts): each runs once, in order, and its
+ * The numbered migrations of the SQLite store (schema/migrations.ts): each runs once, in order, and its
  * version is recorded in PRAGMA user_version as soon as it ran, so a step that fails is the first
  * to run at the next open.
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { MIGRATIONS, runMigrations, type Migration } from '../../../src/adapters/sqlite-listings/migrations.js';
+import { MIGRATIONS, runMigrations, type Migration } from '../../../src/adapters/sqlite-listings/schema/migrations.js';
 import { SqliteListingStore } from '../../../src/adapters/sqlite-listings/listing-store.js';
 import { makeListings } from '../../support/fixtures.js';
 import { newStoreFile } from '../../support/sqlite-store-files.js';

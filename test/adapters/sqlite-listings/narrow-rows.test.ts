@@ -9,7 +9,7 @@ import { annonceJson } from '../../../src/core/model/present.js';
 import type { StoredListing } from '../../../src/core/model/stored.js';
 import type { Scope } from '../../../src/core/query/query.js';
 import { makeListings } from '../../support/fixtures.js';
-import { SCHEMA_VERSION } from '../../../src/adapters/sqlite-listings/schema.js';
+import { SCHEMA_VERSION } from '../../../src/adapters/sqlite-listings/schema/tables.js';
 import { toSchema4Layout } from '../../support/schema4-layout.js';
 import { storeHolding } from '../../support/sqlite-store-files.js';
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { SORTS, type ListingFilter, type Scope, type SearchQuery, type SortName } from '../../../src/core/query/query.js';
-import { SORT_SPECS } from '../../../src/adapters/sqlite-listings/sorts.js';
+import { SORT_SPECS } from '../../../src/adapters/sqlite-listings/read/sorts.js';
 import { makeListings } from '../../support/fixtures.js';
 import { planned, storeHolding } from '../../support/sqlite-store-files.js';
 

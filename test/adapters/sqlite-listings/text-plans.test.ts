@@ -1,13 +1,13 @@
 /**
- * Full-text plans of the SQLite store: the document sets (text-sets.ts) of the index-first plan and the
- * department sets of the text-first plan never serve a stale answer, and the plan choice (text-plan.ts).
+ * Full-text plans of the SQLite store: the document sets (text/document-sets.ts) of the index-first plan and the
+ * department sets of the text-first plan never serve a stale answer, and the plan choice (text/plan.ts).
  */
 import { expect } from 'chai';
 import { SqliteListingStore } from '../../../src/adapters/sqlite-listings/listing-store.js';
 import type { Scope, SearchQuery } from '../../../src/core/query/query.js';
 import { makeListings } from '../../support/fixtures.js';
-import { TextSetCache } from '../../../src/adapters/sqlite-listings/text-sets.js';
-import { chooseTextPlan } from '../../../src/adapters/sqlite-listings/text-plan.js';
+import { TextSetCache } from '../../../src/adapters/sqlite-listings/text/document-sets.js';
+import { chooseTextPlan } from '../../../src/adapters/sqlite-listings/text/plan.js';
 import { planned, storeHolding } from '../../support/sqlite-store-files.js';
 
 describe('SQLite store: document sets of the index-first plan never serve a stale answer', () => {
@@ -97,7 +97,7 @@ describe('SQLite store: department sets of the text-first plan never serve a sta
   });
 });
 
-describe('SQLite store: document sets (text-sets.ts) and the plan choice', () => {
+describe('SQLite store: document sets (text/document-sets.ts) and the plan choice', () => {
   it('intersects two sets from the rowids one of them keeps; null when neither keeps its rowids (both too big)', async () => {
     const { store } = await storeHolding('ti', makeListings({ count: 3, seed: 5 }));
     const sets = new TextSetCache(store.database);
