@@ -62,8 +62,10 @@ export function clusterAround(members: readonly Features[], seeds: Iterable<numb
     });
   }
   const kept = withoutAmbiguousWeakEdges(members, edges);
-  // Strongest first; equal scores in id order (members are sorted by id).
-  kept.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
+  // Strongest first; among equal scores the closer values first (a surface 51.78 m² is 52 on one
+  // site before it is 51 on another), then id order (members are sorted by id).
+  const gap = (edge: Edge) => closeness(members[edge.a], members[edge.b]);
+  kept.sort((x, y) => y.score - x.score || gap(x) - gap(y) || x.a - y.a || x.b - y.b);
   const unionFind = new ConstrainedUnionFind(members.length, (i, j) => withinLimits(members[i], members[j]));
   // A weak match joins two sets only when every pair across them nearly matches too: a chain of
   // matches on a few common values (a studio at the usual rent) must not gather several properties,
@@ -104,6 +106,17 @@ function withoutAmbiguousWeakEdges(members: readonly Features[], edges: readonly
     }
   const unique = (i: number, j: number) => weakPartners.get(`${i}|${members[j].source}`) === 1;
   return edges.filter((edge) => edge.score >= WEAK_MATCH_BELOW || (unique(edge.a, edge.b) && unique(edge.b, edge.a)));
+}
+
+/**
+ * How far apart two matching listings' surface and price are (0: equal or not both given): what
+ * tells two matches of one score apart, the surface first (m²), the price second (its relative gap
+ * is under 0.1, well under the surface gaps that differ).
+ */
+function closeness(a: Features, b: Features): number {
+  const surface = a.surface !== null && b.surface !== null ? Math.abs(a.surface - b.surface) : 0;
+  const price = a.price !== null && b.price !== null ? Math.abs(a.price - b.price) / Math.max(a.price, b.price) : 0;
+  return surface + price;
 }
 
 /** Groups of a whole block (every listing, singletons included). */

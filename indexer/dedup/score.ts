@@ -142,13 +142,24 @@ export function withinRounding(a: number, b: number): boolean {
   return whole === Math.round(exact) || whole === Math.floor(exact) || whole === Math.ceil(exact);
 }
 
-/** Two folded agency names of which one holds every word of the other. */
+/**
+ * Two folded agency names of which one holds every word of the other. Sites cut long names at the
+ * width of a field ("… agent mandataire Optimho" for an Optimhome mandatary): the last word of the
+ * longer name may be the start of a word of the shorter, when it is long enough not to be a word of
+ * its own.
+ */
 export function sameAgency(a: string, b: string): boolean {
   if (a === b) return true;
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
-  const words = new Set(longer.split(' '));
-  return shorter.split(' ').every((word) => words.has(word));
+  const longerWords = longer.split(' ');
+  const words = new Set(longerWords);
+  const cut = longerWords[longerWords.length - 1];
+  const cutStarts = (word: string) => cut.length >= CUT_WORD_MIN && word.length > cut.length && word.startsWith(cut);
+  return shorter.split(' ').every((word) => words.has(word) || cutStarts(word));
 }
+
+/** Letters a cut last word keeps at least, to be read as the start of a longer one. */
+const CUT_WORD_MIN = 5;
 
 function same<T>(a: T | null, b: T | null, equal: number, different: number): number {
   if (a === null || b === null) return 0;

@@ -76,12 +76,14 @@ describe('real collector data', function () {
       expect(notaires.contact_descriptions_after).to.be.at.most(2);
     });
 
-    it('groups the labelled Levallois pairs at precision >= 0.99 and recall >= 0.9, and the unambiguous pairs', () => {
+    // Of the 78 `same` pairs, the 5 the crawl misses are one property listed twice on one portal
+    // (two agencies, or one agency twice), which a group cannot hold (docs/deduplication.md).
+    it('groups the labelled Levallois pairs at precision 1 and recall >= 0.93, and the unambiguous pairs', () => {
       expect(report.levallois.labelled_pairs.same).to.be.at.least(50);
-      expect(report.levallois.labelled_pairs.precision).to.be.at.least(0.99);
-      expect(report.levallois.labelled_pairs.recall).to.be.at.least(0.9);
+      expect(report.levallois.labelled_pairs.precision).to.equal(1);
+      expect(report.levallois.labelled_pairs.recall).to.be.at.least(0.93);
       expect(report.levallois.unambiguous_pairs.pairs).to.be.above(1000);
-      expect(report.levallois.unambiguous_pairs.recall).to.be.at.least(0.9);
+      expect(report.levallois.unambiguous_pairs.recall).to.be.at.least(0.94);
       expect(stdout).to.match(/levallois: labelled pairs \(\d+ same, \d+ different, \d+ unsure left out\): precision 1\.0000/);
     });
 
@@ -96,9 +98,9 @@ describe('real collector data', function () {
     });
 
     it('keeps precision on the same crawl cut to sparse records (no text, postal code or city name only)', () => {
-      expect(report.levallois_sparse.labelled_pairs.precision).to.be.at.least(0.99);
-      expect(report.levallois_sparse.labelled_pairs.recall).to.be.at.least(0.8);
-      expect(report.levallois_sparse.unambiguous_pairs.recall).to.be.at.least(0.9);
+      expect(report.levallois_sparse.labelled_pairs.precision).to.equal(1);
+      expect(report.levallois_sparse.labelled_pairs.recall).to.be.at.least(0.88);
+      expect(report.levallois_sparse.unambiguous_pairs.recall).to.be.at.least(0.96);
     });
   });
 });

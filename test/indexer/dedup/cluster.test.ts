@@ -160,6 +160,31 @@ describe('dedup block clustering', () => {
       expect(groups.find((group) => group.includes('bellesdemeures:B'))).to.not.include('pap:P');
     });
 
+    it("takes the exact copy and refuses the agency's twin flat (the same price, another surface), which the sparse member cannot tell apart", () => {
+      const { ids, features } = block([
+        sparse('seloger', 'S', agency),
+        sparse('bellesdemeures', 'B', { surface: null, rooms: null, ...agency }),
+        sparse('leboncoin', 'L', { surface: 131 }),
+        sparse('superimmo', 'T', { surface: 134.5, ...agency }),
+      ]);
+      const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
+      // The twin matches the sparse member as well as the full one does (the price and the agency)...
+      expect(scorePair(f('T'), f('B'))).to.equal(scorePair(f('S'), f('B')));
+      // ...and disagrees with the full members on the surface.
+      expect(scorePair(f('T'), f('S'))).to.be.below(MATCH_THRESHOLD - 0.5);
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['bellesdemeures:B', 'leboncoin:L', 'seloger:S'], ['superimmo:T']]);
+    });
+
+    it('joins the closer of two equal matches first: 51.78 m² is 52 on one site before it is 51 on another', () => {
+      const rent = (source: string, reference: string, surface: number) => ({ source, reference, price: 600, surface, rooms: 2, ...SPARSE });
+      const { ids, features } = block([rent('leboncoin', 'L', 51), rent('locamoi', 'M', 52), rent('paruvendu', 'P', 51.78)]);
+      const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
+      expect(scorePair(f('L'), f('P'))).to.equal(scorePair(f('M'), f('P')));
+      // Whole metres a metre apart score nothing: 51 and 52 are two flats, and only one joins 51.78.
+      expect(scorePair(f('L'), f('M'))).to.be.below(MATCH_THRESHOLD - 0.5);
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['leboncoin:L'], ['locamoi:M', 'paruvendu:P']]);
+    });
+
     it('never takes a second listing of a site already in the group', () => {
       const { ids, features } = block([
         sparse('seloger', 'S', agency),

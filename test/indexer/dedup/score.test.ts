@@ -92,6 +92,16 @@ describe('dedup scoring', () => {
       );
     });
 
+    it('an agency name cut at a field width is the same agency; a short last word is no cut', () => {
+      const agency = (source: string, seller_name: string) => sparse({ source, reference: source, seller_type: 'Pro', seller_name });
+      const optimhome = agency('leboncoin', 'OPTIMHOME');
+      const cut = agency('seloger', 'GOUPILLON BASTERE Jean-Baptiste Et Ines Agent mandataire Optimho');
+      expect(scoreDetail(optimhome, cut).parts.agency).to.equal(1.5);
+      // Only the last word may be cut, and only when enough of it is left to be no word of its own.
+      expect(scoreDetail(optimhome, agency('seloger', 'Optimho Agent mandataire'))).to.not.have.nested.property('parts.agency');
+      expect(scoreDetail(agency('leboncoin', 'Immobilier'), agency('seloger', 'Cabinet Durand Immo'))).to.not.have.nested.property('parts.agency');
+    });
+
     it('two flats of one agency at one price with other surfaces or floors do not match', () => {
       const agency = { seller_type: 'Pro', seller_name: 'Agence du Port' };
       const flat = sparse({ source: 'seloger', reference: 'S', surface: 65, ...agency });
