@@ -325,13 +325,16 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
       direct.client,
       paths.slice(0, CAPTURED_PATHS).map((p) => raw.callFor(p)),
     );
-    const replay = await replayOnNode(options.esUrl!, sequences, options.connections, seconds);
-    directRps = replay.rps;
-    log(
-      `  the same Elasticsearch requests sent straight to the node (${sequences.length} API requests, ${sequences.flat().length} node requests), ` +
-        `${options.connections} connections, ${seconds.toFixed(0)} s: ${integer(replay.rps)} API requests' worth/s` +
-        (replay.refused + replay.failures ? `; ${replay.refused} refused, ${replay.failures} failures` : ''),
-    );
+    // A route that asks the engine nothing (/ptz/zone) has no direct baseline.
+    const replay = sequences.flat().length > 0 ? await replayOnNode(options.esUrl!, sequences, options.connections, seconds) : null;
+    directRps = replay?.rps ?? null;
+    if (!replay) log('  no Elasticsearch request: the route answers without the engine');
+    else
+      log(
+        `  the same Elasticsearch requests sent straight to the node (${sequences.length} API requests, ${sequences.flat().length} node requests), ` +
+          `${options.connections} connections, ${seconds.toFixed(0)} s: ${integer(replay.rps)} API requests' worth/s` +
+          (replay.refused + replay.failures ? `; ${replay.refused} refused, ${replay.failures} failures` : ''),
+      );
   }
   const errors = run.non2xx + run.failures + single.non2xx + single.failures;
   const besideNote = beside
