@@ -15,7 +15,9 @@ import { describeIndex, ensureEsCatalogue, localNodePids, type EsCatalogue } fro
 import { esIndexerRow, indexerSideBySide, runLabel, sideBySideTable, sqliteIndexerRow } from './side-by-side.js';
 import { createBenchKey } from './bench-key.js';
 import { BENCH_CURSOR_SECRET, startServer } from './server.js';
-import { processTreeCpuMs } from './child.js';
+import { processTreeCpuMs, REPO_ROOT } from './child.js';
+import { measureAlternated, type Side } from './alternate.js';
+import { beforeKey, beforeTable, commitOf, prepareBefore, type BeforeCode, type BeforeRow } from './before-code.js';
 import { RawStore } from './raw-store.js';
 import { CAPTURED_PATHS, captureRequests, replayOnNode } from './es-direct.js';
 import { ElasticsearchListingStore } from '../../src/adapters/elasticsearch/listing-store.js';
@@ -40,6 +42,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   // The same raw records in Elasticsearch, loaded before any server runs (the load is timed).
   const es = options.engines.includes('elasticsearch') ? await ensureEsCatalogue(catalogue, options.esUrl!, { rebuild: options.rebuild }) : null;
   // The requests are drawn from the SQLite copy for every engine, so both answer the same ones.
+  const before = options.before ? await prepareBefore(options.before, catalogue, es) : null;
   const bench = await createBenchKey(catalogue.dataDir, accessRedis(options, options.workers[0]));
   const factsStore = RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET);
   let facts: CatalogueFacts;
@@ -59,7 +62,7 @@ export async function runApiBench(options: BenchOptions): Promise<void> {
   );
   const runs: EngineRun[] = [];
   for (const engine of options.engines)
-    for (const workers of options.workers) runs.push(await runEngine(engine, workers, { options, scenarios, catalogue, es, facts }));
+    for (const workers of options.workers) runs.push(await runEngine(engine, workers, { options, scenarios, catalogue, es, facts, before }));
   let sideBySide = '';
   if (runs.length > 1) {
     const what = options.workers.length > 1 ? `${options.engines.length > 1 ? 'Engines and ' : ''}API processes` : 'Engines';
@@ -95,6 +98,7 @@ interface EngineDeps {
   catalogue: Catalogue;
   es: EsCatalogue | null;
   facts: CatalogueFacts;
+  before: BeforeCode | null;
 }
 
 /**
@@ -103,7 +107,7 @@ interface EngineDeps {
  * the same store in-process; then this engine's tables, and its figures for the charts.
  */
 async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Promise<EngineRun> {
-  const { options, scenarios, catalogue, es, facts } = deps;
+  const { options, scenarios, catalogue, es, facts, before } = deps;
   const redisUrl = accessRedis(options, workers);
   const bench = await createBenchKey(catalogue.dataDir, redisUrl);
   const esEnv: Record<string, string> = engine === 'elasticsearch' ? { ES_URL: es!.url, ES_INDEX_ALIAS: es!.alias } : {};
@@ -125,6 +129,8 @@ async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Pro
     engine === 'sqlite'
       ? RawStore.sqlite(catalogue.storeFile, bench.enteredFrom, BENCH_CURSOR_SECRET)
       : await RawStore.elasticsearch(es!.url, es!.alias, bench.enteredFrom, BENCH_CURSOR_SECRET);
+  const beforeSide = before ? await startBefore(before, engine, es) : null;
+  const beforeRows: BeforeRow[] = [];
   const rows: ResultRow[] = [];
   let plans: PlanRow[] = [];
   const cursorQueries: CursorQuery[] = [];
@@ -160,6 +166,19 @@ async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Pro
           `(log level: info ${integer(cost.infoRps)} req/s, ${ms(cost.infoCpuMs)} CPU ms/req; silent ${integer(cost.silentRps)} req/s, ` +
           `${ms(cost.silentCpuMs)} CPU ms/req: ${cost.lostPercent.toFixed(1)} % fewer at info)`;
         log(`  -> ${row.note}`);
+      }
+      if (beforeSide && scenario.kind === 'load' && row.paths?.length) {
+        log(`  the same requests on the code before (${before!.commit}), alternated with this one`);
+        const compared = await measureAlternated({
+          a: { server, key: bench.key },
+          b: beforeSide,
+          paths: row.paths,
+          connections: options.connections,
+          seconds: options.duration,
+          warmupSeconds: options.warmup + options.duration,
+        });
+        beforeRows.push({ name: scenario.name, after: compared.a, before: compared.b });
+        log(`  -> before ${integer(compared.b.rps)} req/s, after ${integer(compared.a.rps)} req/s`);
       }
       // The deep page's target compares it with page 1, so its verdict waits for both.
       const walk = cursorWalkRows(rows);
@@ -219,10 +238,16 @@ async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Pro
   } finally {
     await raw.close();
     await server.stop();
+    await beforeSide?.server.stop();
   }
   let report = renderReport({ engine, workers, redisUrl }, options, catalogue, es, server, rows, plans, cursorQueries);
   if (compression.length) {
     report += `\n### Compression: bytes and server CPU per response by Accept-Encoding (${options.connections} connections, ${options.duration} s each)\n\n${compressionTable(compression)}\n`;
+  }
+  if (beforeRows.length) {
+    report +=
+      `\n### The code before (${before!.commit}) and this code (${commitOf(REPO_ROOT)}): the same requests, alternated (after, before, before, after), ${options.duration} s each\n\n` +
+      `${beforeTable(beforeRows)}\n`;
   }
   const profileFile = options.profile ? latestProfile(profileDir) : null;
   if (profileFile) report += `\n### Where the server's time went (${scenarios.map((s) => s.name).join(', ')})\n\n${summariseProfile(profileFile)}\n`;
@@ -237,6 +262,14 @@ async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Pro
     log(`charts drawn: ${charts.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
   }
   return { engine, workers, rows, report };
+}
+
+/** The server of the code before, on its own catalogue (its SQLite file or its alias), with its own bench key. */
+async function startBefore(before: BeforeCode, engine: Engine, es: EsCatalogue | null): Promise<Side> {
+  const key = await beforeKey(before);
+  const env: Record<string, string> = engine === 'elasticsearch' ? { ES_URL: es!.url, ES_INDEX_ALIAS: before.esAlias! } : {};
+  const server = await startServer(before.dataDir, { checkout: before, env, nodeFlags: API_NODE_FLAGS });
+  return { server, key };
 }
 
 /** The two rows of the cursor walk (page 1 and the deep page), once both have run. */

@@ -19,7 +19,7 @@ export interface BenchKey {
 }
 
 /** Ten years of history, so the whole generated catalogue (120 days of collection) is visible. */
-const HISTORY_DAYS = 3650;
+export const BENCH_HISTORY_DAYS = 3650;
 
 /** Redis keys of the benchmark's access state, apart from any other use of the same Redis. */
 export const BENCH_REDIS_PREFIX = 'annonces-bench:';
@@ -31,7 +31,7 @@ export async function createBenchKey(dataDir: string, redisUrl: string | null): 
   const offers = loadOffers();
   const backend = await createAccessBackend({ redisUrl, keyPrefix: BENCH_REDIS_PREFIX, accessFile: config.accessFile, offers });
   try {
-    const created = await createKey(backend.access, offers, { account: 'bench', offer: 'sur_mesure', historyDays: HISTORY_DAYS, name: 'bench' });
+    const created = await createKey(backend.access, offers, { account: 'bench', offer: 'sur_mesure', historyDays: BENCH_HISTORY_DAYS, name: 'bench' });
     return { key: created.key, enteredFrom: Date.parse(`${created.annonces_from}T00:00:00Z`) };
   } finally {
     await backend.close();

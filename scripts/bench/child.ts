@@ -17,9 +17,12 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, LOG_LEVEL: 'silent', ...extra };
 }
 
-/** `node --import tsx <script> ...args` from the repository root (no npm wrapper: the pid is node's). */
-export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `node --import tsx <script> ...args` from the repository root, or from another checkout of it
+ * (`cwd`, the code before a change: before-code.ts); no npm wrapper: the pid is node's.
+ */
+export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = [], cwd = REPO_ROOT): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Peak RSS of a process in MiB, read from /proc (Linux). Null when /proc is not readable. */
@@ -85,10 +88,10 @@ export async function runTs(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-  options: { echoStderr?: boolean; nodeFlags?: string[]; onSpawn?: (pid: number) => void } = {},
+  options: { echoStderr?: boolean; nodeFlags?: string[]; onSpawn?: (pid: number) => void; cwd?: string } = {},
 ): Promise<ChildRun> {
   const started = process.hrtime.bigint();
-  const child = spawnTs(script, args, env, options.nodeFlags);
+  const child = spawnTs(script, args, env, options.nodeFlags, options.cwd);
   const rss = watchPeakRss(child.pid!);
   options.onSpawn?.(child.pid!);
   let stdout = '';

@@ -127,7 +127,7 @@ async function getJson(url: string): Promise<unknown> {
 }
 
 /** Documents behind the alias (searchable), or null when it does not exist. */
-async function countOf(url: string, alias: string): Promise<number | null> {
+export async function countOf(url: string, alias: string): Promise<number | null> {
   try {
     return ((await getJson(`${url}/${alias}/_count`)) as { count: number }).count;
   } catch (error) {

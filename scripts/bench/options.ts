@@ -48,6 +48,8 @@ export interface BenchOptions {
   esUrl: string | null;
   /** `--alerts N`: the alerts benchmark with N alerts instead of the API benchmark (alerts-bench.ts). */
   alerts: number | null;
+  /** `--before DIR`: another checkout (the code before a change) measured beside this one, alternately (before-code.ts). */
+  before: string | null;
   /** Changes loaded by the alerts benchmark. */
   changes: number;
 }
@@ -58,14 +60,17 @@ export type Engine = (typeof ENGINES)[number];
 export const USAGE = `usage: npm run bench -- [--listings N] [--scenario NAME] [--duration S] [--connections C]
                      [--warmup S] [--raw-runs N] [--cursor-pages N] [--rebuild] [--markdown FILE] [--profile]
                      [--workers N[,N...]] [--access sqlite|redis]   (redis: REDIS_URL or redis://127.0.0.1:6379; N > 1 needs it)
-                     [--engines sqlite,elasticsearch]
+                     [--engines sqlite,elasticsearch] [--before DIR]
        npm run bench -- --indexer [--records N] [--stage-records N] [--profile] [--engines sqlite,elasticsearch]
        npm run bench -- --alerts N [--changes N]   (alerts delivered by the notifier: events/s and lag)
        npm run bench -- --list
 --engines: the listings engines to run, one after the other in the same run; default both when
 ES_URL is set (the Elasticsearch of the elasticsearch engine), else sqlite only.
 --workers 1,2: each engine run with one API process, then with two (API_WORKERS=2, access in Redis),
-side by side in one table.`;
+side by side in one table.
+--before DIR: DIR is another checkout of this repository (the code before a change, with its
+node_modules); its indexer loads the same records, its server answers each scenario's requests
+alternately with this one's, and a table gives both codes' requests/s and CPU per request.`;
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | 'list' {
   const { values } = parseArgs({
@@ -90,6 +95,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       engines: { type: 'string' },
       alerts: { type: 'string' },
       changes: { type: 'string' },
+      before: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -123,6 +129,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     esUrl: engines.includes('elasticsearch') ? esUrl : null,
     alerts: values.alerts === undefined ? null : count('alerts', values.alerts, 200),
     changes: count('changes', values.changes, 10_000),
+    before: values.before ?? null,
   };
 }
 

@@ -44,6 +44,8 @@ export interface ServerOptions {
   redisUrl?: string | null;
   /** Added to its environment: ES_URL and ES_INDEX_ALIAS for the Elasticsearch engine. */
   env?: Record<string, string>;
+  /** Another checkout's server (the code before a change, before-code.ts) instead of this one's. */
+  checkout?: { dir: string; entry: string };
   /** LOG_LEVEL of the server; unset (the default, info) unless a comparison asks for another (log-cost.ts). */
   logLevel?: string;
 }
@@ -67,7 +69,7 @@ export async function startServer(dataDir: string, options: ServerOptions = {}):
   // and dropped by this process), not silenced: its cost is part of what users run.
   delete env.LOG_LEVEL;
   if (options.logLevel) env.LOG_LEVEL = options.logLevel;
-  const child = spawnTs('app/main.ts', [], env, options.nodeFlags);
+  const child = spawnTs(options.checkout?.entry ?? 'app/main.ts', [], env, options.nodeFlags, options.checkout?.dir);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);
