@@ -37,6 +37,10 @@ function block(listings: Partial<ListingContent>[]): { ids: string[]; features: 
   return { ids: all.map((l) => l.id), features: all.map(featuresOf) };
 }
 const groupsById = (ids: string[], groups: number[][]) => groups.map((g) => g.map((i) => ids[i]));
+/** A maker of sparse listings (no text, energy, year, bedrooms, agency or position) with these values. */
+const sparseListings =
+  (values: Partial<ListingContent>) =>
+  (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({ source, reference, ...values, ...SPARSE, ...fields });
 
 describe('dedup block clustering', () => {
   const A = { source: 'seloger', reference: 'A', surface: 65.4, seller_name: 'Agence du Parc', year_built: null };
@@ -125,15 +129,7 @@ describe('dedup block clustering', () => {
   });
 
   describe('weak matches joining a group', () => {
-    const flat = (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({
-      source,
-      reference,
-      price: 198_000,
-      surface: 46,
-      rooms: 2,
-      ...SPARSE,
-      ...fields,
-    });
+    const flat = sparseListings({ price: 198_000, surface: 46, rooms: 2 });
     const agency = (seller_name: string) => ({ seller_type: 'Pro' as const, seller_name });
 
     it('refuse a listing that matches one member but not another (complete linkage: a price 1.5 % off is close, not the same)', () => {
@@ -167,15 +163,7 @@ describe('dedup block clustering', () => {
   });
 
   describe('a group with a sparse member (a price and little else)', () => {
-    const sparse = (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({
-      source,
-      reference,
-      price: 1_350_000,
-      surface: 130.9,
-      rooms: 5,
-      ...SPARSE,
-      ...fields,
-    });
+    const sparse = sparseListings({ price: 1_350_000, surface: 130.9, rooms: 5 });
     const agency = { seller_type: 'Pro' as const, seller_name: 'Foncia Transaction' };
 
     it('takes a copy that matches the others exactly though the sparse member has only its price to compare', () => {
