@@ -67,13 +67,13 @@ export function clusterAround(members: readonly Features[], seeds: Iterable<numb
   const gap = (edge: Edge) => closeness(members[edge.a], members[edge.b]);
   kept.sort((x, y) => y.score - x.score || gap(x) - gap(y) || x.a - y.a || x.b - y.b);
   const unionFind = new ConstrainedUnionFind(members.length, (i, j) => withinLimits(members[i], members[j]));
-  // A weak match joins two sets only when every pair across them nearly matches too: a chain of
-  // matches on a few common values (a studio at the usual rent) must not gather several properties,
-  // while a copy whose price moved a little (half a point short) may still join through another.
-  // A pair that scores low only because one side carries little (a sparse copy: a price, no surface)
-  // agrees on what it can compare, and does not stop a copy that matches the others.
-  const allNearlyMatch = (i: number, j: number) => scorePair(members[i], members[j]) >= threshold - CHAIN_SLACK || agreesOnSharedValues(members[i], members[j]);
-  for (const edge of kept) unionFind.union(edge.a, edge.b, edge.score < WEAK_MATCH_BELOW ? allNearlyMatch : undefined);
+  // A weak match joins two sets only when every pair across them matches too (complete linkage): a
+  // chain of matches on a few common values (a studio at the usual rent, a price 2 % off) must not
+  // gather several properties. A pair that scores low only because one side carries little (a sparse
+  // copy: a price, no surface) agrees on every value both carry, the price to the euro included, and
+  // does not stop a copy that matches the others.
+  const allMatch = (i: number, j: number) => scorePair(members[i], members[j]) >= threshold || agreesOnSharedValues(members[i], members[j]);
+  for (const edge of kept) unionFind.union(edge.a, edge.b, edge.score < WEAK_MATCH_BELOW ? allMatch : undefined);
   return { groups: unionFind.groups().filter((group) => visited[group[0]]), edges: kept };
 }
 
@@ -82,20 +82,30 @@ export function clusterAround(members: readonly Features[], seeds: Iterable<numb
  * pair is the only one of its kind, not when two listings of one site fit equally well.
  */
 export const WEAK_MATCH_BELOW = MATCH_THRESHOLD + 1;
-/** How far below the threshold a pair across a weak union may score. */
-const CHAIN_SLACK = 0.5;
 
 /**
  * Drops the weak matches of a listing with a site on which it weakly matches several listings: the
  * same price, rooms and surface on two listings of one site say that the values are common in the
  * block (a building of identical flats, the usual rent of a studio), not which of them is the copy.
- * Strong matches are kept: the strongest is joined first, and the others are refused then (a group
- * holds one listing per site). Depends only on the edges of one connected part, so a load and a
- * rebuild still agree.
+ * A listing of that site already strongly matched with another listing of the first one's site is
+ * no alternative (two flats at one price, each with its agency's copies: the copy of the second
+ * agency has one candidate left). Strong matches are kept: the strongest is joined first, and the
+ * others are refused then (a group holds one listing per site). Depends only on the edges of one
+ * connected part, so a load and a rebuild still agree.
  */
 function withoutAmbiguousWeakEdges(members: readonly Features[], edges: readonly Edge[]): Edge[] {
+  // A listing strongly matched with a listing of site S is taken for S (the strong match joins first,
+  // and a group holds one listing per site): it is no alternative for another listing of S.
+  const taken = new Set<string>();
+  for (const edge of edges)
+    if (edge.score >= WEAK_MATCH_BELOW) {
+      taken.add(`${edge.a}|${members[edge.b].source}`);
+      taken.add(`${edge.b}|${members[edge.a].source}`);
+    }
+  const isTaken = (i: number, j: number) => taken.has(`${j}|${members[i].source}`);
   const weakPartners = new Map<string, number>();
   const count = (i: number, j: number) => {
+    if (isTaken(i, j)) return;
     const key = `${i}|${members[j].source}`;
     weakPartners.set(key, (weakPartners.get(key) ?? 0) + 1);
   };
@@ -104,7 +114,7 @@ function withoutAmbiguousWeakEdges(members: readonly Features[], edges: readonly
       count(edge.a, edge.b);
       count(edge.b, edge.a);
     }
-  const unique = (i: number, j: number) => weakPartners.get(`${i}|${members[j].source}`) === 1;
+  const unique = (i: number, j: number) => isTaken(i, j) || weakPartners.get(`${i}|${members[j].source}`) === 1;
   return edges.filter((edge) => edge.score >= WEAK_MATCH_BELOW || (unique(edge.a, edge.b) && unique(edge.b, edge.a)));
 }
 

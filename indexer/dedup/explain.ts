@@ -141,7 +141,7 @@ export function explainPair(a: StoredListing, b: StoredListing): string[] {
     sameGroup && detail.score < MATCH_THRESHOLD
       ? ' (joined through other members)'
       : !sameGroup && detail.score >= MATCH_THRESHOLD
-        ? ` (the union was refused: a group holds one listing per site and none outside the limits of another member; a match below ${WEAK_MATCH_BELOW} also needs to be the only one of its kind with that site and every member to nearly match it or to agree with it on every value both carry; matches of one score join closest first)`
+        ? ` (the union was refused: a group holds one listing per site and none outside the limits of another member; a match below ${WEAK_MATCH_BELOW} also needs to be the only one of its kind with that site and every member to match it or to agree with it on every value both carry; matches of one score join closest first)`
         : '';
   lines.push(`stored groups: ${a.dedup_key ?? 'none'} / ${b.dedup_key ?? 'none'}: ${sameGroup ? 'one group' : 'not one group'}${why}`);
   return lines;

@@ -78,7 +78,7 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
 
   if (a.price !== null && b.price !== null) {
     const gap = relativeGap(a.price, b.price);
-    add('price', gap === 0 ? 1 : gap <= 0.03 ? 0.5 : gap <= 0.05 ? 0 : gap <= 0.08 ? -0.5 : -1.5);
+    add('price', samePrice(a.price, b.price) ? 1 : gap <= 0.03 ? 0.5 : gap <= 0.05 ? 0 : gap <= 0.08 ? -0.5 : -1.5);
   }
   if (a.surface !== null && b.surface !== null) add('surface', surfacePoints(a.surface, b.surface));
   // The same number of rooms on both sides: with the same price and surface, it is what a sparse
@@ -92,10 +92,10 @@ export function scoreDetail(a: Features, b: Features): ScoreDetail {
   if (floorsComparable(a, b)) add('floor', 1);
   add('bedrooms', same(a.bedrooms, b.bedrooms, 0.3, -2));
   if (a.landSurface !== null && b.landSurface !== null) add('land_surface', relativeGap(a.landSurface, b.landSurface) <= 0.03 ? 1 : -2);
-  // Sites spell one agency their own way ("Mcd" / "MCD ORPI"), show an agent's name instead, and
-  // another agency often holds a mandate too: a name inside the other is the same agency, and a
-  // different name is no evidence either way.
-  if (a.seller !== null && b.seller !== null && sameAgency(a.seller, b.seller)) add('agency', 1.5);
+  // Sites spell one agency their own way ("Mcd" / "MCD ORPI"), name one office or another, show an
+  // agent's name instead, and another agency often holds a mandate too: a name inside the other is
+  // the same agency, one brand word is nearly as telling, and a different name is no evidence.
+  if (a.seller !== null && b.seller !== null) add('agency', agencyPoints(a.seller, b.seller));
   const metres = distance(a, b);
   // Coordinates are rounded to ~111 m and often a commune centre: weak evidence either way.
   if (metres !== null) add('distance', metres <= 150 ? 0.5 : metres > 3_000 ? -1 : 0);
@@ -115,7 +115,7 @@ export function agreesOnSharedValues(a: Features, b: Features): boolean {
   const { score, parts } = scoreDetail(a, b);
   if (score === -Infinity) return false;
   if (Object.values(parts).some((points) => points < 0)) return false;
-  if (a.price !== null && b.price !== null && !(parts.price > 0)) return false;
+  if (a.price !== null && b.price !== null && !(parts.price >= 1)) return false;
   if (a.surface !== null && b.surface !== null && !(parts.surface > 0)) return false;
   return !(a.hasText && b.hasText && !(parts.text > 0));
 }
@@ -160,6 +160,35 @@ export function sameAgency(a: string, b: string): boolean {
 
 /** Letters a cut last word keeps at least, to be read as the start of a longer one. */
 const CUT_WORD_MIN = 5;
+
+/**
+ * Points of two named agencies: the same agency (one name inside the other) 1.5; one brand with two
+ * offices or spellings ("Evolis Groupe JLV" / "Evolis IDF Ouest", "Secri Immobilier" / "Secri
+ * Gestion") 1; two other names nothing, since another agency often holds a mandate too.
+ */
+export function agencyPoints(a: string, b: string): number {
+  if (sameAgency(a, b)) return 1.5;
+  return sameBrand(a, b) ? 1 : 0;
+}
+
+/**
+ * Words that open agency names without naming the agency ("Agence du Parc", "Cabinet Martin", "Paris
+ * Ouest Immobilier"): the first word is a brand only when it is none of these.
+ */
+const GENERIC_FIRST_WORDS = new Set(['agence', 'cabinet', 'groupe', 'immo', 'immobilier', 'immobiliere', 'office', 'societe', 'sarl', 'scp', 'paris']);
+/** Letters a first word needs to be read as a brand ("l adresse", "m dupont", "as investimmo" are not). */
+const BRAND_MIN = 4;
+
+/** Two folded agency names opening with the same brand word. */
+export function sameBrand(a: string, b: string): boolean {
+  const first = a.split(' ')[0];
+  return first.length >= BRAND_MIN && !GENERIC_FIRST_WORDS.has(first) && first === b.split(' ')[0];
+}
+
+/** The same price, to the rounding of its cents (3 124 / 3 125 € a month). */
+export function samePrice(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1;
+}
 
 function same<T>(a: T | null, b: T | null, equal: number, different: number): number {
   if (a === null || b === null) return 0;

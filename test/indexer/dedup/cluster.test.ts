@@ -37,6 +37,10 @@ function block(listings: Partial<ListingContent>[]): { ids: string[]; features: 
   return { ids: all.map((l) => l.id), features: all.map(featuresOf) };
 }
 const groupsById = (ids: string[], groups: number[][]) => groups.map((g) => g.map((i) => ids[i]));
+/** A maker of sparse listings (no text, energy, year, bedrooms, agency or position) with these values. */
+const sparseListings =
+  (values: Partial<ListingContent>) =>
+  (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({ source, reference, ...values, ...SPARSE, ...fields });
 
 describe('dedup block clustering', () => {
   const A = { source: 'seloger', reference: 'A', surface: 65.4, seller_name: 'Agence du Parc', year_built: null };
@@ -124,16 +128,42 @@ describe('dedup block clustering', () => {
     });
   });
 
-  describe('a group with a sparse member (a price and little else)', () => {
-    const sparse = (source: string, reference: string, fields: Partial<ListingContent> = {}) => ({
-      source,
-      reference,
-      price: 1_350_000,
-      surface: 130.9,
-      rooms: 5,
-      ...SPARSE,
-      ...fields,
+  describe('weak matches joining a group', () => {
+    const flat = sparseListings({ price: 198_000, surface: 46, rooms: 2 });
+    const agency = (seller_name: string) => ({ seller_type: 'Pro' as const, seller_name });
+
+    it('refuse a listing that matches one member but not another (complete linkage: a price 1.5 % off is close, not the same)', () => {
+      // A and B: one agency's copies (a strong match). X matches A exactly, and B only nearly (B's price 1.5 % off).
+      const { ids, features } = block([
+        flat('seloger', 'A', agency('Agence République')),
+        flat('bienici', 'B', { price: 201_000, ...agency('Agence République') }),
+        flat('leboncoin', 'X'),
+      ]);
+      const f = (ref: string) => features[ids.findIndex((id) => id.endsWith(`:${ref}`))];
+      expect(scorePair(f('A'), f('X'))).to.equal(MATCH_THRESHOLD);
+      expect(scorePair(f('B'), f('X'))).to.equal(MATCH_THRESHOLD - 0.5);
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([['bienici:B', 'seloger:A'], ['leboncoin:X']]);
     });
+
+    it('take a copy whose other candidate on a site is already held by a strong match with its own site', () => {
+      // Two flats at one price, surface and rooms. Moriss's copies on seloger (M1) and logic-immo (M2)
+      // match strongly (one brand, two offices); P on logic-immo and O on seloger match both seloger
+      // listings weakly, but M1 is held by M2 for logic-immo: P's only candidate left is O.
+      const { ids, features } = block([
+        flat('seloger', 'M1', { price: 650_000, surface: 67, rooms: 3, ...agency('Moriss Immobilier') }),
+        flat('logic-immo', 'M2', { price: 650_000, surface: 67, rooms: 3, ...agency('Moriss Voltaire') }),
+        flat('logic-immo', 'P', { price: 650_000, surface: 67, rooms: 3, ...agency('Perspectives') }),
+        flat('seloger', 'O', { price: 650_000, surface: 67, rooms: 3, ...agency('Ouail Immobilier') }),
+      ]);
+      expect(groupsById(ids, clusterBlock(features))).to.deep.equal([
+        ['logic-immo:M2', 'seloger:M1'],
+        ['logic-immo:P', 'seloger:O'],
+      ]);
+    });
+  });
+
+  describe('a group with a sparse member (a price and little else)', () => {
+    const sparse = sparseListings({ price: 1_350_000, surface: 130.9, rooms: 5 });
     const agency = { seller_type: 'Pro' as const, seller_name: 'Foncia Transaction' };
 
     it('takes a copy that matches the others exactly though the sparse member has only its price to compare', () => {

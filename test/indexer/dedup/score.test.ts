@@ -92,6 +92,22 @@ describe('dedup scoring', () => {
       );
     });
 
+    it('one brand named by two offices counts nearly as much as one agency; a generic first word is no brand', () => {
+      const agency = (source: string, seller_name: string) => sparse({ source, reference: source, seller_type: 'Pro', seller_name });
+      expect(scoreDetail(agency('seloger', 'Evolis IDF Ouest'), agency('avendrealouer', 'Evolis Groupe JLV')).parts.agency).to.equal(1);
+      expect(scoreDetail(agency('seloger', 'Agence du Parc'), agency('bienici', 'Agence de la Gare'))).to.not.have.nested.property('parts.agency');
+      expect(scoreDetail(agency('seloger', 'Paris Batignolles Immobilier'), agency('bienici', 'Paris Neuilly'))).to.not.have.nested.property('parts.agency');
+      expect(scoreDetail(agency('seloger', 'L Adresse Nice'), agency('bienici', 'L Adresse Cannes'))).to.not.have.nested.property('parts.agency');
+    });
+
+    it('a price one euro apart is the same price (cents rounded or truncated); 0.7 % apart is not', () => {
+      const rent = (source: string, price: number) => sparse({ source, reference: source, transaction_type: 'location', price });
+      expect(scoreDetail(rent('seloger', 3124), rent('avendrealouer', 3125)).parts.price).to.equal(1);
+      expect(
+        scoreDetail(sparse({ source: 'seloger', reference: 'S', price: 421_000 }), sparse({ source: 'pap', reference: 'P', price: 424_000 })).parts.price,
+      ).to.equal(0.5);
+    });
+
     it('an agency name cut at a field width is the same agency; a short last word is no cut', () => {
       const agency = (source: string, seller_name: string) => sparse({ source, reference: source, seller_type: 'Pro', seller_name });
       const optimhome = agency('leboncoin', 'OPTIMHOME');
@@ -134,6 +150,10 @@ describe('dedup scoring', () => {
           agreesOnSharedValues(texts('seloger', DESCRIPTION), texts('pap', 'Maison de ville avec jardin et garage, proche des écoles et du marché couvert.')),
         ).to.equal(false);
         expect(agreesOnSharedValues(texts('seloger', DESCRIPTION), texts('pap', DESCRIPTION))).to.equal(true);
+      });
+
+      it('fails on a price 1.5 % apart: close is not the same', () => {
+        expect(agreesOnSharedValues(full, sparse({ source: 'pap', reference: 'P', price: 213_000 }))).to.equal(false);
       });
 
       it('fails outside the hard limits: one site, another surface', () => {
