@@ -28,10 +28,10 @@ import {
   type WriteFailure,
 } from '../../core/ports/listing-index.js';
 import { assertKeepsAbsences, readActiveInScope } from './absences.js';
-import { mapPointJson } from '../../core/model/present.js';
+import { mapPointJson, presentedWhole, type PresentedListing } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSource } from './document.js';
-import { MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER } from './read-model.js';
+import { DETAIL_STORED_FIELDS, MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER, presentedOf } from './read-model.js';
 import { listingsOfHits } from './page-hits.js';
 import { DeepPageGate } from './deep-pages.js';
 import { BACKEND, errorTypeOf, guarded, statusOf } from './errors.js';
@@ -343,6 +343,25 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       if (statusOf(error) === 404) return null;
       throw error;
     }
+  }
+
+  /**
+   * The detail from the document's stored texts (read-model.ts presentedOf), one GET without
+   * `_source`; a document without current texts (an older form) is read whole and presented.
+   */
+  async getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedListing | null> {
+    try {
+      const response = await guarded(() =>
+        this.client.get({ index: this.alias, id, _source: false, stored_fields: DETAIL_STORED_FIELDS, filter_path: ['found', 'fields'] }),
+      );
+      if (!response.found) return null;
+      const presented = presentedOf(id, response.fields as Record<string, unknown[]> | undefined, options.withPricePoints);
+      if (presented) return presented;
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+    return presentedWhole(await this.get(id), options);
   }
 
   async getMany(ids: string[]): Promise<Map<string, StoredListing>> {
