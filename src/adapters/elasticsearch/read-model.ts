@@ -205,4 +205,4 @@ export function epochMillisOf(fields: HitFields, field: string): number | null {
  * texts alone. With no hit, the node sends `{}` (no `hits` at all).
  */
 export const PAGE_RESPONSE_FILTER = ['hits.hits._id', 'hits.hits.fields', 'hits.hits.sort'];
-export const MAP_RESPONSE_FILTER = ['hits.total', 'hits.hits.fields', 'aggregations.cells.buckets.doc_count'];
+export const MAP_RESPONSE_FILTER = ['hits.total', 'hits.hits.fields'];
