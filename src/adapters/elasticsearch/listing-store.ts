@@ -39,7 +39,7 @@ import {
   type WriteFailure,
 } from '../../core/ports/listing-index.js';
 import { assertKeepsAbsences, readActiveInScope } from './absences.js';
-import { mapPointJson, presentedWhole, type PresentedListing } from '../../core/model/present.js';
+import { mapPointJson, presentedWhole, type PresentedDetail } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSource } from './document.js';
 import { DETAIL_STORED_FIELDS, MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER, presentedOf } from './read-model.js';
@@ -393,7 +393,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
    * The detail from the document's stored texts (read-model.ts presentedOf), one GET without
    * `_source`; a document without current texts (an older form) is read whole and presented.
    */
-  async getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedListing | null> {
+  async getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedDetail | null> {
     try {
       const response = await guarded(() =>
         this.client.get({ index: this.alias, id, _source: false, stored_fields: DETAIL_STORED_FIELDS, filter_path: ['found', 'fields'] }),

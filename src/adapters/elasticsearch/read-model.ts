@@ -21,7 +21,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { PricePoint } from '../../core/model/annonce.js';
-import { PUBLIC_JSON_VERSION, presentAnnonce, presentMapPoint, withPriceSeries, type PresentedListing } from '../../core/model/present.js';
+import { PUBLIC_JSON_VERSION, presentAnnonce, presentMapPoint, withPriceSeries, type PresentedDetail } from '../../core/model/present.js';
 import type { StoredListing } from '../../core/model/stored.js';
 
 export const PUBLIC_JSON_FIELD = 'public_json';
@@ -106,7 +106,7 @@ export const DETAIL_STORED_FIELDS = [PUBLIC_JSON_FIELD, DETAIL_JSON_FIELD];
  * The detail from a document's stored texts (DETAIL_STORED_FIELDS), the series spliced in when asked;
  * null when they are missing or of another version (the caller presents the document whole).
  */
-export function presentedOf(id: string, fields: Record<string, unknown[]> | undefined, withPricePoints: boolean): PresentedListing | null {
+export function presentedOf(id: string, fields: Record<string, unknown[]> | undefined, withPricePoints: boolean): PresentedDetail | null {
   const annonce = fields?.[PUBLIC_JSON_FIELD]?.[0];
   const stored = fields?.[DETAIL_JSON_FIELD]?.[0];
   if (typeof annonce !== 'string' || typeof stored !== 'string') return null;

@@ -48,7 +48,7 @@ import { buildSearchSql, searchRowsWanted } from './read/search-sql.js';
 import { buildFeedSql, buildWithdrawnSql, type ChangePageSql } from './read/flows-sql.js';
 import { indexedItems, pageListings, pageOf, type IndexedFeedRow, type IndexedPageRow } from './read/page-results.js';
 import { fromRow, type ListingRow, type PageRow } from './rows/listing-row.js';
-import { presentedWhole, withPriceSeries, type PresentedListing } from '../../core/model/present.js';
+import { presentedWhole, withPriceSeries, type PresentedDetail } from '../../core/model/present.js';
 import { PRESENTED_DETAIL_SQL } from './read/by-id-sql.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnValues } from '../../core/query/aggregates.js';
 import { ClustersReader } from './map/clusters-reader.js';
@@ -248,7 +248,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
   }
 
   /** The stored Annonce text while the texts are current (the series spliced in when asked), else the listing presented whole. */
-  async getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedListing | null> {
+  async getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedDetail | null> {
     if (this.state.publicJsonCurrent()) {
       const row = this.statements.get(PRESENTED_DETAIL_SQL).get(id) as PresentedDetailRow | undefined;
       if (!row) return null;

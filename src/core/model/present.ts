@@ -117,7 +117,7 @@ export type JsonText = string | Buffer;
  * A listing's detail as the API sends it (GET /annonces/{source}/{reference}, ListingReader
  * getPresented): what the route checks (status, access period) and the Annonce text.
  */
-export interface PresentedListing {
+export interface PresentedDetail {
   id: string;
   status: StoredListing['status'];
   catalogue_entered_at: number;
@@ -125,7 +125,7 @@ export interface PresentedListing {
 }
 
 /** The detail of a listing read whole (a store without current texts for it). */
-export function presentedWhole(listing: StoredListing | null, options: PresentOptions): PresentedListing | null {
+export function presentedWhole(listing: StoredListing | null, options: PresentOptions): PresentedDetail | null {
   if (!listing) return null;
   const { id, status, catalogue_entered_at } = listing;
   return { id, status, catalogue_entered_at, annonce: JSON.stringify(presentAnnonce(listing, options)) };

@@ -4,7 +4,7 @@
  * (test/conformance/listing-store.suite.ts) runs against each. The indexer's side is ListingIndex.
  */
 import type { StoredListing } from '../model/stored.js';
-import type { JsonText, PresentedListing } from '../model/present.js';
+import type { JsonText, PresentedDetail } from '../model/present.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult } from '../query/aggregates.js';
 import type { FacetsQuery, FacetsResult } from '../query/facets.js';
@@ -53,7 +53,7 @@ export interface ListingReader {
    * listing read whole), else from the whole listing (presentAnnonce). `withPricePoints`: the
    * Annonce with its full price series (offers with that capability).
    */
-  getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedListing | null>;
+  getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedDetail | null>;
   /** Aggregate reads (src/core/query/aggregates.ts): the map's listings counted per web-map tile. */
   clusters(query: ClustersQuery): Promise<ClustersResult>;
   /** A search's facets (src/core/query/facets.ts): exact on both engines. */
