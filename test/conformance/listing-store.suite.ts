@@ -201,6 +201,36 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
       });
     });
 
+    describe('ListingReader: the detail as presented', () => {
+      it('getPresented: the Annonce text of presentAnnonce, byte for byte, with or without the price series', async () => {
+        const series = [
+          { at: '2026-06-01T00:00:00.000Z', price: 120 },
+          { at: '2026-07-01T00:00:00.000Z', price: 100 },
+          { at: '2026-08-01T00:00:00.000Z', price: 90 },
+        ];
+        const withSeries: StoredListing = { ...listings[5], price_points: series };
+        const withdrawn = listings.find((l) => l.status !== 'active')!;
+        await store.upsertMany([withSeries]);
+        try {
+          for (const listing of [withSeries, listings[6], listings[7], withdrawn]) {
+            for (const withPricePoints of [false, true]) {
+              const presented = await store.getPresented(listing.id, { withPricePoints });
+              expect(presented, listing.id).to.not.equal(null);
+              expect({ ...presented!, annonce: String(presented!.annonce) }, `${listing.id} ${withPricePoints}`).to.deep.equal({
+                id: listing.id,
+                status: listing.status,
+                catalogue_entered_at: listing.catalogue_entered_at,
+                annonce: JSON.stringify(presentAnnonce(listing, { withPricePoints })),
+              });
+            }
+          }
+          expect(await store.getPresented('nope:nothing', { withPricePoints: true })).to.equal(null);
+        } finally {
+          await store.upsertMany([listings[5]]);
+        }
+      });
+    });
+
     describe('ListingIndex: what the indexer writes and looks up', () => {
       it('get and getMany return the stored state, including the price series', async () => {
         const withPoints = {

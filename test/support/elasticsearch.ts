@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createElasticsearchClient, type ElasticsearchConnection } from '../../src/adapters/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../src/adapters/elasticsearch/aliases.js';
+import { indexName, loadIndexDefinition } from '../../src/adapters/elasticsearch/index-definition.js';
 import { stateIndexOf } from '../../src/adapters/elasticsearch/writer-lock.js';
 import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from '../../src/adapters/elasticsearch/listing-store.js';
 
@@ -73,14 +74,44 @@ export async function openTestElasticsearchStore(
   const client = createElasticsearchClient(connection, { requestTimeout: 60_000 });
   const alias = testAlias(secured ? `${SECURED_ALIAS_PREFIX}-${prefix}` : prefix);
   await ensureIndex(client, alias);
-  const store = new ElasticsearchListingStore(client, { refreshOnWrite: true, ...options, alias });
+  return deletingOnClose(new ElasticsearchListingStore(client, { refreshOnWrite: true, ...options, alias }));
+}
+
+/** The store, its close deleting its alias's indices first. */
+function deletingOnClose(store: ElasticsearchListingStore): ElasticsearchListingStore {
   const close = store.close.bind(store);
   store.close = async () => {
     try {
-      await deleteAliasIndices(client, alias);
+      await deleteAliasIndices(store.client, store.alias);
     } finally {
       await close();
     }
   };
   return store;
+}
+
+/**
+ * A store on a new alias whose index is made from an older mapping: the current mapping file without
+ * `fields` (left out of `_source.excludes` too), tagged `version`, as a cluster has it until `reindex`.
+ * Null without a cluster (the caller skips). Closing the store deletes its indices.
+ */
+export async function openOlderMappingStore(prefix: string, version: number, fields: readonly string[]): Promise<ElasticsearchListingStore | null> {
+  const connection = elasticsearchConnection();
+  if (!connection) {
+    if (process.env.REQUIRE_ALL_ENGINES) throw new Error(elasticsearchMissing()!);
+    return null;
+  }
+  const client = createElasticsearchClient(connection, { requestTimeout: 60_000 });
+  const alias = testAlias(prefix);
+  const definition = loadIndexDefinition();
+  const properties = { ...definition.mappings.properties };
+  for (const field of fields) delete properties[field];
+  const excludes = definition.mappings._source?.excludes?.filter((field) => !fields.includes(field));
+  await client.indices.create({
+    index: indexName(alias, 1),
+    settings: definition.settings,
+    mappings: { ...definition.mappings, _meta: { ...definition.mappings._meta, mapping_version: version }, _source: { excludes }, properties },
+    aliases: { [alias]: {} },
+  });
+  return deletingOnClose(new ElasticsearchListingStore(client, { alias, refreshOnWrite: true }));
 }

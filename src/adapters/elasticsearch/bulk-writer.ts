@@ -21,7 +21,7 @@ import type { StoredListing } from '../../core/model/stored.js';
 import { StoreUnavailableError } from '../../core/ports/store-unavailable.js';
 import { toOlderSource, toSource } from './document.js';
 import { BACKEND, isTransient, isUnavailable, statusOf } from './errors.js';
-import { mappingHasReadModel } from './read-model.js';
+import { commonLayout, readModelLayoutOf, type ReadModelLayout } from './read-model.js';
 
 export interface DocumentFailure {
   id: string;
@@ -67,8 +67,8 @@ export class BulkWriter {
   private readonly settings: Required<Omit<BulkWriterOptions, 'sleep' | 'random'>>;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
-  /** Whether the target's mapping has the read-model fields (read once; an older index refuses them). */
-  private readModel: boolean | null = null;
+  /** What the target's mapping holds of the read model (read once; an older index refuses the fields it lacks). */
+  private readModel: ReadModelLayout | null = null;
 
   constructor(
     private readonly client: Client,
@@ -84,7 +84,7 @@ export class BulkWriter {
     const byId = new Map(listings.map((listing) => [listing.id, listing]));
     const report: BulkWriteReport = { written: 0, failures: [], retried: 0, attempts: 0 };
     let pending = [...byId.values()];
-    const readModel = await this.targetHasReadModel();
+    const readModel = await this.targetLayout();
     while (pending.length > 0) {
       report.attempts++;
       const attempt = await this.send(pending, byId, readModel);
@@ -129,21 +129,21 @@ export class BulkWriter {
    * an index made from an older mapping file is `dynamic: strict` and would refuse them; its readers
    * present from `_source` until `reindex` builds the current layout.
    */
-  private async targetHasReadModel(): Promise<boolean> {
+  private async targetLayout(): Promise<ReadModelLayout> {
     if (this.readModel !== null) return this.readModel;
     try {
       const mappings = await this.client.indices.getMapping({ index: this.settings.index });
-      this.readModel = Object.values(mappings).every((index) => mappingHasReadModel(index.mappings));
+      this.readModel = commonLayout(Object.values(mappings).map((index) => readModelLayoutOf(index.mappings)));
       return this.readModel;
     } catch (error) {
       // A missing target: the bulk request below reports it (require_alias) the way it always has.
-      if (statusOf(error) === 404) return false;
+      if (statusOf(error) === 404) return 'none';
       if (isUnavailable(error)) throw new StoreUnavailableError(BACKEND, error);
       throw error;
     }
   }
 
-  private async send(pending: StoredListing[], byId: Map<string, StoredListing>, readModel: boolean) {
+  private async send(pending: StoredListing[], byId: Map<string, StoredListing>, readModel: ReadModelLayout) {
     const refused: DocumentFailure[] = [];
     const overloaded: StoredListing[] = [];
     try {
@@ -160,7 +160,7 @@ export class BulkWriter {
                 ...(this.settings.requireAlias ? { require_alias: true } : {}),
               },
             },
-            readModel ? toSource(listing, true) : toOlderSource(listing),
+            readModel === 'none' ? toOlderSource(listing) : toSource(listing, readModel),
           ],
           onDrop: (dropped) => {
             const id = String((dropped.operation as { index: estypes.BulkIndexOperation }).index._id);

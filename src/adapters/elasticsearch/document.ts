@@ -17,7 +17,7 @@ import type { ListingContent, StoredListing } from '../../core/model/stored.js';
 import { textTokens } from '../../core/refdata/text.js';
 import { foldedKeysOf, relistedOf, visOf, type FoldedKey } from '../../core/query/stored-keys.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
-import { readModelFields, RELISTING_FIELDS, type ReadModelFields } from './read-model.js';
+import { readModelFields, RELISTING_FIELDS, type DetailFields, type ReadModelFields, type ReadModelLayout } from './read-model.js';
 
 /** What the presenters need of a series that is not sent: its length, first and last two points. */
 export interface PriceDigest {
@@ -61,7 +61,7 @@ export interface ListingSource extends Record<FoldedKey, string | null> {
 }
 
 /** A document as written to an index of the current mapping: the listing and its read model (read-model.ts). */
-export type WrittenSource = ListingSource & Partial<ReadModelFields>;
+export type WrittenSource = ListingSource & Partial<ReadModelFields & DetailFields>;
 
 /**
  * What result pages (search, feed, withdrawn) leave out of `_source`: the price series (the digest
@@ -105,10 +105,11 @@ export const MAP_POINT_FIELDS = [
   'content.is_internal',
 ];
 
-/** The document of a listing; `readModel`: with the texts the API sends (an index of the current mapping). */
-export function toSource(listing: StoredListing, readModel = false): WrittenSource {
+/** The document of a listing, with what `layout` holds of the texts the API sends (read-model.ts). */
+export function toSource(listing: StoredListing, layout: ReadModelLayout = 'none'): WrittenSource {
   const source = listingSource(listing);
-  return readModel ? { ...source, ...readModelFields(listing) } : source;
+  if (layout === 'none') return source;
+  return { ...source, ...readModelFields(listing, layout) };
 }
 
 /**

@@ -13,6 +13,17 @@
  */
 import { cellQuotas, sampledResult, samplingCells } from '../../core/query/map-sampling.js';
 import { buildCellPointsBody, CELL_POINTS_FILTER, cellCountsAggs, cellPointsOf, cellTotalsOf } from './map-cells-body.js';
+import {
+  boxTotalBody,
+  cellCountsOf,
+  cellThresholds,
+  keyInterval,
+  SAMPLE_COUNTS_FILTER,
+  SAMPLE_POINTS_FILTER,
+  sampleCountsBody,
+  samplePointsBody,
+  sampledShares,
+} from './map-sample-body.js';
 import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { buildFacetsBody, facetsOf } from './facets-body.js';
 import type { Client, estypes } from '@elastic/elasticsearch';
@@ -28,10 +39,10 @@ import {
   type WriteFailure,
 } from '../../core/ports/listing-index.js';
 import { assertKeepsAbsences, readActiveInScope } from './absences.js';
-import { mapPointJson } from '../../core/model/present.js';
+import { mapPointJson, presentedWhole, type PresentedDetail } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSource } from './document.js';
-import { MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER } from './read-model.js';
+import { DETAIL_STORED_FIELDS, MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER, presentedOf } from './read-model.js';
 import { listingsOfHits } from './page-hits.js';
 import { DeepPageGate } from './deep-pages.js';
 import { BACKEND, errorTypeOf, guarded, statusOf } from './errors.js';
@@ -77,6 +88,10 @@ export interface ElasticsearchListingStoreOptions {
 }
 
 const GET_MANY_CHUNK = 1000;
+/** At most this many listings read for a sample (an index's default max_result_window is 10 000). */
+const MAX_SAMPLE_READ = 10_000;
+const shareResult = (texts: Buffer[]): MapResult => ({ total: texts.length, count: texts.length, texts });
+
 /** The id of the grouping-owed mark in the alias's state index. */
 const GROUPING_MARK = 'grouping-pending';
 const BLOCK_PAGE = 1000;
@@ -124,34 +139,67 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   /**
-   * The map of a box: its total and its points' texts from doc values, and the totals of its
-   * sampling cells in the same request. A capped box is then spread over those cells
-   * (src/core/query/map-sampling.ts) by one more request reading each cell's share. A box holding a
-   * document of an older form is read from `_source` instead.
+   * The map of a box: its points' texts from doc values, and its exact total. A box that can be cut is
+   * counted first (no hit): when it holds more listings than the limit, its points are spread over its
+   * cells (src/core/query/map-sampling.ts, map-sample-body.ts) instead of read from one end of the
+   * index. A box holding a document of an older form is read from `_source` instead.
    */
   async map(query: MapQuery): Promise<MapResult> {
     const cells = samplingCells(query.bbox);
+    if (cells) {
+      const counted = await guarded(() => this.client.search({ index: this.alias, ...boxTotalBody(query), filter_path: ['hits.total'] }));
+      const total = totalOf(counted.hits?.total);
+      if (total > query.limit) return this.sampledMap(query, cells, total);
+    }
     const body = buildMapBody(query);
-    const response = await guarded(() =>
-      this.client.search({ index: this.alias, ...body, ...(cells ? { aggs: cellCountsAggs(cells) } : {}), filter_path: MAP_RESPONSE_FILTER }),
-    );
-    const total = totalOf(response.hits?.total);
-    if (cells && total > query.limit) return this.sampledMap(query, cells, cellQuotas(cellTotalsOf(response.aggregations), query.limit), total);
+    const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: MAP_RESPONSE_FILTER }));
     const texts: Buffer[] = [];
     for (const hit of response.hits?.hits ?? []) {
       const text = mapJsonOf(hit.fields as Record<string, unknown[]> | undefined);
       if (text === null) return this.mapFromSource(sourceMapBody(body));
       texts.push(text);
     }
-    return { total, count: texts.length, texts };
+    return { total: totalOf(response.hits?.total), count: texts.length, texts };
   }
 
   /**
-   * Each cell's share of a capped map in one request (map-cells-body.ts: one `top_hits` per cell, its
+   * A capped map: its cells counted with the histograms of their keys, then the listings of each cell
+   * below its key threshold in one search, each cell's quota taken from the front (map-sample-body.ts).
+   * An index whose listings lack the plain coordinates (an older mapping: the cells' counts then miss
+   * some of the box's), or a catalogue that changed between the two requests, has its cells counted
+   * and read in index order instead (map-cells-body.ts).
+   */
+  private async sampledMap(query: MapQuery, cells: BoundingBox[], total: number): Promise<MapResult> {
+    const interval = keyInterval(total, query.limit);
+    const counted = await guarded(() => this.client.search({ index: this.alias, ...sampleCountsBody(query, interval)!, filter_path: SAMPLE_COUNTS_FILTER }));
+    const counts = cellCountsOf(counted.aggregations);
+    const boxTotal = totalOf(counted.hits?.total);
+    if (counts.totals.reduce((sum, n) => sum + n, 0) === boxTotal) {
+      const quotas = cellQuotas(counts.totals, query.limit);
+      const { thresholds, read } = cellThresholds(counts, quotas, interval);
+      const response = await guarded(() =>
+        this.client.search({ index: this.alias, ...samplePointsBody(query, thresholds, Math.min(read, MAX_SAMPLE_READ)), filter_path: SAMPLE_POINTS_FILTER }),
+      );
+      const shares = sampledShares(query.bbox, response.hits?.hits ?? [], quotas);
+      if (shares) return sampledResult(boxTotal, shares.map(shareResult));
+    }
+    const older = await guarded(() =>
+      this.client.search({
+        index: this.alias,
+        ...boxTotalBody(query),
+        aggs: cellCountsAggs(cells),
+        filter_path: ['hits.total', 'aggregations.cells.buckets.doc_count'],
+      }),
+    );
+    return this.cellsInIndexOrder(query, cells, cellQuotas(cellTotalsOf(older.aggregations), query.limit), totalOf(older.hits?.total));
+  }
+
+  /**
+   * Each cell's share in index order, in one request (map-cells-body.ts: one `top_hits` per cell, its
    * quota in size). An index made before `max_inner_result_window` allowed such shares, or holding a
    * document of an older form, is read cell by cell instead.
    */
-  private async sampledMap(query: MapQuery, cells: BoundingBox[], quotas: number[], total: number): Promise<MapResult> {
+  private async cellsInIndexOrder(query: MapQuery, cells: BoundingBox[], quotas: number[], total: number): Promise<MapResult> {
     let shares: Buffer[][] | null = null;
     try {
       const response = await guarded(() =>
@@ -161,11 +209,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     } catch (error) {
       if (statusOf(error) !== 400) throw error;
     }
-    if (shares)
-      return sampledResult(
-        total,
-        shares.map((texts) => ({ total: texts.length, count: texts.length, texts })),
-      );
+    if (shares) return sampledResult(total, shares.map(shareResult));
     const reads = await Promise.all(
       cells.flatMap((bbox, i) => (quotas[i] > 0 ? [this.mapFromSource(sourceMapBody(buildMapBody({ ...query, bbox, limit: quotas[i] })))] : [])),
     );
@@ -343,6 +387,25 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       if (statusOf(error) === 404) return null;
       throw error;
     }
+  }
+
+  /**
+   * The detail from the document's stored texts (read-model.ts presentedOf), one GET without
+   * `_source`; a document without current texts (an older form) is read whole and presented.
+   */
+  async getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedDetail | null> {
+    try {
+      const response = await guarded(() =>
+        this.client.get({ index: this.alias, id, _source: false, stored_fields: DETAIL_STORED_FIELDS, filter_path: ['found', 'fields'] }),
+      );
+      if (!response.found) return null;
+      const presented = presentedOf(id, response.fields as Record<string, unknown[]> | undefined, options.withPricePoints);
+      if (presented) return presented;
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+    return presentedWhole(await this.get(id), options);
   }
 
   async getMany(ids: string[]): Promise<Map<string, StoredListing>> {

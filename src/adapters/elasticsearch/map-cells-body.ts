@@ -1,11 +1,11 @@
 /**
- * A capped map spread over its box (src/core/query/map-sampling.ts) in two requests:
- * - the map's own request counts its cells' listings too (`cellCountsAggs`: one `filters` bucket per
- *   cell, each the map's box clause of that cell: inclusive edges, across the antimeridian as the
- *   map reads it), so a map that is not capped costs one request as before;
- * - a capped one then reads each cell's share (`buildCellPointsBody`): one `filter` aggregation per
- *   cell with a `top_hits` of its quota, in index order, the map points' texts from doc values as
- *   the map reads them (read-model.ts). No hit of its own.
+ * A capped map spread over its box on an index of an older mapping, whose documents carry neither the
+ * plain coordinates nor `map_key` that map-sample-body.ts reads (mapping 4 or older), in two requests:
+ * - the cells' listings (`cellCountsAggs`): one `filters` bucket per cell, each the map's box clause
+ *   of that cell (inclusive edges, across the antimeridian as the map reads it);
+ * - each cell's share (`buildCellPointsBody`): one `filter` aggregation per cell with a `top_hits` of
+ *   its quota, in index order, the map points' texts from doc values as the map reads them
+ *   (read-model.ts). No hit of its own.
  * `top_hits` returns at most `index.max_inner_result_window` hits (mappings/annonces.json raises it
  * to the map's limit): on an index made before, the store reads cell by cell instead.
  */
@@ -16,7 +16,7 @@ import { boolQuery, filterClauses, searchScope } from './query-clauses.js';
 import { JSON_VERSION_FIELD, MAP_JSON_FIELD, mapJsonOf } from './read-model.js';
 import type { SearchBody } from './search-body.js';
 
-/** The cells' totals, as aggregations of the map's request. */
+/** The cells' totals, as aggregations of a request of the box. */
 export function cellCountsAggs(cells: readonly BoundingBox[]): Record<string, estypes.AggregationsAggregationContainer> {
   return { cells: { filters: { filters: cells.map(boxClause) } } };
 }

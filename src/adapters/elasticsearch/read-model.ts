@@ -10,16 +10,27 @@
  * - `json_v`: the PUBLIC_JSON_VERSION the two texts were written with. A document of another version
  *   (older code wrote it, or the presenter changed since) or of an index without these fields is read
  *   from `_source` and presented here, as before; `npm run indexer -- reindex` rewrites them.
+ * - `detail_json` (mapping 5): what the detail reads beside `public_json`, both fetched as stored
+ *   fields by one GET: the version, the status and the access date the route checks, and the price
+ *   series the offers with that capability see (withPriceSeries splices it into the Annonce text);
+ * - `map_key`, `lat`, `lon` (mapping 5): a pseudo-random key of the listing's id (mapKeyOf), the
+ *   order in which a capped map takes the points of each cell of its box, and the coordinates as
+ *   plain numbers, which `range` aggregations count the cells by (map-sample-body.ts).
  *
- * Both texts are left out of `_source` (mappings/annonces.json), so they are not stored twice.
+ * The texts are left out of `_source` (mappings/annonces.json), so they are not stored twice.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { PUBLIC_JSON_VERSION, presentAnnonce, presentMapPoint } from '../../core/model/present.js';
+import type { PricePoint } from '../../core/model/annonce.js';
+import { PUBLIC_JSON_VERSION, presentAnnonce, presentMapPoint, withPriceSeries, type PresentedDetail } from '../../core/model/present.js';
 import type { StoredListing } from '../../core/model/stored.js';
 
 export const PUBLIC_JSON_FIELD = 'public_json';
 export const MAP_JSON_FIELD = 'map_json';
 export const JSON_VERSION_FIELD = 'json_v';
+export const DETAIL_JSON_FIELD = 'detail_json';
+export const MAP_KEY_FIELD = 'map_key';
+export const LAT_FIELD = 'lat';
+export const LON_FIELD = 'lon';
 
 export interface ReadModelFields {
   public_json: string;
@@ -28,13 +39,81 @@ export interface ReadModelFields {
   json_v: number;
 }
 
-export function readModelFields(listing: StoredListing): ReadModelFields {
+/** The text of `detail_json`. */
+interface DetailText {
+  v: number;
+  status: StoredListing['status'];
+  catalogue_entered_at: number;
+  price_points: PricePoint[];
+}
+
+/** The fields of mapping 5 (ReadModelLayout `full`). */
+export interface DetailFields {
+  detail_json: string;
+  map_key: number;
+  /** Both or neither, as `location`. */
+  lat?: number;
+  lon?: number;
+}
+
+/**
+ * The listing's map key: FNV-1a (32 bits) of its id, its top 31 bits. Stable, spread evenly over
+ * [0, 2^31) whatever the ids look like, so the listings of a cell with the smallest keys are a sample
+ * of it with nothing in common but their keys.
+ */
+export function mapKeyOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 1) & 0x7fffffff;
+}
+
+/**
+ * What an index can hold of the read model, by its mapping: nothing (mapping 3 or older), the texts
+ * of the pages and the maps (mapping 4), or these and the detail's (mapping 5). A document carries
+ * what its index holds; what it lacks is read from `_source` until `reindex` builds the current layout.
+ */
+export type ReadModelLayout = 'none' | 'texts' | 'full';
+
+export function readModelFields(listing: StoredListing): ReadModelFields;
+export function readModelFields(listing: StoredListing, layout: 'full'): ReadModelFields & DetailFields;
+export function readModelFields(listing: StoredListing, layout: ReadModelLayout): Partial<ReadModelFields & DetailFields>;
+export function readModelFields(listing: StoredListing, layout: ReadModelLayout = 'texts'): Partial<ReadModelFields & DetailFields> {
+  if (layout === 'none') return {};
   const c = listing.content;
-  return {
+  const texts: ReadModelFields = {
     public_json: JSON.stringify(presentAnnonce(listing)),
     map_json: c.latitude !== null && c.longitude !== null ? Buffer.from(JSON.stringify(presentMapPoint(listing))).toString('base64') : null,
     json_v: PUBLIC_JSON_VERSION,
   };
+  if (layout === 'texts') return texts;
+  const detail: DetailText = {
+    v: PUBLIC_JSON_VERSION,
+    status: listing.status,
+    catalogue_entered_at: listing.catalogue_entered_at,
+    price_points: listing.price_points,
+  };
+  const coordinates = c.latitude !== null && c.longitude !== null ? { lat: c.latitude, lon: c.longitude } : {};
+  return { ...texts, detail_json: JSON.stringify(detail), map_key: mapKeyOf(listing.id), ...coordinates };
+}
+
+/** What the detail reads of a document: its stored texts, not `_source`. */
+export const DETAIL_STORED_FIELDS = [PUBLIC_JSON_FIELD, DETAIL_JSON_FIELD];
+
+/**
+ * The detail from a document's stored texts (DETAIL_STORED_FIELDS), the series spliced in when asked;
+ * null when they are missing or of another version (the caller presents the document whole).
+ */
+export function presentedOf(id: string, fields: Record<string, unknown[]> | undefined, withPricePoints: boolean): PresentedDetail | null {
+  const annonce = fields?.[PUBLIC_JSON_FIELD]?.[0];
+  const stored = fields?.[DETAIL_JSON_FIELD]?.[0];
+  if (typeof annonce !== 'string' || typeof stored !== 'string') return null;
+  const detail = JSON.parse(stored) as DetailText;
+  if (detail.v !== PUBLIC_JSON_VERSION) return null;
+  const text = withPricePoints ? withPriceSeries(annonce, detail.price_points) : annonce;
+  return text === null ? null : { id, status: detail.status, catalogue_entered_at: detail.catalogue_entered_at, annonce: text };
 }
 
 /** The relisting fields (document.ts), which an index of mapping 3 or older refuses (`dynamic: strict`). */
@@ -48,6 +127,19 @@ export const RELISTING_FIELDS = ['relisted_from', 'relisted', 'first_seen_at'] a
 export function mappingHasReadModel(mapping: estypes.MappingTypeMapping | undefined): boolean {
   const properties = mapping?.properties ?? {};
   return [PUBLIC_JSON_FIELD, MAP_JSON_FIELD, JSON_VERSION_FIELD, ...RELISTING_FIELDS].every((field) => field in properties);
+}
+
+/** The read model an index mapping can hold (ReadModelLayout). */
+export function readModelLayoutOf(mapping: estypes.MappingTypeMapping | undefined): ReadModelLayout {
+  if (!mappingHasReadModel(mapping)) return 'none';
+  const properties = mapping?.properties ?? {};
+  return [DETAIL_JSON_FIELD, MAP_KEY_FIELD, LAT_FIELD, LON_FIELD].every((field) => field in properties) ? 'full' : 'texts';
+}
+
+/** The layout every index of a set holds (the least of theirs). */
+export function commonLayout(layouts: readonly ReadModelLayout[]): ReadModelLayout {
+  const order: ReadModelLayout[] = ['none', 'texts', 'full'];
+  return layouts.reduce<ReadModelLayout>((least, layout) => (order.indexOf(layout) < order.indexOf(least) ? layout : least), 'full');
 }
 
 /** The absence counts of the snapshot loads and their pass (StoredListing.absent_loads, absent_at), doc values. */
@@ -113,4 +205,4 @@ export function epochMillisOf(fields: HitFields, field: string): number | null {
  * texts alone. With no hit, the node sends `{}` (no `hits` at all).
  */
 export const PAGE_RESPONSE_FILTER = ['hits.hits._id', 'hits.hits.fields', 'hits.hits.sort'];
-export const MAP_RESPONSE_FILTER = ['hits.total', 'hits.hits.fields', 'aggregations.cells.buckets.doc_count'];
+export const MAP_RESPONSE_FILTER = ['hits.total', 'hits.hits.fields'];

@@ -48,6 +48,8 @@ import { buildSearchSql, searchRowsWanted } from './read/search-sql.js';
 import { buildFeedSql, buildWithdrawnSql, type ChangePageSql } from './read/flows-sql.js';
 import { indexedItems, pageListings, pageOf, type IndexedFeedRow, type IndexedPageRow } from './read/page-results.js';
 import { fromRow, type ListingRow, type PageRow } from './rows/listing-row.js';
+import { presentedWhole, withPriceSeries, type PresentedDetail } from '../../core/model/present.js';
+import { PRESENTED_DETAIL_SQL } from './read/by-id-sql.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult, WithdrawnValues } from '../../core/query/aggregates.js';
 import { ClustersReader } from './map/clusters-reader.js';
 import { MAP_ANSWERS, MapAnswers } from './map/answers.js';
@@ -245,6 +247,18 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     return this.reads.get(id);
   }
 
+  /** The stored Annonce text while the texts are current (the series spliced in when asked), else the listing presented whole. */
+  async getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedDetail | null> {
+    if (this.state.publicJsonCurrent()) {
+      const row = this.statements.get(PRESENTED_DETAIL_SQL).get(id) as PresentedDetailRow | undefined;
+      if (!row) return null;
+      const stored = row.public_json;
+      const annonce = stored === null || !options.withPricePoints ? stored : withPriceSeries(stored, row.points ? JSON.parse(row.points) : []);
+      if (annonce !== null) return { id: row.id, status: row.status, catalogue_entered_at: row.entered_at, annonce };
+    }
+    return presentedWhole(this.reads.get(id), options);
+  }
+
   async getMany(ids: string[]): Promise<Map<string, StoredListing>> {
     return this.reads.getMany(ids);
   }
@@ -400,3 +414,6 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
 }
 
 export type { SortPosition };
+
+/** A row of PRESENTED_DETAIL_SQL. */
+type PresentedDetailRow = Pick<ListingRow, 'id' | 'entered_at' | 'points'> & { status: StoredListing['status']; public_json: Buffer | null };

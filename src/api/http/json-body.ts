@@ -12,7 +12,13 @@ export class JsonTexts {
   constructor(readonly items: readonly JsonText[]) {}
 }
 
+/** A value that is one JSON text (a listing's detail: its stored Annonce text). */
+export class JsonTextValue {
+  constructor(readonly text: JsonText) {}
+}
+
 const COMMA = Buffer.from(',');
+const bytesOf = (text: JsonText) => (typeof text === 'string' ? Buffer.from(text) : text);
 
 export function serialiseBody(body: Record<string, unknown>): Buffer {
   const chunks: Buffer[] = [];
@@ -20,6 +26,11 @@ export function serialiseBody(body: Record<string, unknown>): Buffer {
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
     text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:`;
+    if (value instanceof JsonTextValue) {
+      chunks.push(Buffer.from(text), bytesOf(value.text));
+      text = '';
+      continue;
+    }
     if (!(value instanceof JsonTexts)) {
       text += JSON.stringify(value);
       continue;
@@ -27,7 +38,7 @@ export function serialiseBody(body: Record<string, unknown>): Buffer {
     chunks.push(Buffer.from(`${text}[`));
     value.items.forEach((item, i) => {
       if (i > 0) chunks.push(COMMA);
-      chunks.push(typeof item === 'string' ? Buffer.from(item) : item);
+      chunks.push(bytesOf(item));
     });
     text = ']';
   }

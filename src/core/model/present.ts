@@ -114,6 +114,24 @@ export function mapPointJson(listing: MapPointListing): JsonText {
 export type JsonText = string | Buffer;
 
 /**
+ * A listing's detail as the API sends it (GET /annonces/{source}/{reference}, ListingReader
+ * getPresented): what the route checks (status, access period) and the Annonce text.
+ */
+export interface PresentedDetail {
+  id: string;
+  status: StoredListing['status'];
+  catalogue_entered_at: number;
+  annonce: JsonText;
+}
+
+/** The detail of a listing read whole (a store without current texts for it). */
+export function presentedWhole(listing: StoredListing | null, options: PresentOptions): PresentedDetail | null {
+  if (!listing) return null;
+  const { id, status, catalogue_entered_at } = listing;
+  return { id, status, catalogue_entered_at, annonce: JSON.stringify(presentAnnonce(listing, options)) };
+}
+
+/**
  * The JSON text of presentAnnonce(listing): the store's precomputed text when it has one (SQLite,
  * written at index time, read as UTF-8 bytes), else serialised now. A page of 25 to 100 listings
  * then costs copying bytes instead of parsing each stored document, presenting it and serialising
@@ -121,6 +139,22 @@ export type JsonText = string | Buffer;
  */
 export function annonceJson(listing: StoredListing): JsonText {
   return listing.public_json ?? JSON.stringify(presentAnnonce(listing));
+}
+
+/**
+ * The detail's Annonce text with the full price series (`presentAnnonce(listing, { withPricePoints:
+ * true })`) from the stored text of the default options: the two differ only in `price_history`,
+ * whose default text is replaced by the one with the points. A key is never found inside a string
+ * value (a quote there is escaped), so the first `"price_history":` is the field. Null when the
+ * text does not hold the default history of these points (the caller presents the listing whole).
+ */
+export function withPriceSeries(annonce: JsonText, points: readonly PricePoint[]): JsonText | null {
+  if (points.length === 0) return annonce;
+  const text = typeof annonce === 'string' ? annonce : annonce.toString('utf8');
+  const stored = `"price_history":${JSON.stringify(presentPriceHistory(points, false))}`;
+  const at = text.indexOf('"price_history":');
+  if (at < 0 || !text.startsWith(stored, at)) return null;
+  return `${text.slice(0, at)}"price_history":${JSON.stringify(presentPriceHistory(points, true))}${text.slice(at + stored.length)}`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * (test/conformance/listing-store.suite.ts) runs against each. The indexer's side is ListingIndex.
  */
 import type { StoredListing } from '../model/stored.js';
-import type { JsonText } from '../model/present.js';
+import type { JsonText, PresentedDetail } from '../model/present.js';
 import type { FeedQuery, MapQuery, SearchQuery, SearchResult, WithdrawnQuery } from '../query/query.js';
 import type { ClustersQuery, ClustersResult, StatsQuery, StatsResult } from '../query/aggregates.js';
 import type { FacetsQuery, FacetsResult } from '../query/facets.js';
@@ -48,6 +48,12 @@ export interface ListingReader {
   feed(query: FeedQuery): Promise<SearchResult<StoredListing>>;
   withdrawn(query: WithdrawnQuery): Promise<SearchResult<StoredListing>>;
   get(id: string): Promise<StoredListing | null>;
+  /**
+   * The detail of an id, presented: from the store's stored texts while they are current (no
+   * listing read whole), else from the whole listing (presentAnnonce). `withPricePoints`: the
+   * Annonce with its full price series (offers with that capability).
+   */
+  getPresented(id: string, options: { withPricePoints: boolean }): Promise<PresentedDetail | null>;
   /** Aggregate reads (src/core/query/aggregates.ts): the map's listings counted per web-map tile. */
   clusters(query: ClustersQuery): Promise<ClustersResult>;
   /** A search's facets (src/core/query/facets.ts): exact on both engines. */

@@ -26,12 +26,24 @@ function edges(from: number, to: number, parts: number): number[] | null {
 
 const wrap = (lon: number) => (lon > 180 ? lon - 360 : lon);
 
-/** The cells of a box, south to north then west to east; null when the box is too small to cut. */
-export function samplingCells(bbox: BoundingBox, grid = SAMPLING_GRID): BoundingBox[] | null {
+/**
+ * The edges of a box's grid: latitudes south to north, longitudes west to east, outer edges included;
+ * across the antimeridian the longitudes east of it are counted on from 180 (east + 360). Null when
+ * the box is too small to cut. Cell `r * grid + c` lies between rows[r], rows[r + 1] and columns[c],
+ * columns[c + 1], as samplingCells lists them.
+ */
+export function samplingEdges(bbox: BoundingBox, grid = SAMPLING_GRID): { rows: number[]; columns: number[] } | null {
   const east = bbox.west <= bbox.east ? bbox.east : bbox.east + 360;
   const rows = edges(bbox.south, bbox.north, grid);
   const columns = edges(bbox.west, east, grid);
-  if (!rows || !columns) return null;
+  return rows && columns ? { rows, columns } : null;
+}
+
+/** The cells of a box, south to north then west to east; null when the box is too small to cut. */
+export function samplingCells(bbox: BoundingBox, grid = SAMPLING_GRID): BoundingBox[] | null {
+  const cut = samplingEdges(bbox, grid);
+  if (!cut) return null;
+  const { rows, columns } = cut;
   const cells: BoundingBox[] = [];
   for (let r = 0; r < grid; r++) {
     for (let c = 0; c < grid; c++) {

@@ -85,7 +85,15 @@ describe('mappings/annonces.json', () => {
     expect(fieldAt('content.title')).to.equal(undefined);
     expect(fieldAt('content.description')).to.equal(undefined);
     // The tokens and the read model's texts are indexed or stored for themselves, never kept twice in _source.
-    expect((definition.mappings as { _source?: { excludes?: string[] } })._source?.excludes).to.deep.equal([TEXT_FIELD, 'public_json', 'map_json']);
+    expect((definition.mappings as { _source?: { excludes?: string[] } })._source?.excludes).to.deep.equal([
+      TEXT_FIELD,
+      'public_json',
+      'map_json',
+      'detail_json',
+      'map_key',
+      'lat',
+      'lon',
+    ]);
   });
 
   it('keys city, region and type by their folded value, and types ids and enums as keywords', () => {

@@ -4,49 +4,30 @@
  * would refuse, are left out), and the listings are served without them.
  */
 import { expect } from 'chai';
-import { createElasticsearchClient } from '../../../src/adapters/elasticsearch/client.js';
-import { indexName, loadIndexDefinition } from '../../../src/adapters/elasticsearch/index-definition.js';
-import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
+import type { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { RELISTING_FIELDS } from '../../../src/adapters/elasticsearch/read-model.js';
 import { presentAnnonce } from '../../../src/core/model/present.js';
-import { deleteAliasIndices, elasticsearchConnection, elasticsearchMissing, testAlias } from '../../support/elasticsearch.js';
+import { openOlderMappingStore } from '../../support/elasticsearch.js';
 import { makeListings } from '../../support/fixtures.js';
 
 describe('Elasticsearch: an index of the mapping before relistings', function () {
   this.timeout(60_000);
-  const connection = elasticsearchConnection();
-  const alias = testAlias('older-mapping');
-  let store: ElasticsearchListingStore;
+  let store: ElasticsearchListingStore | null = null;
 
   before(async function () {
-    if (!connection) {
-      if (process.env.REQUIRE_ALL_ENGINES) throw new Error(elasticsearchMissing()!);
-      this.skip();
-    }
-    const client = createElasticsearchClient(connection!, { requestTimeout: 60_000 });
-    const definition = loadIndexDefinition();
-    const properties = { ...definition.mappings.properties };
-    for (const field of RELISTING_FIELDS) delete properties[field];
-    await client.indices.create({
-      index: indexName(alias, 1),
-      settings: definition.settings,
-      mappings: { ...definition.mappings, _meta: { ...definition.mappings._meta, mapping_version: 3 }, properties },
-      aliases: { [alias]: {} },
-    });
-    store = new ElasticsearchListingStore(client, { alias, refreshOnWrite: true });
+    store = await openOlderMappingStore('older-mapping', 3, RELISTING_FIELDS);
+    if (!store) this.skip();
   });
   after(async () => {
-    if (!store) return;
-    await deleteAliasIndices(store.client, alias);
-    await store.close();
+    await store?.close();
   });
 
   it('takes relisted listings without their relisting fields, and serves them as no relisting', async () => {
     const listings = makeListings({ count: 40, seed: 3 });
     const relisted = listings.filter((l) => l.relisted_from);
     expect(relisted).to.not.have.length(0);
-    expect(await store.upsertMany(listings)).to.deep.equal([]);
-    const read = await store.getMany(relisted.map((l) => l.id));
+    expect(await store!.upsertMany(listings)).to.deep.equal([]);
+    const read = await store!.getMany(relisted.map((l) => l.id));
     for (const listing of relisted) {
       const back = read.get(listing.id)!;
       expect(back.relisted_from ?? null).to.equal(null);

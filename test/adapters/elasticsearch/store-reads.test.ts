@@ -12,6 +12,7 @@ import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/l
 import { MAP_POINT_FIELDS, PAGE_EXCLUDED_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
 import { readModelFields } from '../../../src/adapters/elasticsearch/read-model.js';
 import { cellCountsAggs } from '../../../src/adapters/elasticsearch/map-cells-body.js';
+import { boxTotalBody, keyInterval } from '../../../src/adapters/elasticsearch/map-sample-body.js';
 import { samplingCells } from '../../../src/core/query/map-sampling.js';
 import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { makeListings } from '../../support/fixtures.js';
@@ -181,15 +182,71 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     // A total under the limit: a capped box is spread over its cells (below).
     cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 1417, relation: 'eq' }, hits: points.map(hit) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
-    // The golden body, and the cells' totals in the same request.
-    expect(cluster.requests[0].body).to.deep.equal({ ...body, aggs: cellCountsAggs(samplingCells(query.bbox)!) });
-    expect(cluster.requests).to.have.length(1);
+    // The box's total first (no hit), then the golden body.
+    expect(cluster.requests[0].body).to.deep.equal(JSON.parse(JSON.stringify(boxTotalBody(query))));
+    expect(cluster.requests[1].body).to.deep.equal(body);
+    expect(cluster.requests).to.have.length(2);
     expect(result.total).to.equal(1417);
     expect(result.count).to.equal(points.length);
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
   });
 
-  it('map: a capped box is read as each cell share in one more request, or cell by cell on an index that refuses it', async () => {
+  it('map: a capped box: its cells and their keys counted, then each cell read below its key threshold, its quota from the front', async () => {
+    const { query } = golden('map-box-grouped.json') as { query: Parameters<ElasticsearchListingStore['map']>[0] };
+    const interval = keyInterval(4000, 4);
+    // Cells 0 and 1 (the south-west corner of the box, then the cell east of it) hold every listing.
+    const counts = {
+      rows: {
+        buckets: [
+          {
+            key: '0',
+            doc_count: 4000,
+            columns: {
+              buckets: [
+                {
+                  key: '0',
+                  doc_count: 3000,
+                  keys: {
+                    buckets: [
+                      { key: 0, doc_count: 2 },
+                      { key: interval, doc_count: 5 },
+                    ],
+                  },
+                },
+                { key: '1', doc_count: 1000, keys: { buckets: [{ key: 0, doc_count: 1 }] } },
+              ],
+            },
+          },
+        ],
+      },
+    };
+    const at = (l: StoredListing, lon: number) => ({
+      fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json], lat: [45.05], lon: [lon] },
+    });
+    const cluster = mockCluster();
+    cluster.on('POST', '/annonces/_search', (params) => {
+      if (params.body.aggs?.rows) return { hits: { total: { value: 4000, relation: 'eq' } }, aggregations: counts };
+      if (params.body.aggs) throw new Error('no cell read in index order');
+      if (params.body.size === 0) return { hits: { total: { value: 4000, relation: 'eq' } } };
+      // By key: three of cell 0 then one more (over its quota), one of cell 1 among them.
+      return { hits: { hits: [at(listings[0], 4.05), at(listings[3], 4.15), at(listings[1], 4.05), at(listings[2], 4.05), at(listings[5], 4.05)] } };
+    });
+    const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map({ ...query, limit: 4 });
+    expect(result.total).to.equal(4000);
+    expect(result.sampling).to.deep.equal({ grid: 10 });
+    expect(mapPointsOf(result)).to.deep.equal(listings.slice(0, 4).map(presentMapPoint));
+    expect(cluster.requests).to.have.length(3);
+    const points = cluster.requests[2].body;
+    expect(points).to.include({ size: 8, track_total_hits: false });
+    expect(points.sort).to.deep.equal([{ map_key: 'asc' }]);
+    const shares = points.query.bool.filter.at(-1).bool.should;
+    expect(shares.map((share: any) => share.bool.filter[1])).to.deep.equal([
+      { range: { map_key: { lt: 2 * interval } } },
+      { range: { map_key: { lt: interval } } },
+    ]);
+  });
+
+  it('map: a capped box on an index without plain coordinates: each cell share in index order, or cell by cell on an index that refuses it', async () => {
     const { query } = golden('map-box-grouped.json') as { query: Parameters<ElasticsearchListingStore['map']>[0] };
     const cells = samplingCells(query.bbox)!;
     const totals = cells.map((_, i) => (i === 0 ? 3000 : i === 1 ? 1000 : 0));
@@ -197,6 +254,8 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     for (const refused of [false, true]) {
       const cluster = mockCluster();
       cluster.on('POST', '/annonces/_search', (params) => {
+        // Range aggregations on unmapped fields: every listing outside their buckets.
+        if (params.body.aggs?.rows) return { hits: { total: { value: 4000, relation: 'eq' } }, aggregations: { rows: { buckets: [] } } };
         if (params.body.aggs?.cells)
           return { hits: { total: { value: 4000, relation: 'eq' }, hits: [] }, aggregations: { cells: { buckets: totals.map((n) => ({ doc_count: n })) } } };
         if (params.body.aggs) {
@@ -208,6 +267,7 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
             },
           };
         }
+        if (params.body.size === 0) return { hits: { total: { value: 4000, relation: 'eq' } } };
         return {
           hits: { total: { value: params.body.size, relation: 'eq' }, hits: listings.slice(0, 2).map((l) => hitOf(JSON.parse(JSON.stringify(toSource(l))))) },
         };
@@ -215,15 +275,16 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map({ ...query, limit: 4 });
       expect(result.total).to.equal(4000);
       expect(result.sampling).to.deep.equal({ grid: 10 });
-      const second = cluster.requests[1].body;
-      expect(Object.keys(second.aggs)).to.deep.equal(['c0', 'c1']);
-      expect([second.aggs.c0.aggs.points.top_hits.size, second.aggs.c1.aggs.points.top_hits.size]).to.deep.equal([3, 1]);
+      expect(cluster.requests[2].body.aggs).to.deep.equal(JSON.parse(JSON.stringify(cellCountsAggs(cells))));
+      const shares = cluster.requests[3].body;
+      expect(Object.keys(shares.aggs)).to.deep.equal(['c0', 'c1']);
+      expect([shares.aggs.c0.aggs.points.top_hits.size, shares.aggs.c1.aggs.points.top_hits.size]).to.deep.equal([3, 1]);
       if (!refused) {
-        expect(cluster.requests).to.have.length(2);
+        expect(cluster.requests).to.have.length(4);
         expect(mapPointsOf(result)).to.deep.equal(listings.slice(0, 4).map(presentMapPoint));
       } else {
         // One read per cell with a share, from _source, at most its share.
-        expect(cluster.requests.slice(2).map((r) => [r.body.size, r.body._source])).to.deep.equal([
+        expect(cluster.requests.slice(4).map((r) => [r.body.size, r.body._source])).to.deep.equal([
           [3, { includes: MAP_POINT_FIELDS }],
           [1, { includes: MAP_POINT_FIELDS }],
         ]);
@@ -248,9 +309,9 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     // A total under the limit (a capped one is read again cell by cell: map-sampling.ts), yet not the hits' count.
     cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 1417, relation: 'eq' }, hits: points.map((l) => hitOf(thin(l))) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
-    expect(cluster.requests[0].body).to.deep.equal({ ...body, aggs: cellCountsAggs(samplingCells(query.bbox)!) });
+    expect(cluster.requests[1].body).to.deep.equal(body);
     const { docvalue_fields: _, stored_fields: __, ...sameQuery } = body as Record<string, unknown>;
-    expect(cluster.requests[1].body).to.deep.equal({ ...sameQuery, _source: { includes: MAP_POINT_FIELDS } });
+    expect(cluster.requests[2].body).to.deep.equal({ ...sameQuery, _source: { includes: MAP_POINT_FIELDS } });
     expect(result.total).to.equal(1417);
     expect(result.count).to.equal(points.length);
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import { request } from 'node:http';
 import Koa from 'koa';
-import { JsonTexts, sendJson, serialiseBody } from '../../../src/api/http/json-body.js';
+import { JsonTexts, JsonTextValue, sendJson, serialiseBody } from '../../../src/api/http/json-body.js';
 
 describe('serialiseBody', () => {
   it('writes fields in order, items from strings or UTF-8 bytes, like JSON.stringify', () => {
@@ -22,6 +22,13 @@ describe('serialiseBody', () => {
     expect(serialiseBody({ items: new JsonTexts([]), count: 0 }).toString()).to.equal('{"items":[],"count":0}');
     expect(serialiseBody({ a: new JsonTexts(['1']), b: new JsonTexts(['2', '3']) }).toString()).to.equal('{"a":[1],"b":[2,3]}');
     expect(serialiseBody({}).toString()).to.equal('{}');
+  });
+
+  it('writes a value that is one JSON text as it is, first, last or between others', () => {
+    const annonce = { id: 'a', title: 'a "quoted" é' };
+    expect(serialiseBody({ annonce: new JsonTextValue(JSON.stringify(annonce)) }).toString()).to.equal(JSON.stringify({ annonce }));
+    const body = { a: 1, b: new JsonTextValue(Buffer.from(JSON.stringify(annonce))), c: new JsonTexts(['2']), d: new JsonTextValue('null') };
+    expect(serialiseBody(body).toString()).to.equal(JSON.stringify({ a: 1, b: annonce, c: [2], d: null }));
   });
 });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentAnnonce, presentMapPoint, withdrawnJson } from '../../../src/core/model/present.js';
+import { presentAnnonce, presentMapPoint, withdrawnJson, withPriceSeries } from '../../../src/core/model/present.js';
 import { WithdrawnAnnonce } from '../../../src/api/routes/retirees/schema.js';
 import { Annonce, AnnonceMapPoint, ANNONCE_FIELDS } from '../../../src/core/model/annonce.js';
 import { makeListings } from '../../support/fixtures.js';
@@ -50,5 +50,29 @@ describe('presenters', () => {
     expect(WithdrawnAnnonce.safeParse(absent).success).to.equal(true);
     expect(JSON.parse(String(withdrawnJson({ ...left, status: 'retiree' }))).reason).to.equal('retiree');
     expect(JSON.parse(String(withdrawnJson({ ...left, status: 'vendue' }))).reason).to.equal('vendue');
+  });
+});
+
+describe('withPriceSeries', () => {
+  const listing = makeListings({ count: 1, seed: 5 })[0];
+  const points = [
+    { at: '2026-06-01T00:00:00.000Z', price: 120 },
+    { at: '2026-07-01T00:00:00.000Z', price: 100 },
+    { at: '2026-08-01T00:00:00.000Z', price: 90 },
+  ];
+
+  it('turns the stored Annonce text into the one with the series, byte for byte, as a string or bytes', () => {
+    for (const series of [points, points.slice(0, 1), []]) {
+      const withSeries = { ...listing, price_points: series };
+      const stored = JSON.stringify(presentAnnonce(withSeries));
+      const expected = JSON.stringify(presentAnnonce(withSeries, { withPricePoints: true }));
+      expect(String(withPriceSeries(stored, series))).to.equal(expected);
+      expect(String(withPriceSeries(Buffer.from(stored), series))).to.equal(expected);
+    }
+  });
+
+  it('gives null when the text does not hold the default history of these points', () => {
+    const stored = JSON.stringify(presentAnnonce({ ...listing, price_points: points.slice(0, 2) }));
+    expect(withPriceSeries(stored, points)).to.equal(null);
   });
 });
