@@ -174,7 +174,8 @@ async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Pro
           b: beforeSide,
           paths: row.paths,
           connections: options.connections,
-          seconds: options.duration,
+          // As long as the scenario's own run: a slow one answers nothing in a few seconds.
+          seconds: row.loadSeconds ?? options.duration,
           warmupSeconds: options.warmup + options.duration,
         });
         beforeRows.push({ name: scenario.name, after: compared.a, before: compared.b });
@@ -246,7 +247,7 @@ async function runEngine(engine: Engine, workers: number, deps: EngineDeps): Pro
   }
   if (beforeRows.length) {
     report +=
-      `\n### The code before (${before!.commit}) and this code (${commitOf(REPO_ROOT)}): the same requests, alternated (after, before, before, after), ${options.duration} s each\n\n` +
+      `\n### The code before (${before!.commit}) and this code (${commitOf(REPO_ROOT)}): the same requests, alternated (after, before, before, after), each run as long as the scenario's own (at least ${options.duration} s)\n\n` +
       `${beforeTable(beforeRows)}\n`;
   }
   const profileFile = options.profile ? latestProfile(profileDir) : null;
@@ -386,6 +387,7 @@ async function runScenario(scenario: Scenario, ctx: ScenarioContext, deps: RunDe
   );
   return {
     ...base,
+    loadSeconds: seconds,
     rps: run.rps,
     p50: run.p50,
     p99: run.p99,

@@ -54,6 +54,8 @@ export interface ResultRow {
   note?: string;
   /** The requests of the scenario. */
   paths?: string[];
+  /** Seconds of its 50-connection run: longer for a slow scenario (at least 3 rounds of the queue). */
+  loadSeconds?: number;
 }
 
 function ratio(a: number | null, b: number | null): string {
