@@ -1,10 +1,13 @@
 /**
  * Alerts in the embedded access file (SQLite): one row per alert (its JSON), the notifier's flow
  * positions, the pending deliveries in insertion order, the delivery log and the prices seen.
- * A flow step is one transaction, so a notifier killed in the middle of one redoes it whole.
+ * A flow step is one transaction, so a notifier killed in the middle of one redoes it whole. The
+ * end of a delivery joins the connection's commit group (commit-group.ts): the deliveries finished
+ * in one turn of the event loop, with the quota counts of that turn, share one commit.
  */
 import type Database from 'better-sqlite3';
 import { StatementCache } from '../sqlite-shared/statements.js';
+import { CommitGroup } from './commit-group.js';
 import { DELIVERY_LOG_SIZE, type Alert, type AlertStore, type DeliveryRecord, type FlowStep, type PendingDelivery } from '../../core/ports/alert-store.js';
 
 const ALERTS_SCHEMA = `
@@ -25,10 +28,22 @@ CREATE TABLE IF NOT EXISTS alert_seen (
 export class SqliteAlertStore implements AlertStore {
   /** The notifier runs the same few statements for every delivery: each is prepared once. */
   private readonly statements: StatementCache;
+  private readonly commits: CommitGroup;
+  /** Made once: better-sqlite3 builds a transaction function's wrappers at each db.transaction(). */
+  private readonly finish: Database.Transaction<(delivery: PendingDelivery, record: DeliveryRecord) => void>;
 
   constructor(private readonly db: Database.Database) {
     db.exec(ALERTS_SCHEMA);
     this.statements = new StatementCache(db);
+    this.commits = CommitGroup.of(db);
+    this.finish = db.transaction((delivery: PendingDelivery, record: DeliveryRecord) => {
+      // Not pending any more (the alert was deleted meanwhile): nothing to log.
+      if (this.sql('DELETE FROM alert_pending WHERE alert_id = ? AND event_id = ?').run(delivery.alert_id, delivery.event_id).changes === 0) return;
+      this.sql('INSERT INTO alert_deliveries (alert_id, record) VALUES (?, ?)').run(delivery.alert_id, JSON.stringify(record));
+      this.sql(
+        'DELETE FROM alert_deliveries WHERE alert_id = ? AND seq <= (SELECT seq FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
+      ).run(delivery.alert_id, delivery.alert_id, DELIVERY_LOG_SIZE);
+    });
   }
 
   private sql(text: string): Database.Statement {
@@ -111,24 +126,13 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async rescheduleDelivery(delivery: PendingDelivery): Promise<void> {
-    this.db
-      .prepare('UPDATE alert_pending SET delivery = ? WHERE alert_id = ? AND event_id = ?')
-      .run(JSON.stringify(delivery), delivery.alert_id, delivery.event_id);
+    const update = this.sql('UPDATE alert_pending SET delivery = ? WHERE alert_id = ? AND event_id = ?');
+    await this.commits.run(() => update.run(JSON.stringify(delivery), delivery.alert_id, delivery.event_id));
   }
 
   async finishDelivery(delivery: PendingDelivery, record: DeliveryRecord): Promise<void> {
-    this.db
-      .transaction(() => {
-        // Not pending any more (the alert was deleted meanwhile): nothing to log.
-        if (this.sql('DELETE FROM alert_pending WHERE alert_id = ? AND event_id = ?').run(delivery.alert_id, delivery.event_id).changes === 0) return;
-        this.sql('INSERT INTO alert_deliveries (alert_id, record) VALUES (?, ?)').run(delivery.alert_id, JSON.stringify(record));
-        this.db
-          .prepare(
-            'DELETE FROM alert_deliveries WHERE alert_id = ? AND seq <= (SELECT seq FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
-          )
-          .run(delivery.alert_id, delivery.alert_id, DELIVERY_LOG_SIZE);
-      })
-      .immediate();
+    // Inside the group's transaction the function is a savepoint of its own.
+    await this.commits.run(() => this.finish(delivery, record));
   }
 
   async deliveryLog(alertId: string, limit: number): Promise<DeliveryRecord[]> {
