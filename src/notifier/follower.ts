@@ -1,9 +1,9 @@
 /**
  * Follows the change feed and the withdrawn flow through the ListingReader port, from the positions
  * the AlertStore keeps, and turns each page into deliveries: every change read once, matched in memory
- * against every active alert (src/core/alerts/events.ts). A page's deliveries, the prices the alerts
- * saw and the position after it are committed together: a notifier killed before the commit reads the
- * page again and derives the same events, with the same ids.
+ * against the active alerts it can concern (src/core/alerts/alert-index.ts, then events.ts). A page's
+ * deliveries, the prices the alerts saw and the position after it are committed together: a notifier
+ * killed before the commit reads the page again and derives the same events, with the same ids.
  */
 import type { ListingReader } from '../core/ports/listing-reader.js';
 import type { AccountStore } from '../core/ports/access-store.js';
@@ -11,13 +11,18 @@ import type { Alert, AlertStore, FlowStep, PendingDelivery } from '../core/ports
 import type { StoredListing } from '../core/model/stored.js';
 import type { Scope, SearchResult, SortPosition } from '../core/query/query.js';
 import { eventBody, readActiveChange, readWithdrawal, type AlertReading } from '../core/alerts/events.js';
-import { inScope, matchesFilter } from '../core/query/listing-match.js';
+import { AlertIndex } from '../core/alerts/alert-index.js';
 
 export type FlowName = 'feed' | 'withdrawn';
 export const FLOWS: readonly FlowName[] = ['feed', 'withdrawn'];
 
 /** Every listing, every site: the alerts' own scopes are applied in memory. */
 const WHOLE_CATALOGUE: Scope = { enteredFrom: 0, eligibleSites: null };
+
+interface ActiveAlert {
+  alert: Alert;
+  scope: Scope;
+}
 
 export interface FollowerOptions {
   listings: ListingReader;
@@ -45,20 +50,35 @@ export class FlowFollower {
     const page: SearchResult<StoredListing> = flow === 'feed' ? await listings.feed(query) : await listings.withdrawn(query);
     if (page.items.length === 0 || page.last === null) return { alertIds: new Set(), more: false };
     const step: FlowStep = { flow, position: JSON.stringify(page.last), deliveries: [], seen: [], forgotten: [] };
-    for (const { alert, scope } of await this.activeAlerts()) await this.readPage(flow, alert, scope, page.items, step);
+    const concerned = [...this.concerned(flow, await this.activeAlerts(), page.items)].filter(([, candidates]) => candidates.length > 0);
+    // The seen prices of every concerned alert asked at once: one round trip on Redis (pipelined), not one per alert.
+    const seen = await Promise.all(
+      concerned.map(([{ alert }, candidates]) =>
+        store.seenPrices(
+          alert.id,
+          candidates.map((listing) => listing.id),
+        ),
+      ),
+    );
+    concerned.forEach(([{ alert, scope }, candidates], i) => this.readPage(flow, alert, scope, candidates, seen[i], step));
     await store.commitFlowStep(step);
     return { alertIds: new Set(step.deliveries.map((d) => d.alert_id)), more: page.hasMore };
   }
 
-  private async readPage(flow: FlowName, alert: Alert, scope: Scope, items: StoredListing[], step: FlowStep): Promise<void> {
-    // On the feed only the listings that match can concern the alert: their seen prices alone are read
-    // (a page is read for every alert); a withdrawal concerns a listing seen even if it no longer matches.
-    const candidates = flow === 'feed' ? items.filter((listing) => inScope(listing, scope) && matchesFilter(listing, alert.filter)) : items;
-    if (candidates.length === 0) return;
-    const seen = await this.options.alerts.seenPrices(
-      alert.id,
-      candidates.map((listing) => listing.id),
-    );
+  /**
+   * The listings of the page that can concern each alert, in the page's order: on the feed those its
+   * scope and filters keep; a withdrawal concerns a listing the alert saw even if it no longer
+   * matches, so each alert looks at every withdrawal.
+   */
+  private concerned(flow: FlowName, active: ActiveAlert[], items: StoredListing[]): Map<ActiveAlert, StoredListing[]> {
+    if (flow !== 'feed') return new Map(active.map((entry) => [entry, items]));
+    const concerned = new Map<ActiveAlert, StoredListing[]>(active.map((entry) => [entry, []]));
+    const index = new AlertIndex(active.map((entry) => ({ item: entry, filter: entry.alert.filter, scope: entry.scope })));
+    for (const listing of items) for (const entry of index.matching(listing)) concerned.get(entry)!.push(listing);
+    return concerned;
+  }
+
+  private readPage(flow: FlowName, alert: Alert, scope: Scope, candidates: StoredListing[], seen: Map<string, number | null>, step: FlowStep): void {
     for (const listing of candidates) {
       const reading: AlertReading =
         flow === 'feed' ? readActiveChange(alert, scope, listing, seen.get(listing.id)) : readWithdrawal(alert, scope, listing, seen.has(listing.id));
@@ -89,7 +109,7 @@ export class FlowFollower {
   }
 
   /** Alerts not paused, each with its scope: the account's access start date and the alert's sites. */
-  private async activeAlerts(): Promise<{ alert: Alert; scope: Scope }[]> {
+  private async activeAlerts(): Promise<ActiveAlert[]> {
     const active = (await this.options.alerts.allAlerts()).filter((alert) => alert.paused_at === null);
     const accountIds = [...new Set(active.map((alert) => alert.account_id))];
     const accounts = new Map(await Promise.all(accountIds.map(async (id) => [id, await this.options.accounts.getAccount(id)] as const)));

@@ -1,10 +1,13 @@
 /**
  * Alerts in the embedded access file (SQLite): one row per alert (its JSON), the notifier's flow
  * positions, the pending deliveries in insertion order, the delivery log and the prices seen.
- * A flow step is one transaction, so a notifier killed in the middle of one redoes it whole.
+ * A flow step is one transaction, so a notifier killed in the middle of one redoes it whole. The
+ * end of a delivery joins the connection's commit group (commit-group.ts): the deliveries finished
+ * in one turn of the event loop, with the quota counts of that turn, share one commit.
  */
 import type Database from 'better-sqlite3';
 import { StatementCache } from '../sqlite-shared/statements.js';
+import { CommitGroup } from './commit-group.js';
 import { DELIVERY_LOG_SIZE, type Alert, type AlertStore, type DeliveryRecord, type FlowStep, type PendingDelivery } from '../../core/ports/alert-store.js';
 
 const ALERTS_SCHEMA = `
@@ -22,13 +25,44 @@ CREATE TABLE IF NOT EXISTS alert_seen (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * The seq of an alert's pending delivery, found from the head of its queue (the notifier finishes
+ * or reschedules the head): without the ORDER BY and LIMIT every pending row of the alert was read.
+ */
+const PENDING_SEQ = 'SELECT seq FROM alert_pending WHERE alert_id = ? AND event_id = ? ORDER BY seq LIMIT 1';
+
+/** Entries logged for an alert between two trims of its log (which holds at most DELIVERY_LOG_SIZE + this many rows). */
+const LOG_TRIM_EVERY = 20;
+
 export class SqliteAlertStore implements AlertStore {
   /** The notifier runs the same few statements for every delivery: each is prepared once. */
   private readonly statements: StatementCache;
+  private readonly commits: CommitGroup;
+  /** Made once: better-sqlite3 builds a transaction function's wrappers at each db.transaction(). */
+  private readonly finish: Database.Transaction<(delivery: PendingDelivery, record: DeliveryRecord) => void>;
+  /** Per alert, entries logged by this connection since it last trimmed the alert's log. */
+  private readonly logWritten = new Map<string, number>();
 
   constructor(private readonly db: Database.Database) {
     db.exec(ALERTS_SCHEMA);
     this.statements = new StatementCache(db);
+    this.commits = CommitGroup.of(db);
+    this.finish = db.transaction((delivery: PendingDelivery, record: DeliveryRecord) => {
+      // Not pending any more (the alert was deleted meanwhile): nothing to log.
+      if (this.sql(`DELETE FROM alert_pending WHERE seq = (${PENDING_SEQ})`).run(delivery.alert_id, delivery.event_id).changes === 0) return;
+      this.sql('INSERT INTO alert_deliveries (alert_id, record) VALUES (?, ?)').run(delivery.alert_id, JSON.stringify(record));
+      // The log is cut back to its size every LOG_TRIM_EVERY entries (and at the first after start),
+      // not at each one: reading DELIVERY_LOG_SIZE index entries per delivery cost as much as the rest.
+      const written = (this.logWritten.get(delivery.alert_id) ?? LOG_TRIM_EVERY) + 1;
+      if (written < LOG_TRIM_EVERY) {
+        this.logWritten.set(delivery.alert_id, written);
+        return;
+      }
+      this.logWritten.set(delivery.alert_id, 0);
+      this.sql(
+        'DELETE FROM alert_deliveries WHERE alert_id = ? AND seq <= (SELECT seq FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
+      ).run(delivery.alert_id, delivery.alert_id, DELIVERY_LOG_SIZE);
+    });
   }
 
   private sql(text: string): Database.Statement {
@@ -65,6 +99,7 @@ export class SqliteAlertStore implements AlertStore {
   async deleteAlert(id: string): Promise<boolean> {
     const remove = this.db.transaction(() => {
       for (const table of ['alert_pending', 'alert_deliveries', 'alert_seen']) this.sql(`DELETE FROM ${table} WHERE alert_id = ?`).run(id);
+      this.logWritten.delete(id);
       return this.sql('DELETE FROM alerts WHERE id = ?').run(id).changes > 0;
     });
     return remove.immediate();
@@ -111,28 +146,20 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async rescheduleDelivery(delivery: PendingDelivery): Promise<void> {
-    this.db
-      .prepare('UPDATE alert_pending SET delivery = ? WHERE alert_id = ? AND event_id = ?')
-      .run(JSON.stringify(delivery), delivery.alert_id, delivery.event_id);
+    const update = this.sql(`UPDATE alert_pending SET delivery = ? WHERE seq = (${PENDING_SEQ})`);
+    await this.commits.run(() => update.run(JSON.stringify(delivery), delivery.alert_id, delivery.event_id));
   }
 
   async finishDelivery(delivery: PendingDelivery, record: DeliveryRecord): Promise<void> {
-    this.db
-      .transaction(() => {
-        // Not pending any more (the alert was deleted meanwhile): nothing to log.
-        if (this.sql('DELETE FROM alert_pending WHERE alert_id = ? AND event_id = ?').run(delivery.alert_id, delivery.event_id).changes === 0) return;
-        this.sql('INSERT INTO alert_deliveries (alert_id, record) VALUES (?, ?)').run(delivery.alert_id, JSON.stringify(record));
-        this.db
-          .prepare(
-            'DELETE FROM alert_deliveries WHERE alert_id = ? AND seq <= (SELECT seq FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
-          )
-          .run(delivery.alert_id, delivery.alert_id, DELIVERY_LOG_SIZE);
-      })
-      .immediate();
+    // Inside the group's transaction the function is a savepoint of its own.
+    await this.commits.run(() => this.finish(delivery, record));
   }
 
   async deliveryLog(alertId: string, limit: number): Promise<DeliveryRecord[]> {
-    const texts = this.sql('SELECT record FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT ?').pluck().all(alertId, limit) as string[];
+    // The rows past DELIVERY_LOG_SIZE wait for the next trim: they are not shown.
+    const texts = this.sql('SELECT record FROM alert_deliveries WHERE alert_id = ? ORDER BY seq DESC LIMIT ?')
+      .pluck()
+      .all(alertId, Math.min(limit, DELIVERY_LOG_SIZE)) as string[];
     return texts.map((text) => JSON.parse(text) as DeliveryRecord);
   }
 

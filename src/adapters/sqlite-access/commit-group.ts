@@ -11,7 +11,9 @@
  *
  * Why: BEGIN and COMMIT (the WAL append and the wal-index update) were about half of an admission's
  * CPU in the access file (profiled: /ptz/zone, every /annonces request counts twice). Under load
- * several requests are parsed per turn of the loop and pay them once.
+ * several requests are parsed per turn of the loop and pay them once. The notifier's deliveries
+ * (a quota count before the call, the queue and the log after it) join the same group: one
+ * connection has one group (`CommitGroup.of`), so the work of every store on the file shares it.
  */
 import type Database from 'better-sqlite3';
 
@@ -21,7 +23,19 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+const GROUPS = new WeakMap<Database.Database, CommitGroup>();
+
 export class CommitGroup {
+  /** The connection's one group, shared by the stores that write the file through it. */
+  static of(db: Database.Database): CommitGroup {
+    let group = GROUPS.get(db);
+    if (!group) {
+      group = new CommitGroup(db);
+      GROUPS.set(db, group);
+    }
+    return group;
+  }
+
   private queue: Pending[] = [];
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;

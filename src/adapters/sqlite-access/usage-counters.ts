@@ -91,7 +91,7 @@ export class SqliteUsageCounters implements UsageCounters {
   constructor(db: Database.Database, directoryEntries?: number) {
     openUsageTables(db);
     this.statements = new StatementCache(db);
-    this.commits = new CommitGroup(db);
+    this.commits = CommitGroup.of(db);
     this.counted = new CountedIds(this.statements, directoryEntries);
     this.transaction = db.transaction((scope: UsageScope, work: (row: WindowsRow) => unknown): unknown => {
       try {
