@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
     const rejectsFile = values.rejects === undefined ? null : rejectsFileFor(values.rejects, new Date());
     if (rejectsFile !== null && !existsSync(path.dirname(path.resolve(rejectsFile)))) return usage(`--rejects: no directory ${path.dirname(rejectsFile)}`);
     mkdirSync(config.dataDir, { recursive: true });
-    const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB });
+    const store = await openListingStore(config, { cacheMiB: INDEXER_CACHE_MIB }, 'batch');
     const metrics = config.metricsPort === null ? undefined : new IndexerMetrics();
     const metricsServer = metrics ? await startMetricsServer(metricsSource(metrics), config.metricsPort!, config.host) : null;
     let report: Awaited<ReturnType<typeof loadWithProgress>> | undefined;
@@ -101,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
     if (positionals[0] === 'explain') return explain(config, positionals.slice(1));
     if (!values.rebuild) return usage('dedup needs --rebuild or explain');
     mkdirSync(config.dataDir, { recursive: true });
-    const store = await openListingStore(config);
+    const store = await openListingStore(config, {}, 'batch');
     try {
       const report = await rebuildGroups({
         store,
@@ -153,7 +153,7 @@ async function recordLoad(store: ListingIndex, report: Record<string, unknown>):
 async function explain(config: ReturnType<typeof loadConfig>, ids: string[]): Promise<number> {
   if (ids.length !== 2) return usage('dedup explain needs two listings, <source>/<reference> <source>/<reference>');
   const wanted = ids.map(listingIdOf);
-  const store = await openListingStore(config);
+  const store = await openListingStore(config, {}, 'batch');
   try {
     const listings = await store.getMany(wanted);
     const unknown = wanted.filter((id) => !listings.has(id));

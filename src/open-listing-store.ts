@@ -11,11 +11,16 @@ import type { ListingStore } from './core/ports/listing-store.js';
 import type { StoreStatus } from './core/ports/store-status.js';
 import { SqliteListingStore, type SqliteListingStoreOptions } from './adapters/sqlite-listings/listing-store.js';
 
-/** `sqlite`: options of the SQLite store (the indexer sizes its own page cache). */
-export async function openListingStore(config: Config, sqlite: SqliteListingStoreOptions = {}): Promise<ListingStore> {
+/**
+ * `sqlite`: options of the SQLite store (the indexer sizes its own page cache). `use`: `serve` (the
+ * API: a request fails fast when the cluster is in trouble) or `batch` (the indexer's commands: a
+ * slow read is waited for and retried, BATCH_CLIENT_OPTIONS).
+ */
+export async function openListingStore(config: Config, sqlite: SqliteListingStoreOptions = {}, use: 'serve' | 'batch' = 'serve'): Promise<ListingStore> {
   if (config.elasticsearch) {
     const { openElasticsearchStore } = await import('./adapters/elasticsearch/open.js');
-    return openElasticsearchStore(config.elasticsearch);
+    const { BATCH_CLIENT_OPTIONS } = await import('./adapters/elasticsearch/client.js');
+    return openElasticsearchStore(config.elasticsearch, use === 'batch' ? { client: BATCH_CLIENT_OPTIONS } : {});
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteListingStore(config.listingsFile, sqlite);
@@ -38,10 +43,10 @@ export function openFolderListingStore(dataDir: string): ListingStore {
  */
 export async function reindexListingStore(config: Config, onProgress: (copied: number) => void, options: { shards?: number | null } = {}): Promise<unknown> {
   if (config.elasticsearch) {
-    const { createElasticsearchClient } = await import('./adapters/elasticsearch/client.js');
+    const { BATCH_CLIENT_OPTIONS, createElasticsearchClient } = await import('./adapters/elasticsearch/client.js');
     const { reindexUnderLock } = await import('./adapters/elasticsearch/locked-reindex.js');
     const { alias, writerLeaseMs, replicas } = config.elasticsearch;
-    const client = createElasticsearchClient(config.elasticsearch, { requestTimeout: 120_000 });
+    const client = createElasticsearchClient(config.elasticsearch, BATCH_CLIENT_OPTIONS);
     try {
       return await reindexUnderLock(client, { alias, writerLeaseMs, replicas, onProgress, shards: options.shards });
     } finally {

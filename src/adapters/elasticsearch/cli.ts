@@ -7,7 +7,7 @@
  *                                                      then catch up and swap the alias under the writer lock
  */
 import { loadConfig } from '../../config/config.js';
-import { createElasticsearchClient } from './client.js';
+import { BATCH_CLIENT_OPTIONS, createElasticsearchClient } from './client.js';
 import { ensureIndex, indicesOf } from './aliases.js';
 import { reindexUnderLock } from './locked-reindex.js';
 import { readLock } from './writer-lock.js';
@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
     console.error('ES_URL is not set: the service runs on the embedded SQLite store, there is no index to manage.');
     return 2;
   }
-  const client = createElasticsearchClient(config, { requestTimeout: 120_000 });
+  const client = createElasticsearchClient(config, BATCH_CLIENT_OPTIONS);
   try {
     switch (argv[0]) {
       case 'ensure': {

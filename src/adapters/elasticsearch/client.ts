@@ -34,6 +34,14 @@ export function createElasticsearchClient(connection: ElasticsearchConnection, o
   return new Client(options);
 }
 
+/**
+ * The client of a batch command (the indexer's loads, reindex, index maintenance): a read of a load
+ * that waits 10 s on a busy cluster is worth waiting for, not worth failing a load of an hour for
+ * (a 1M first build on a saturated node died at 90 % on one block read's timeout). Reads are retried;
+ * bulk writes keep their own policy (bulk-writer.ts).
+ */
+export const BATCH_CLIENT_OPTIONS: Partial<ClientOptions> = { requestTimeout: 120_000, maxRetries: 3 };
+
 /** The URLs of `ES_URL`: one, or several separated by commas (blanks around them ignored). */
 export function nodeUrls(url: string): string[] {
   return url
