@@ -16,13 +16,14 @@ import { buildCellPointsBody, CELL_POINTS_FILTER, cellCountsAggs, cellPointsOf, 
 import {
   boxTotalBody,
   cellCountsOf,
-  cellThresholds,
-  keyInterval,
+  cellShares,
+  firstThresholds,
+  KEY_SPAN,
   SAMPLE_COUNTS_FILTER,
   SAMPLE_POINTS_FILTER,
   sampleCountsBody,
   samplePointsBody,
-  sampledShares,
+  widened,
 } from './map-sample-body.js';
 import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { buildFacetsBody, facetsOf } from './facets-body.js';
@@ -140,16 +141,16 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /**
    * The map of a box: its points' texts from doc values, and its exact total. A box that can be cut is
-   * counted first (no hit): when it holds more listings than the limit, its points are spread over its
-   * cells (src/core/query/map-sampling.ts, map-sample-body.ts) instead of read from one end of the
-   * index. A box holding a document of an older form is read from `_source` instead.
+   * counted first, cell by cell (no hit): when it holds more listings than the limit, its points are
+   * spread over its cells (src/core/query/map-sampling.ts, map-sample-body.ts) instead of read from one
+   * end of the index. A box holding a document of an older form is read from `_source` instead.
    */
   async map(query: MapQuery): Promise<MapResult> {
-    const cells = samplingCells(query.bbox);
-    if (cells) {
-      const counted = await guarded(() => this.client.search({ index: this.alias, ...boxTotalBody(query), filter_path: ['hits.total'] }));
+    const countsBody = sampleCountsBody(query);
+    if (countsBody) {
+      const counted = await guarded(() => this.client.search({ index: this.alias, ...countsBody, filter_path: SAMPLE_COUNTS_FILTER }));
       const total = totalOf(counted.hits?.total);
-      if (total > query.limit) return this.sampledMap(query, cells, total);
+      if (total > query.limit) return this.sampledMap(query, total, cellCountsOf(counted.aggregations));
     }
     const body = buildMapBody(query);
     const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: MAP_RESPONSE_FILTER }));
@@ -163,26 +164,19 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   /**
-   * A capped map: its cells counted with the histograms of their keys, then the listings of each cell
-   * below its key threshold in one search, each cell's quota taken from the front (map-sample-body.ts).
-   * An index whose listings lack the plain coordinates (an older mapping: the cells' counts then miss
-   * some of the box's), or a catalogue that changed between the two requests, has its cells counted
-   * and read in index order instead (map-cells-body.ts).
+   * A capped map: each cell's listings below its key threshold in one search, each cell's quota taken
+   * from the front; the cells read short (about one in 40) read again below wider thresholds
+   * (map-sample-body.ts). An index whose listings lack the plain coordinates (an older mapping: the
+   * cells' counts then miss some of the box's), or a catalogue that changed between the requests, has
+   * its cells counted and read in index order instead (map-cells-body.ts).
    */
-  private async sampledMap(query: MapQuery, cells: BoundingBox[], total: number): Promise<MapResult> {
-    const interval = keyInterval(total, query.limit);
-    const counted = await guarded(() => this.client.search({ index: this.alias, ...sampleCountsBody(query, interval)!, filter_path: SAMPLE_COUNTS_FILTER }));
-    const counts = cellCountsOf(counted.aggregations);
-    const boxTotal = totalOf(counted.hits?.total);
-    if (counts.totals.reduce((sum, n) => sum + n, 0) === boxTotal) {
-      const quotas = cellQuotas(counts.totals, query.limit);
-      const { thresholds, read } = cellThresholds(counts, quotas, interval);
-      const response = await guarded(() =>
-        this.client.search({ index: this.alias, ...samplePointsBody(query, thresholds, Math.min(read, MAX_SAMPLE_READ)), filter_path: SAMPLE_POINTS_FILTER }),
-      );
-      const shares = sampledShares(query.bbox, response.hits?.hits ?? [], quotas);
-      if (shares) return sampledResult(boxTotal, shares.map(shareResult));
+  private async sampledMap(query: MapQuery, total: number, totals: number[]): Promise<MapResult> {
+    if (totals.reduce((sum, n) => sum + n, 0) === total) {
+      const quotas = cellQuotas(totals, query.limit);
+      const shares = await this.sharesBelowThresholds(query, quotas, firstThresholds(totals, quotas));
+      if (shares) return sampledResult(total, shares.filter((_, cell) => quotas[cell] > 0).map(shareResult));
     }
+    const cells = samplingCells(query.bbox) ?? [];
     const older = await guarded(() =>
       this.client.search({
         index: this.alias,
@@ -192,6 +186,29 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       }),
     );
     return this.cellsInIndexOrder(query, cells, cellQuotas(cellTotalsOf(older.aggregations), query.limit), totalOf(older.hits?.total));
+  }
+
+  /** Each cell's quota of points by key, read below the thresholds, widened for the cells read short; null: read another way. */
+  private async sharesBelowThresholds(query: MapQuery, quotas: number[], thresholds: number[]): Promise<Buffer[][] | null> {
+    const shares: Buffer[][] = quotas.map(() => []);
+    let toRead = thresholds;
+    while (toRead.some((threshold) => threshold >= 0)) {
+      const response = await guarded(() =>
+        this.client.search({ index: this.alias, ...samplePointsBody(query, toRead, MAX_SAMPLE_READ), filter_path: SAMPLE_POINTS_FILTER }),
+      );
+      const read = cellShares(query.bbox, response.hits?.hits ?? [], quotas);
+      if (!read) return null;
+      const next = toRead.map(() => -1);
+      for (const [cell, threshold] of toRead.entries()) {
+        if (threshold < 0) continue;
+        if (read[cell].length >= quotas[cell]) shares[cell] = read[cell];
+        // Every key read and still short: the catalogue changed since it was counted.
+        else if (threshold >= KEY_SPAN) return null;
+        else next[cell] = widened(threshold);
+      }
+      toRead = next;
+    }
+    return shares;
   }
 
   /**

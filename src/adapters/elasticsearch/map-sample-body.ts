@@ -3,16 +3,17 @@
  * cost follows the box's listings rather than its cells (no script: the node may run without one):
  * - the counts (`sampleCountsBody`): the box's exact total and, per cell, its listings, by two `range`
  *   aggregations on the plain coordinates `lat` and `lon` with the core's edges (rows, then columns
- *   under each row), and under each cell a `histogram` of its listings' `map_key`s up to a few times
- *   the threshold the quotas will ask for;
- * - the points (`samplePointsBody`): the listings of each cell whose key is below the cell's threshold
- *   (read off the histogram: the first bucket edge below which the cell holds its quota), sorted by
- *   key, their texts from doc values as the map reads them; each cell's quota is then taken from the
- *   front of its hits (`sampledShares`): a few more than the quotas are read, never fewer.
- * `map_key` is a pseudo-random key of the listing's id written at index time (read-model.ts mapKeyOf):
- * the first listings of a cell by key are spread over it, and the same query gives the same points
- * while the catalogue is unchanged. Quotas are the core's (cellQuotas); within a cell the order is the
- * key's, this engine's stable order.
+ *   under each row);
+ * - the points (`samplePointsBody`): the listings of each cell whose key is below the cell's threshold,
+ *   sorted by key, their texts from doc values as the map reads them; each cell's quota is then taken
+ *   from the front of its hits (`cellShares`).
+ * `map_key` is a pseudo-random key of the listing's id written at index time (read-model.ts mapKeyOf),
+ * spread evenly over [0, KEY_SPAN): the listings of a cell below a threshold t number about
+ * n x t / KEY_SPAN, so each cell's threshold is set for its quota and a few standard deviations more
+ * (`firstThresholds`); a cell that still falls short is read again with a wider one (`widened`). The
+ * first listings of a cell by key are spread over it, and the same query gives the same points while
+ * the catalogue is unchanged. Quotas are the core's (cellQuotas); within a cell the order is the key's,
+ * this engine's stable order.
  *
  * Across the antimeridian the core counts the longitudes east of it on from 180; a column is then two
  * ranges of stored longitudes, the second 360 degrees lower, both named after the column.
@@ -28,17 +29,13 @@ import type { SearchBody } from './search-body.js';
 /** Keys lie in [0, KEY_SPAN). */
 export const KEY_SPAN = 2 ** 31;
 /**
- * Histogram buckets per cell, counting keys up to three times the threshold a cell of the box's
- * average density gets: a cell reads at most about a sixth of its quota more than it needs, and one
- * whose quota lies further (a point or two among few listings) reads its every listing.
+ * Standard deviations of a cell's count below its first threshold over its quota: a cell falls short
+ * (and is read again) about once in 40, and the first read is about 2 sqrt(quota) + 2 listings more
+ * per cell than the quotas.
  */
-const BUCKETS = 16;
-const THRESHOLDS_COUNTED = 3;
-
-/** Width of the key histogram's buckets, from the box's total (KEY_SPAN * limit / total: the expected threshold). */
-export function keyInterval(total: number, limit: number): number {
-  return Math.max(1, Math.ceil((KEY_SPAN * Math.min(1, limit / Math.max(1, total)) * THRESHOLDS_COUNTED) / BUCKETS));
-}
+const MARGIN_SD = 2;
+/** A short cell's threshold is multiplied by this for the next read. */
+const WIDENING = 4;
 
 /** The box's exact total, nothing else. */
 export function boxTotalBody(query: MapQuery): SearchBody {
@@ -68,15 +65,11 @@ function columnRanges(bbox: BoundingBox, inner: readonly number[]): Range[] {
   ]);
 }
 
-/**
- * The counts of a box that can be cut (null otherwise): its exact total, per cell its listings and
- * the histogram of their keys from 0 to BUCKETS intervals.
- */
-export function sampleCountsBody(query: MapQuery, interval: number): SearchBody | null {
+/** The counts of a box that can be cut (null otherwise): its exact total and per cell its listings. */
+export function sampleCountsBody(query: MapQuery): SearchBody | null {
   const edges = samplingEdges(query.bbox);
   if (!edges) return null;
-  const keys = { histogram: { field: MAP_KEY_FIELD, interval, min_doc_count: 1, hard_bounds: { min: 0, max: interval * BUCKETS - 1 } } };
-  const columns = { range: { field: LON_FIELD, ranges: columnRanges(query.bbox, edges.columns.slice(1, -1)) }, aggs: { keys } };
+  const columns = { range: { field: LON_FIELD, ranges: columnRanges(query.bbox, edges.columns.slice(1, -1)) } };
   return {
     ...boxTotalBody(query),
     aggs: { rows: { range: { field: LAT_FIELD, ranges: cut(edges.rows.slice(1, -1)) }, aggs: { columns } } },
@@ -88,57 +81,35 @@ export const SAMPLE_COUNTS_FILTER = [
   'aggregations.rows.buckets.key',
   'aggregations.rows.buckets.columns.buckets.key',
   'aggregations.rows.buckets.columns.buckets.doc_count',
-  'aggregations.rows.buckets.columns.buckets.keys.buckets',
 ];
 
-/** Each cell's listings and the histogram of their keys, in the order of the cells. */
-export interface CellCounts {
-  totals: number[];
-  /** Per cell: [bucket key, listings] ascending, listings with a key in [key, key + interval). */
-  keys: [number, number][][];
-}
-
 type Bucket<Sub> = { key: string | number; doc_count: number } & Sub;
-type CountsAggregations = {
-  rows?: { buckets: Bucket<{ columns?: { buckets: Bucket<{ keys?: { buckets: Bucket<object>[] } }>[] } }>[] };
-};
+type CountsAggregations = { rows?: { buckets: Bucket<{ columns?: { buckets: Bucket<object>[] } }>[] } };
 
-export function cellCountsOf(aggregations: Record<string, unknown> | undefined): CellCounts {
-  const cells = SAMPLING_GRID * SAMPLING_GRID;
-  const totals = new Array<number>(cells).fill(0);
-  const keys: [number, number][][] = Array.from({ length: cells }, () => []);
+/** Each cell's listings, in the order of the cells (the two halves of a column across the antimeridian added up). */
+export function cellCountsOf(aggregations: Record<string, unknown> | undefined): number[] {
+  const totals = new Array<number>(SAMPLING_GRID * SAMPLING_GRID).fill(0);
   for (const row of (aggregations as CountsAggregations | undefined)?.rows?.buckets ?? []) {
-    for (const column of row.columns?.buckets ?? []) {
-      const cell = Number(row.key) * SAMPLING_GRID + Number(column.key);
-      totals[cell] += column.doc_count;
-      keys[cell].push(...(column.keys?.buckets ?? []).map((b): [number, number] => [Number(b.key), b.doc_count]));
-    }
+    for (const column of row.columns?.buckets ?? []) totals[Number(row.key) * SAMPLING_GRID + Number(column.key)] += column.doc_count;
   }
-  // The two halves of a column across the antimeridian: one histogram.
-  for (const histogram of keys) histogram.sort((a, b) => a[0] - b[0]);
-  return { totals, keys };
+  return totals;
 }
 
 /**
- * Each cell's key threshold (exclusive) and the listings below them all: the first histogram edge below
- * which the cell holds its quota, or every key when its counted buckets do not reach it. -1: no quota.
+ * Each cell's first key threshold (exclusive): its quota and MARGIN_SD standard deviations more
+ * expected below it, or every key when that is most of the cell. -1: no quota.
  */
-export function cellThresholds(counts: CellCounts, quotas: readonly number[], interval: number): { thresholds: number[]; read: number } {
-  let read = 0;
-  const thresholds = quotas.map((quota, cell) => {
+export function firstThresholds(totals: readonly number[], quotas: readonly number[]): number[] {
+  return quotas.map((quota, cell) => {
     if (quota <= 0) return -1;
-    let below = 0;
-    for (const [key, listings] of counts.keys[cell]) {
-      below += listings;
-      if (below >= quota) {
-        read += below;
-        return key + interval;
-      }
-    }
-    read += counts.totals[cell];
-    return KEY_SPAN;
+    const wanted = quota + MARGIN_SD * Math.sqrt(quota) + MARGIN_SD;
+    return wanted >= totals[cell] ? KEY_SPAN : Math.ceil((KEY_SPAN * wanted) / totals[cell]);
   });
-  return { thresholds, read };
+}
+
+/** The threshold of a cell read short: WIDENING times wider, at most every key. */
+export function widened(threshold: number): number {
+  return Math.min(KEY_SPAN, threshold * WIDENING);
 }
 
 /** The listings of each cell below its threshold (one clause per cell with a quota), by key, their texts and coordinates from doc values. */
@@ -174,12 +145,11 @@ function cellOf(bbox: BoundingBox, rows: readonly number[], columns: readonly nu
 }
 
 /**
- * The texts of each cell with a quota up to it, taken from the front of its hits (ascending keys), in
- * the order of the cells; null when a point has no current text (a document of an older form) or a
- * cell got fewer than its quota (the catalogue changed between the two requests): the caller reads the
- * cells another way then.
+ * The texts of each cell up to its quota, taken from the front of its hits (ascending keys), a cell
+ * short of its quota with fewer; null when a point has no current text (a document of an older form):
+ * the caller reads the cells another way then.
  */
-export function sampledShares(bbox: BoundingBox, hits: readonly { fields?: unknown }[], quotas: readonly number[]): Buffer[][] | null {
+export function cellShares(bbox: BoundingBox, hits: readonly { fields?: unknown }[], quotas: readonly number[]): Buffer[][] | null {
   const edges = samplingEdges(bbox);
   if (!edges) return null;
   const rows = edges.rows.slice(1, -1);
@@ -193,5 +163,5 @@ export function sampledShares(bbox: BoundingBox, hits: readonly { fields?: unkno
     if (text === null) return null;
     shares[cell].push(text);
   }
-  return shares.every((share, cell) => share.length === quotas[cell]) ? shares.filter((_, cell) => quotas[cell] > 0) : null;
+  return shares;
 }

@@ -1,17 +1,18 @@
 /**
  * A capped map from doc values: the cells counted by ranges on the plain coordinates (across the
- * antimeridian too), each cell's key threshold read off its histogram, its quota taken from the front.
+ * antimeridian too), each cell's key threshold set for its quota, its quota taken from the front.
  */
 import { expect } from 'chai';
 import {
   cellCountsOf,
-  cellThresholds,
+  cellShares,
+  firstThresholds,
   KEY_SPAN,
-  keyInterval,
   sampleCountsBody,
-  sampledShares,
   samplePointsBody,
+  widened,
 } from '../../../src/adapters/elasticsearch/map-sample-body.js';
+import { mapKeyOf } from '../../../src/adapters/elasticsearch/read-model.js';
 import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { samplingEdges } from '../../../src/core/query/map-sampling.js';
 import type { MapQuery } from '../../../src/core/query/query.js';
@@ -21,20 +22,20 @@ const query = (bbox: MapQuery['bbox']): MapQuery => ({ filter: {}, scope: { ente
 describe('Elasticsearch map sampling from doc values', () => {
   it("counts rows then columns by the core's inner edges, the outer ranges open", () => {
     const bbox = { south: 45, west: 4, north: 46, east: 5 };
-    const body = JSON.parse(JSON.stringify(sampleCountsBody(query(bbox), 1000)));
+    const body = JSON.parse(JSON.stringify(sampleCountsBody(query(bbox))));
     const edges = samplingEdges(bbox)!;
     const rows = body.aggs.rows.range.ranges;
     expect(rows).to.have.length(10);
     expect(rows[0]).to.deep.equal({ key: '0', to: edges.rows[1] });
     expect(rows[9]).to.deep.equal({ key: '9', from: edges.rows[9] });
     expect(body.aggs.rows.aggs.columns.range.ranges[4]).to.deep.equal({ key: '4', from: edges.columns[4], to: edges.columns[5] });
-    expect(body.aggs.rows.aggs.columns.aggs.keys.histogram).to.deep.include({ field: 'map_key', interval: 1000, min_doc_count: 1 });
+    expect(body.aggs.rows.aggs.columns).to.not.have.property('aggs');
     expect(body).to.include({ size: 0, track_total_hits: true });
   });
 
   it('across the antimeridian: each column two ranges of stored longitudes, 360 degrees apart, counted as one cell', () => {
     const bbox = { south: -30, west: 170, north: -10, east: -170 };
-    const body = JSON.parse(JSON.stringify(sampleCountsBody(query(bbox), 1000)));
+    const body = JSON.parse(JSON.stringify(sampleCountsBody(query(bbox))));
     const columns = body.aggs.rows.aggs.columns.range.ranges;
     expect(columns).to.have.length(20);
     expect(columns.slice(0, 2)).to.deep.equal([
@@ -52,36 +53,40 @@ describe('Elasticsearch map sampling from doc values', () => {
             key: '0',
             columns: {
               buckets: [
-                { key: '9', doc_count: 2, keys: { buckets: [{ key: 3000, doc_count: 2 }] } },
-                { key: '9', doc_count: 5, keys: { buckets: [{ key: 1000, doc_count: 5 }] } },
+                { key: '9', doc_count: 2 },
+                { key: '9', doc_count: 5 },
               ],
             },
           },
         ],
       },
     });
-    expect(counts.totals[9]).to.equal(7);
-    expect(counts.keys[9]).to.deep.equal([
-      [1000, 5],
-      [3000, 2],
-    ]);
+    expect(counts).to.have.length(100);
+    expect(counts[9]).to.equal(7);
+    expect(counts.reduce((sum, n) => sum + n, 0)).to.equal(7);
   });
 
-  it('sets each threshold at the first bucket edge reaching the quota, every key when the buckets do not, nothing without a quota', () => {
-    const counts = {
-      totals: [10, 50, 4],
-      keys: [
-        [
-          [0, 1],
-          [100, 3],
-        ],
-        [[0, 2]],
-        [[200, 4]],
-      ] as [number, number][][],
-    };
-    expect(cellThresholds(counts, [3, 5, 0], 100)).to.deep.equal({ thresholds: [200, KEY_SPAN, -1], read: 4 + 50 });
-    expect(keyInterval(4000, 2000)).to.equal(Math.ceil((KEY_SPAN / 2) * (3 / 16)));
-    expect(keyInterval(100, 2000)).to.equal(Math.ceil(KEY_SPAN * (3 / 16)));
+  it('sets each threshold for the quota and two standard deviations more, every key when that is most of the cell, nothing without a quota', () => {
+    expect(firstThresholds([10_000, 30, 4], [16, 20, 0])).to.deep.equal([Math.ceil((KEY_SPAN * (16 + 2 * 4 + 2)) / 10_000), KEY_SPAN, -1]);
+    expect(widened(1000)).to.equal(4000);
+    expect(widened(KEY_SPAN / 2)).to.equal(KEY_SPAN);
+  });
+
+  it("the listings' keys are spread evenly, so a cell falls short of its quota below its first threshold rarely", () => {
+    // Ids as the indexer makes them: a site and its reference, often consecutive numbers.
+    const keys = Array.from({ length: 200_000 }, (_, i) => mapKeyOf(`site${i % 7}:${1_000_000 + i}`));
+    // 100 cells of 2 000 listings, each with a quota of 20: its first threshold keeps 20 or more.
+    const [threshold] = firstThresholds([2000], [20]);
+    let short = 0;
+    for (let cell = 0; cell < 100; cell++) {
+      const below = keys.slice(cell * 2000, (cell + 1) * 2000).filter((key) => key < threshold).length;
+      if (below < 20) short++;
+    }
+    expect(short).to.be.at.most(10);
+    // And over the whole key span, sixteen slices hold a sixteenth each within 3 %.
+    const slices = new Array(16).fill(0);
+    for (const key of keys) slices[Math.floor((key * 16) / KEY_SPAN)]++;
+    for (const n of slices) expect(Math.abs(n - keys.length / 16)).to.be.below(keys.length / 16 / 33);
   });
 
   it('reads one clause per cell with a quota, by key, and takes each quota from the front of its cell', () => {
@@ -104,8 +109,12 @@ describe('Elasticsearch map sampling from doc values', () => {
     quotas[0] = 2;
     quotas[11] = 1;
     const hits = [hit('"a"', 45.01, 4.01), hit('"b"', 45.15, 4.15), hit('"c"', 45.02, 4.02), hit('"d"', 45.03, 4.03)];
-    expect(sampledShares(bbox, hits, quotas)?.map((texts) => texts.map(String))).to.deep.equal([['"a"', '"c"'], ['"b"']]);
-    // A cell short of its quota: the caller reads the cells another way.
-    expect(sampledShares(bbox, hits.slice(0, 2), quotas)).to.equal(null);
+    const read = cellShares(bbox, hits, quotas);
+    expect([read?.[0], read?.[11]].map((texts) => texts?.map(String))).to.deep.equal([['"a"', '"c"'], ['"b"']]);
+    expect(read?.filter((texts) => texts.length > 0)).to.have.length(2);
+    // A cell short of its quota: its share as read, for the caller to read it again.
+    expect(cellShares(bbox, hits.slice(0, 2), quotas)?.[0].map(String)).to.deep.equal(['"a"']);
+    // A point without its text (an older document): the caller reads the cells another way.
+    expect(cellShares(bbox, [{ fields: { lat: [45.01], lon: [4.01] } }], quotas)).to.equal(null);
   });
 });

@@ -12,7 +12,7 @@ import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/l
 import { MAP_POINT_FIELDS, PAGE_EXCLUDED_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
 import { readModelFields } from '../../../src/adapters/elasticsearch/read-model.js';
 import { cellCountsAggs } from '../../../src/adapters/elasticsearch/map-cells-body.js';
-import { boxTotalBody, keyInterval } from '../../../src/adapters/elasticsearch/map-sample-body.js';
+import { firstThresholds, KEY_SPAN, sampleCountsBody } from '../../../src/adapters/elasticsearch/map-sample-body.js';
 import { samplingCells } from '../../../src/core/query/map-sampling.js';
 import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { makeListings } from '../../support/fixtures.js';
@@ -182,8 +182,8 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     // A total under the limit: a capped box is spread over its cells (below).
     cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 1417, relation: 'eq' }, hits: points.map(hit) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
-    // The box's total first (no hit), then the golden body.
-    expect(cluster.requests[0].body).to.deep.equal(JSON.parse(JSON.stringify(boxTotalBody(query))));
+    // The box's total and its cells' first (no hit), then the golden body.
+    expect(cluster.requests[0].body).to.deep.equal(JSON.parse(JSON.stringify(sampleCountsBody(query))));
     expect(cluster.requests[1].body).to.deep.equal(body);
     expect(cluster.requests).to.have.length(2);
     expect(result.total).to.equal(1417);
@@ -191,9 +191,8 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
   });
 
-  it('map: a capped box: its cells and their keys counted, then each cell read below its key threshold, its quota from the front', async () => {
+  it('map: a capped box: its cells counted, then each cell read below its key threshold, its quota from the front, a short cell read again', async () => {
     const { query } = golden('map-box-grouped.json') as { query: Parameters<ElasticsearchListingStore['map']>[0] };
-    const interval = keyInterval(4000, 4);
     // Cells 0 and 1 (the south-west corner of the box, then the cell east of it) hold every listing.
     const counts = {
       rows: {
@@ -203,17 +202,8 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
             doc_count: 4000,
             columns: {
               buckets: [
-                {
-                  key: '0',
-                  doc_count: 3000,
-                  keys: {
-                    buckets: [
-                      { key: 0, doc_count: 2 },
-                      { key: interval, doc_count: 5 },
-                    ],
-                  },
-                },
-                { key: '1', doc_count: 1000, keys: { buckets: [{ key: 0, doc_count: 1 }] } },
+                { key: '0', doc_count: 3000 },
+                { key: '1', doc_count: 1000 },
               ],
             },
           },
@@ -223,27 +213,32 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     const at = (l: StoredListing, lon: number) => ({
       fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json], lat: [45.05], lon: [lon] },
     });
-    const cluster = mockCluster();
-    cluster.on('POST', '/annonces/_search', (params) => {
-      if (params.body.aggs?.rows) return { hits: { total: { value: 4000, relation: 'eq' } }, aggregations: counts };
-      if (params.body.aggs) throw new Error('no cell read in index order');
-      if (params.body.size === 0) return { hits: { total: { value: 4000, relation: 'eq' } } };
-      // By key: three of cell 0 then one more (over its quota), one of cell 1 among them.
-      return { hits: { hits: [at(listings[0], 4.05), at(listings[3], 4.15), at(listings[1], 4.05), at(listings[2], 4.05), at(listings[5], 4.05)] } };
-    });
-    const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map({ ...query, limit: 4 });
-    expect(result.total).to.equal(4000);
-    expect(result.sampling).to.deep.equal({ grid: 10 });
-    expect(mapPointsOf(result)).to.deep.equal(listings.slice(0, 4).map(presentMapPoint));
-    expect(cluster.requests).to.have.length(3);
-    const points = cluster.requests[2].body;
-    expect(points).to.include({ size: 8, track_total_hits: false });
-    expect(points.sort).to.deep.equal([{ map_key: 'asc' }]);
-    const shares = points.query.bool.filter.at(-1).bool.should;
-    expect(shares.map((share: any) => share.bool.filter[1])).to.deep.equal([
-      { range: { map_key: { lt: 2 * interval } } },
-      { range: { map_key: { lt: interval } } },
-    ]);
+    for (const shortFirst of [false, true]) {
+      const cluster = mockCluster();
+      cluster.on('POST', '/annonces/_search', (params) => {
+        if (params.body.aggs?.rows) return { hits: { total: { value: 4000, relation: 'eq' } }, aggregations: counts };
+        if (params.body.aggs) throw new Error('no cell read in index order');
+        const cellsRead = params.body.query.bool.filter.at(-1).bool.should.length;
+        // Cell 1 alone, read again: its one listing.
+        if (cellsRead === 1) return { hits: { hits: [at(listings[3], 4.15)] } };
+        // By key: three of cell 0 then one more (over its quota), and cell 1's one among them unless read short.
+        const cell0 = [at(listings[0], 4.05), at(listings[1], 4.05), at(listings[2], 4.05), at(listings[5], 4.05)];
+        return { hits: { hits: shortFirst ? cell0 : [cell0[0], at(listings[3], 4.15), ...cell0.slice(1)] } };
+      });
+      const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map({ ...query, limit: 4 });
+      expect(result.total).to.equal(4000);
+      expect(result.sampling).to.deep.equal({ grid: 10 });
+      expect(mapPointsOf(result)).to.deep.equal(listings.slice(0, 4).map(presentMapPoint));
+      // The counts, the points, and for a cell read short the points of that cell again.
+      expect(cluster.requests).to.have.length(shortFirst ? 3 : 2);
+      const points = cluster.requests[1].body;
+      expect(points).to.include({ track_total_hits: false });
+      expect(points.sort).to.deep.equal([{ map_key: 'asc' }]);
+      const [first0, first1] = firstThresholds([3000, 1000], [3, 1]);
+      const thresholdsOf = (body: any) => body.query.bool.filter.at(-1).bool.should.map((share: any) => share.bool.filter[1].range.map_key.lt);
+      expect(thresholdsOf(points)).to.deep.equal([first0, first1]);
+      if (shortFirst) expect(thresholdsOf(cluster.requests[2].body)).to.deep.equal([Math.min(KEY_SPAN, first1 * 4)]);
+    }
   });
 
   it('map: a capped box on an index without plain coordinates: each cell share in index order, or cell by cell on an index that refuses it', async () => {
@@ -275,16 +270,16 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map({ ...query, limit: 4 });
       expect(result.total).to.equal(4000);
       expect(result.sampling).to.deep.equal({ grid: 10 });
-      expect(cluster.requests[2].body.aggs).to.deep.equal(JSON.parse(JSON.stringify(cellCountsAggs(cells))));
-      const shares = cluster.requests[3].body;
+      expect(cluster.requests[1].body.aggs).to.deep.equal(JSON.parse(JSON.stringify(cellCountsAggs(cells))));
+      const shares = cluster.requests[2].body;
       expect(Object.keys(shares.aggs)).to.deep.equal(['c0', 'c1']);
       expect([shares.aggs.c0.aggs.points.top_hits.size, shares.aggs.c1.aggs.points.top_hits.size]).to.deep.equal([3, 1]);
       if (!refused) {
-        expect(cluster.requests).to.have.length(4);
+        expect(cluster.requests).to.have.length(3);
         expect(mapPointsOf(result)).to.deep.equal(listings.slice(0, 4).map(presentMapPoint));
       } else {
         // One read per cell with a share, from _source, at most its share.
-        expect(cluster.requests.slice(4).map((r) => [r.body.size, r.body._source])).to.deep.equal([
+        expect(cluster.requests.slice(3).map((r) => [r.body.size, r.body._source])).to.deep.equal([
           [3, { includes: MAP_POINT_FIELDS }],
           [1, { includes: MAP_POINT_FIELDS }],
         ]);
