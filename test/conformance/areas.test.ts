@@ -115,6 +115,8 @@ describeEngines(
         { lat: 45.76013, lon: 4.84027 },
       ],
       ['a word, from the antimeridian', { words: ['lumineux'] }, { lat: -18.10013, lon: 179.90027 }],
+      // Hundreds of kilometres from the centre: the nearest are found only in a wide ring.
+      ['a Paris polygon, from Lyon', { area: AREAS[0][1] }, { lat: 45.76013, lon: 4.84027 }],
     ];
     for (const [label, filter, centre] of distanceCases) {
       it(`sort by distance, ${label}: nearest first, ties by id, by keyset and by page number`, async () => {

@@ -58,7 +58,7 @@ import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { facetCounts } from '../../core/query/facets.js';
 import { registerGeoFunctions } from './read/geo-sql.js';
 import { buildDistanceSearchSql } from './read/distance-sql.js';
-import type { LatLon } from '../../core/query/geo.js';
+import { distanceMeters, type LatLon } from '../../core/query/geo.js';
 import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './read/facets-sql.js';
 import { buildActiveStatsSql, buildWithdrawnStatsSql, statsFromRows } from './read/stats-sql.js';
 
@@ -93,6 +93,11 @@ export interface SqliteListingStoreOptions {
 
 /** meta key of ListingIndex.groupingPending. */
 const GROUPING_PENDING = 'grouping_pending';
+/** A search by distance asks first within this many kilometres of its centre, then in rings this many times wider. */
+const FIRST_RING_KM = 0.5;
+const RING_WIDENING = 4;
+/** Beyond this radius (about the Earth's half-circumference, in km) a ring holds every listing: the last try has none. */
+const LAST_RING_KM = 20_016;
 
 export class SqliteListingStore implements ListingReader, ListingIndex {
   readonly backend = 'sqlite';
@@ -163,9 +168,22 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     );
   }
 
+  /**
+   * Nearest first: asked within rings of FIRST_RING_KM, then RING_WIDENING times wider, until a ring
+   * holds the page and the row after it (then no listing outside the ring can precede them), or holds
+   * the whole area; the last try has no ring.
+   */
   private searchByDistance(query: SearchQuery, centre: LatLon): SearchResult<StoredListing> {
-    const { sql, params } = buildDistanceSearchSql(query, centre, this.textPlanner.choose(query.filter, searchRowsWanted(query)));
-    const rows = this.statements.get(sql).all(...params) as (ListingRow & { distance: number })[];
+    const text = this.textPlanner.choose(query.filter, searchRowsWanted(query));
+    const from = query.after ? Number(query.after[0]) / 1000 : 0;
+    const area = query.filter.area;
+    const last = area?.kind === 'circle' ? distanceMeters(centre, area.centre) / 1000 + area.radiusKm : LAST_RING_KM;
+    let rows: (ListingRow & { distance: number })[] = [];
+    for (let ringKm = from + FIRST_RING_KM; ; ringKm = from + (ringKm - from) * RING_WIDENING) {
+      const { sql, params } = buildDistanceSearchSql(query, centre, text, ringKm < last ? ringKm : undefined);
+      rows = this.statements.get(sql).all(...params) as (ListingRow & { distance: number })[];
+      if (ringKm >= last || rows.length > query.pageSize) break;
+    }
     return pageOf(
       rows,
       query.pageSize,

@@ -1,24 +1,31 @@
 /**
  * A search sorted by distance (`sort=distance`) on SQLite: nearest first from the centre, ties by id,
  * over the listings with coordinates. No index orders by a distance, so the statement sorts what the
- * filters keep; a radius or a polygon keeps that to the R*Tree's boxes (read/geo-sql.ts). Rows and
- * documents are read for the page only.
+ * filters keep. The store asks it first within small rings around the centre (`ringKm`: the R*Tree's
+ * boxes of that circle, read/geo-sql.ts), widening them until a ring holds the page whole, so a page
+ * sorts the listings near the centre rather than every one of the area. Rows and documents are read
+ * for the page only.
  */
 import type { SearchQuery } from '../../../core/query/query.js';
 import type { LatLon } from '../../../core/query/geo.js';
 import { filterConditions, mergeParts, scopeConditions, type Param, type Sql } from './filter-sql.js';
 import { DOC_COLUMNS, PAGE_ROW_COLUMNS } from '../rows/columns.js';
-import { DISTANCE_FUNCTION } from './geo-sql.js';
+import { areaConditions, DISTANCE_FUNCTION } from './geo-sql.js';
 import { withText, type TextChoice } from '../text/choice.js';
 
 const DISTANCE = `${DISTANCE_FUNCTION}(?, ?, l.lat, l.lon)`;
 
-/** Rows of the page and one more, each with its `distance` in metres. */
-export function buildDistanceSearchSql(query: SearchQuery, centre: LatLon, text: TextChoice | null): Sql {
-  const parts = mergeParts(scopeConditions(query.scope, query.grouped), filterConditions(query.filter), {
-    where: ['l.lat IS NOT NULL', 'l.lon IS NOT NULL'],
-    params: [],
-  });
+/**
+ * Rows of the page and one more, each with its `distance` in metres; with `ringKm`, only those within
+ * that many kilometres of the centre.
+ */
+export function buildDistanceSearchSql(query: SearchQuery, centre: LatLon, text: TextChoice | null, ringKm?: number): Sql {
+  const parts = mergeParts(
+    scopeConditions(query.scope, query.grouped),
+    filterConditions(query.filter),
+    { where: ['l.lat IS NOT NULL', 'l.lon IS NOT NULL'], params: [] },
+    ringKm === undefined ? { where: [], params: [] } : areaConditions({ kind: 'circle', centre, radiusKm: ringKm }),
+  );
   if (query.after) {
     const [distance, id] = query.after as Param[];
     parts.where.push(`(${DISTANCE} > ? OR (${DISTANCE} = ? AND l.id > ?))`);
