@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { Scope } from '../../src/core/query/query.js';
+import type { Scope, SortName } from '../../src/core/query/query.js';
 import { distanceMeters, type GeoArea, type LatLon } from '../../src/core/query/geo.js';
 import type { ListingFilter, SearchQuery } from '../../src/core/query/query.js';
 import { makeListings, prng } from '../support/fixtures.js';
@@ -71,10 +71,10 @@ describeEngines(
     const listings = areaListings();
     const store = storeHolding(engine, 'areas', listings);
 
-    async function searchAll(area: GeoArea): Promise<string[]> {
+    async function searchAll(area: GeoArea, sort: SortName = 'recent', pageSize = 50): Promise<string[]> {
       const ids: string[] = [];
       for (let after = null as (string | number)[] | null, guard = 0; guard < 100; guard++) {
-        const page = await store().search({ filter: { area }, scope: ALL, grouped: true, sort: 'recent', pageSize: 50, page: 1, after });
+        const page = await store().search({ filter: { area }, scope: ALL, grouped: true, sort, pageSize, page: 1, after });
         ids.push(...page.items.map((l) => l.id));
         if (!page.hasMore) return ids;
         after = page.last;
@@ -95,6 +95,21 @@ describeEngines(
         expect(clusters.total).to.equal(ungrouped.length);
       });
     }
+
+    it('every sort in an area: keyset and page-number pages as the oracle, with a type filter too', async () => {
+      const area = AREAS[3][1];
+      for (const sort of ['recent', 'price_asc', 'price_desc', 'surface_desc', 'pricem2_asc'] as SortName[]) {
+        expect(await searchAll(area, sort, 5), sort).to.deep.equal(expectedSearch(listings, { area }, ALL, true, sort));
+        const filter: ListingFilter = { area, types: ['appartement'] };
+        const expected = expectedSearch(listings, filter, ALL, true, sort);
+        expect(expected.length).to.be.at.least(6);
+        const second = await store().search({ filter, scope: ALL, grouped: true, sort, pageSize: 3, page: 2, after: null });
+        expect(
+          second.items.map((l) => l.id),
+          `${sort}, page 2`,
+        ).to.deep.equal(expected.slice(3, 6));
+      }
+    });
 
     /** The oracle's order: located listings of the filter by distance from the centre, then id. */
     function expectedByDistance(filter: ListingFilter, centre: LatLon): string[] {

@@ -57,6 +57,7 @@ import { storeStamp } from './state/stamp.js';
 import type { FacetsQuery, FacetsResult } from '../../core/query/facets.js';
 import { facetCounts } from '../../core/query/facets.js';
 import { registerGeoFunctions } from './read/geo-sql.js';
+import { buildAreaScanSql } from './read/area-scan-sql.js';
 import { buildDistanceSearchSql } from './read/distance-sql.js';
 import { distanceMeters, type LatLon } from '../../core/query/geo.js';
 import { buildFacetSql, buildFacetTotalSql, type ChooseText } from './read/facets-sql.js';
@@ -93,6 +94,11 @@ export interface SqliteListingStoreOptions {
 
 /** meta key of ListingIndex.groupingPending. */
 const GROUPING_PENDING = 'grouping_pending';
+/**
+ * Entries of the sort's index a search in an area tests before it reads the area's every listing
+ * instead: an area holding one listing in a hundred finds a page of 25 among them.
+ */
+const AREA_SCAN_CAP = 5000;
 /** A search by distance asks first within this many kilometres of its centre, then in rings this many times wider. */
 const FIRST_RING_KM = 0.5;
 const RING_WIDENING = 4;
@@ -150,7 +156,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     const presented = this.state.publicJsonCurrent();
     const { sql, params } = buildSearchSql(query, { presented, text: this.textPlanner.choose(query.filter, searchRowsWanted(query)) });
     if (presented) {
-      const rows = this.statements.get(sql).all(...params) as IndexedPageRow[];
+      const rows = this.areaAlongTheSort(query) ?? (this.statements.get(sql).all(...params) as IndexedPageRow[]);
       return pageOf(
         rows,
         query.pageSize,
@@ -166,6 +172,14 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
       (page) => page.map(fromRow),
       (row) => [sort.keyOf(row), row.id],
     );
+  }
+
+  /** The page of a search in an area when the sort's first entries hold it whole (read/area-scan-sql.ts), else null. */
+  private areaAlongTheSort(query: SearchQuery): IndexedPageRow[] | null {
+    const statement = buildAreaScanSql(query, AREA_SCAN_CAP);
+    if (!statement) return null;
+    const rows = this.statements.get(statement.sql).all(...statement.params) as IndexedPageRow[];
+    return rows.length > query.pageSize ? rows : null;
   }
 
   /**

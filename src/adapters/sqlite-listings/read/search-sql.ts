@@ -2,7 +2,7 @@
  * GET /annonces on SQLite: the search statement as a pure function of the engine-neutral query and
  * the plan the store chose (whether the precomputed texts are current, the full-text plan).
  */
-import type { SearchQuery } from '../../../core/query/query.js';
+import type { ListingFilter, SearchQuery } from '../../../core/query/query.js';
 import { filterConditions, mergeParts, scopeConditions, transactionLeads, type Param, type Sql } from './filter-sql.js';
 import { SORT_SPECS } from './sorts.js';
 import { withText, type TextChoice } from '../text/choice.js';
@@ -23,11 +23,12 @@ export function searchRowsWanted(query: SearchQuery): number {
   return (query.after ? 0 : (query.page - 1) * query.pageSize) + query.pageSize + 1;
 }
 
-export function buildSearchSql(query: SearchQuery, plan: SearchPlan): Sql {
+/** A search sorted by one of the five sorts: its conditions (its cursor's included), the page's limit and offset. */
+export function sortedSearchParts(query: SearchQuery, filter: ListingFilter) {
   const sort = SORT_SPECS[query.sort];
   const parts = mergeParts(
     scopeConditions(query.scope, query.grouped),
-    filterConditions(query.filter, 'l', { transactionLeads: transactionLeads(query.filter, sort.byTransaction) }),
+    filterConditions(filter, 'l', { transactionLeads: transactionLeads(filter, sort.byTransaction) }),
   );
   const direction = sort.descending ? 'DESC' : 'ASC';
   if (query.after) {
@@ -39,8 +40,11 @@ export function buildSearchSql(query: SearchQuery, plan: SearchPlan): Sql {
     parts.where.push(`${sort.expression} ${op}= ? AND (${sort.expression} ${op} ? OR l.id ${op} ?)`);
     parts.params.push(key, key, id);
   }
-  const limit = query.pageSize + 1;
-  const offset = query.after ? 0 : (query.page - 1) * query.pageSize;
+  return { sort, parts, direction, limit: query.pageSize + 1, offset: query.after ? 0 : (query.page - 1) * query.pageSize };
+}
+
+export function buildSearchSql(query: SearchQuery, plan: SearchPlan): Sql {
+  const { sort, parts, direction, limit, offset } = sortedSearchParts(query, query.filter);
   const order = `ORDER BY ${sort.expression} ${direction}, l.id ${direction}`;
   // The page's rows are chosen first, without their text, and only then read their text (`l.rowid`
   // of the outer query is the inner query's rowid column). When SQLite sorts (text first, or filters
