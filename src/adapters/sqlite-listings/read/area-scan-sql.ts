@@ -10,6 +10,7 @@
 import type { SearchQuery } from '../../../core/query/query.js';
 import type { Sql } from './filter-sql.js';
 import { sortedSearchParts } from './search-sql.js';
+import { withinCondition } from './geo-sql.js';
 import { textOf } from '../rows/columns.js';
 
 /** The statement, or null for a search it does not serve (no area, words, or a sort by distance). */
@@ -20,14 +21,15 @@ export function buildAreaScanSql(query: SearchQuery, cap: number): Sql | null {
   const order = (alias: string) => `ORDER BY ${alias}.sort_key ${direction}, ${alias}.id ${direction}`;
   // Innermost the index's first entries, then those in the area (their coordinates read from the
   // rows), then the page's texts: read for its rows only.
+  const within = withinCondition(area);
   return {
     sql: `SELECT l.rowid, l.id, p.sort_key, ${textOf('public_json')} AS public_json
       FROM (SELECT c.rowid AS rowid, c.id AS id, c.sort_key AS sort_key
         FROM (SELECT l.rowid AS rowid, l.id AS id, ${sort.expression} AS sort_key FROM listings l WHERE ${parts.where.join(' AND ')}
           ORDER BY ${sort.expression} ${direction}, l.id ${direction} LIMIT ${cap}) c
         CROSS JOIN listings l ON l.rowid = c.rowid
-        WHERE geo_within(?, l.lat, l.lon) ${order('c')} LIMIT ${limit} OFFSET ${offset}) p
+        WHERE ${within.where.join(' AND ')} ${order('c')} LIMIT ${limit} OFFSET ${offset}) p
       CROSS JOIN listings l ON l.rowid = p.rowid ${order('p')}`,
-    params: [...parts.params, JSON.stringify(area)],
+    params: [...parts.params, ...within.params],
   };
 }

@@ -10,7 +10,8 @@ import type { SearchQuery } from '../../../core/query/query.js';
 import type { LatLon } from '../../../core/query/geo.js';
 import { filterConditions, mergeParts, scopeConditions, type Param, type Sql } from './filter-sql.js';
 import { DOC_COLUMNS, PAGE_ROW_COLUMNS } from '../rows/columns.js';
-import { areaConditions, DISTANCE_FUNCTION } from './geo-sql.js';
+import type { SqlPart } from './sql-part.js';
+import { areaConditions, DISTANCE_FUNCTION, withinCondition } from './geo-sql.js';
 import { withText, type TextChoice } from '../text/choice.js';
 
 const DISTANCE = `${DISTANCE_FUNCTION}(?, ?, l.lat, l.lon)`;
@@ -20,12 +21,14 @@ const DISTANCE = `${DISTANCE_FUNCTION}(?, ?, l.lat, l.lon)`;
  * that many kilometres of the centre.
  */
 export function buildDistanceSearchSql(query: SearchQuery, centre: LatLon, text: TextChoice | null, ringKm?: number): Sql {
-  const parts = mergeParts(
-    scopeConditions(query.scope, query.grouped),
-    filterConditions(query.filter),
-    { where: ['l.lat IS NOT NULL', 'l.lon IS NOT NULL'], params: [] },
-    ringKm === undefined ? { where: [], params: [] } : areaConditions({ kind: 'circle', centre, radiusKm: ringKm }),
-  );
+  const { area, ...others } = query.filter;
+  // Within a ring, the ring's R*Tree boxes lead and the area is a test of the rows: with both in the
+  // R*Tree, SQLite may lead with the area's boxes and read every listing of the area again.
+  const ringParts: SqlPart[] =
+    ringKm === undefined
+      ? [filterConditions(query.filter)]
+      : [filterConditions(others), areaConditions({ kind: 'circle', centre, radiusKm: ringKm }), area ? withinCondition(area) : { where: [], params: [] }];
+  const parts = mergeParts(scopeConditions(query.scope, query.grouped), ...ringParts, { where: ['l.lat IS NOT NULL', 'l.lon IS NOT NULL'], params: [] });
   if (query.after) {
     const [distance, id] = query.after as Param[];
     parts.where.push(`(${DISTANCE} > ? OR (${DISTANCE} = ? AND l.id > ?))`);

@@ -8,14 +8,20 @@ import type Database from 'better-sqlite3';
 import { areaBoxes, distanceMeters, inArea, inParts, polygonParts, type GeoArea, type LatLon } from '../../../core/query/geo.js';
 import type { SqlPart } from './sql-part.js';
 
-/** Conditions keeping the listings of the area (none without coordinates). */
+/** Conditions keeping the listings of the area (none without coordinates), led by the R*Tree. */
 export function areaConditions(area: GeoArea, alias = 'l'): SqlPart {
   const boxes = areaBoxes(area);
   const inBox = 'SELECT id FROM listings_rtree WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?';
+  const within = withinCondition(area, alias);
   return {
-    where: [`${alias}.rowid IN (${boxes.map(() => inBox).join(' UNION ALL ')})`, `geo_within(?, ${alias}.lat, ${alias}.lon)`],
-    params: [...boxes.flatMap((box) => [box.south, box.north, box.west, box.east]), JSON.stringify(area)],
+    where: [`${alias}.rowid IN (${boxes.map(() => inBox).join(' UNION ALL ')})`, ...within.where],
+    params: [...boxes.flatMap((box) => [box.south, box.north, box.west, box.east]), ...within.params],
   };
+}
+
+/** The exact test of the area on each row's coordinates alone (rows another condition leads to). */
+export function withinCondition(area: GeoArea, alias = 'l'): SqlPart {
+  return { where: [`geo_within(?, ${alias}.lat, ${alias}.lon)`], params: [JSON.stringify(area)] };
 }
 
 /** Distance in metres from a point to the listing, as `sort=distance` orders (null without coordinates). */
