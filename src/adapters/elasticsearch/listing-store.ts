@@ -106,8 +106,11 @@ const BLOCK_PAGE = 1000;
 
 export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   readonly backend = BACKEND;
-  /** No stored candidates (a block is read whole, many blocks a search) and no file to lend a thread. */
-  readonly capabilities: IndexCapabilities = { storedCandidates: null, groupWorker: null };
+  /**
+   * No stored candidates (a block is read whole, many blocks a search) and no file to lend a thread;
+   * a first build is kept aside and written once, a bulk request of a load's batch size at a time.
+   */
+  readonly capabilities: IndexCapabilities = { storedCandidates: null, groupWorker: null, firstBuildAside: { pageSize: 1000 } };
   /** The alias this store reads and writes. */
   readonly alias: string;
   /** The alias's state index exists (created once per store, not once per batch). */

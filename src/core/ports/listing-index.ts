@@ -117,10 +117,21 @@ export interface GroupWorkerSupport {
   upsertGroupRows(count: number, rowAt: (index: number) => EncodedGroupRow): Promise<WriteFailure[]>;
 }
 
+/**
+ * An engine whose first build should be written once (Elasticsearch): without stored candidates, a
+ * first build grouped at its end reads its blocks back and rewrites the grouped documents. The indexer
+ * keeps the records aside instead, groups them there and writes each listing once with its group
+ * (indexer/first-build/), `pageSize` listings a write.
+ */
+export interface FirstBuildAside {
+  pageSize: number;
+}
+
 /** What only some engines can do: each member is null on an engine without it. */
 export interface IndexCapabilities {
   storedCandidates: StoredCandidates | null;
   groupWorker: GroupWorkerSupport | null;
+  firstBuildAside: FirstBuildAside | null;
 }
 
 export interface ListingIndex {
