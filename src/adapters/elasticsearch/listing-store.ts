@@ -68,6 +68,7 @@ import { clearJournal, readJournal, writeJournal, type JournalVersion } from './
 import { elasticsearchStoreStatus, recordElasticsearchLoad } from './store-status.js';
 import type { StoreStatus } from '../../core/ports/store-status.js';
 import { UnrefreshedWrites } from './unrefreshed-writes.js';
+import { prepareBlockKeys } from '../../core/dedup/block-key.js';
 import { acquireElasticsearchWriterLock, ensureStateIndex, readLock, stateIndexOf, type FencedWriterLock } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
@@ -300,6 +301,9 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> {
+    // Every write computes block keys (documents, unrefreshed writes): their tables are built before
+    // the lease starts, not by the first write, where building them could outlast a short lease.
+    prepareBlockKeys();
     const lock = await guarded(() =>
       acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter(), { leaseMs: this.options.writerLeaseMs }),
     );
