@@ -8,13 +8,13 @@
  * each listing, read the blocks back and rewrote two listings in three with their groups. Kept aside,
  * the grouping runs the same code over the same listings, and the target sees one write a listing.
  *
- * The writer lock, the change positions and the grouping-pending mark stay the target's: the mark is
- * set on it before anything is written there and cleared only once every listing is, so a load killed
- * during the writes leaves a store the next load groups whole (the two-pass path, indexer/dedup/stage.ts).
+ * The writer lock, the change positions and the marks stay the target's. The grouping-pending mark
+ * is cleared only once every listing is written, and the build's own mark (FirstBuildAside.begun) is
+ * set before its first write there: the rerun of a killed build finds it and is kept aside again.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { IndexCapabilities, ListingIndex, WriteFailure } from '../../src/core/ports/listing-index.js';
+import type { FirstBuildMark, IndexCapabilities, ListingIndex, WriteFailure } from '../../src/core/ports/listing-index.js';
 import type { SnapshotOptions } from '../snapshot.js';
 import { AsideFile } from './aside-file.js';
 import { writeOnce, type WriteOnceProgress } from './write-once.js';
@@ -30,6 +30,8 @@ export class AsideIndex implements ListingIndex {
     private readonly target: Target,
     private readonly file: AsideFile,
     private readonly pageSize: number,
+    private readonly mark: FirstBuildMark,
+    private readonly finished: () => Promise<void>,
   ) {}
 
   get backend(): string {
@@ -44,8 +46,14 @@ export class AsideIndex implements ListingIndex {
   static async forLoad(target: Target, options: { keepAside?: boolean; snapshot?: SnapshotOptions; dir?: string }): Promise<AsideIndex | null> {
     const aside = target.capabilities.firstBuildAside;
     if (aside === null || options.keepAside === false || options.snapshot) return null;
-    if ((await target.groupingPending()) || (await target.count()) > 0) return null;
-    return new AsideIndex(target, AsideFile.open(options.dir), aside.pageSize);
+    // The rerun of a killed build kept aside starts it again: the pages it wrote are a part of the
+    // files' final state, not the state a load of them reaches half-way (a withdrawal it wrote would
+    // be found by an earlier record's relisting lookup), so they are not read back but written again.
+    const begun = await aside.begun();
+    if (!begun && ((await target.groupingPending()) || (await target.count()) > 0)) return null;
+    const mark = begun ?? { changeSeqFrom: await target.maxChangeSeq() };
+    if (!begun) await aside.setBegun(mark);
+    return new AsideIndex(target, AsideFile.open(options.dir), aside.pageSize, mark, () => aside.setBegun(null));
   }
 
   // Each lookup and write is one short synchronous statement: the event loop runs first, so the
@@ -89,6 +97,7 @@ export class AsideIndex implements ListingIndex {
     return this.upsertMany(listings);
   }
 
+  /** The target's mark (a rerun of a killed build finds it set), until the grouping here has finished. */
   async groupingPending(): Promise<boolean> {
     return !this.grouped && (await this.target.groupingPending());
   }
@@ -98,8 +107,9 @@ export class AsideIndex implements ListingIndex {
     else this.grouped = true;
   }
 
-  maxChangeSeq(): Promise<number> {
-    return this.target.maxChangeSeq();
+  /** Where the build numbers from: a rerun gives each listing the position the killed build gave it. */
+  async maxChangeSeq(): Promise<number> {
+    return this.mark.changeSeqFrom;
   }
 
   maxChangedAt(): Promise<number> {
@@ -113,6 +123,7 @@ export class AsideIndex implements ListingIndex {
   async writeOnce(onPage: (progress: WriteOnceProgress) => void): Promise<WriteFailure[]> {
     const refused = await writeOnce(this.file, this.target, { pageSize: this.pageSize, onPage });
     if (this.grouped) await this.target.setGroupingPending(false);
+    await this.finished();
     return refused;
   }
 

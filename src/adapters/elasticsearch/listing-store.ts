@@ -103,6 +103,8 @@ interface BlockHit {
 
 /** The id of the grouping-owed mark in the alias's state index. */
 const GROUPING_MARK = 'grouping-pending';
+/** The id of the mark of a first build kept aside that has not written all its listings yet. */
+const ASIDE_MARK = 'first-build-aside';
 const BLOCK_PAGE = 1000;
 
 export class ElasticsearchListingStore implements ListingReader, ListingIndex {
@@ -111,7 +113,18 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
    * No stored candidates (a block is read whole, many blocks a search) and no file to lend a thread;
    * a first build is kept aside and written once, a bulk request of a load's batch size at a time.
    */
-  readonly capabilities: IndexCapabilities = { storedCandidates: null, groupWorker: null, firstBuildAside: { pageSize: 1000 } };
+  readonly capabilities: IndexCapabilities = {
+    storedCandidates: null,
+    groupWorker: null,
+    firstBuildAside: {
+      pageSize: 1000,
+      begun: async () => {
+        const mark = await this.readMark<{ change_seq_from: number }>(ASIDE_MARK);
+        return mark && { changeSeqFrom: mark.change_seq_from };
+      },
+      setBegun: (mark) => this.setMark(ASIDE_MARK, mark && { change_seq_from: mark.changeSeqFrom }),
+    },
+  };
   /** The alias this store reads and writes. */
   readonly alias: string;
   /** The alias's state index exists (created once per store, not once per batch). */
@@ -360,24 +373,34 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** A grouping is owed to the whole catalogue (a first build's, or a dead writer's). */
   async groupingPending(): Promise<boolean> {
+    return (await this.readMark(GROUPING_MARK)) !== null;
+  }
+
+  async setGroupingPending(pending: boolean): Promise<void> {
+    await this.setMark(GROUPING_MARK, pending ? {} : null);
+  }
+
+  /** A mark document of the alias's state index, or null when there is none. */
+  private async readMark<T extends object>(id: string): Promise<T | null> {
     try {
-      const response = await guarded(() => this.client.get({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
-      return response.found;
+      const response = await guarded(() => this.client.get<T>({ index: stateIndexOf(this.alias), id }));
+      return response.found ? (response._source ?? ({} as T)) : null;
     } catch (error) {
-      if (statusOf(error) === 404) return false;
+      if (statusOf(error) === 404) return null;
       throw error;
     }
   }
 
-  async setGroupingPending(pending: boolean): Promise<void> {
+  /** Writes a mark with `fields` beside its time, or removes it (null). */
+  private async setMark(id: string, fields: object | null): Promise<void> {
     this.fence();
-    if (pending) {
+    if (fields !== null) {
       await this.ensureStateIndex();
-      await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id: GROUPING_MARK, document: { since: Date.now() } }));
+      await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id, document: { since: Date.now(), ...fields } }));
       return;
     }
     try {
-      await guarded(() => this.client.delete({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
+      await guarded(() => this.client.delete({ index: stateIndexOf(this.alias), id }));
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
     }

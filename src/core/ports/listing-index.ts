@@ -125,6 +125,19 @@ export interface GroupWorkerSupport {
  */
 export interface FirstBuildAside {
   pageSize: number;
+  /**
+   * A durable mark, set before such a build writes anything to the store and cleared once it wrote
+   * every listing: a load finding it is the rerun of a killed build, which is kept aside again from
+   * its files and numbers its changes from where the killed build did, so that it writes the same
+   * listings at the same positions, with the same group keys (minted from them), over what it wrote.
+   */
+  begun(): Promise<FirstBuildMark | null>;
+  setBegun(mark: FirstBuildMark | null): Promise<void>;
+}
+
+/** Where a first build kept aside numbers its changes from: the store's highest change_seq when it began. */
+export interface FirstBuildMark {
+  changeSeqFrom: number;
 }
 
 /** What only some engines can do: each member is null on an engine without it. */
