@@ -15,6 +15,8 @@
 import { cellQuotas, sampledResult, samplingCells } from '../../core/query/map-sampling.js';
 import { buildCellPointsBody, CELL_POINTS_FILTER, cellCountsAggs, cellPointsOf, cellTotalsOf } from './map-cells-body.js';
 import {
+  boxPointsBody,
+  boxThreshold,
   boxTotalBody,
   cellCountsOf,
   cellShares,
@@ -189,16 +191,16 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   /**
-   * A capped map: each cell's listings below its key threshold in one search, each cell's quota taken
-   * from the front; the cells read short (about one in 40) read again below wider thresholds
-   * (map-sample-body.ts). An index whose listings lack the plain coordinates (an older mapping: the
+   * A capped map: the box's listings below one key threshold, each cell's quota taken from the front;
+   * the cells left short (sparse ones, and about one in 40 by chance) read again below their own
+   * thresholds (map-sample-body.ts). An index whose listings lack the plain coordinates (an older mapping: the
    * cells' counts then miss some of the box's), or a catalogue that changed between the requests, has
    * its cells counted and read in index order instead (map-cells-body.ts).
    */
   private async sampledMap(query: MapQuery, total: number, totals: number[]): Promise<MapResult> {
     if (totals.reduce((sum, n) => sum + n, 0) === total) {
       const quotas = cellQuotas(totals, query.limit);
-      const shares = await this.sharesBelowThresholds(query, quotas, firstThresholds(totals, quotas));
+      const shares = await this.sharesBelowThresholds(query, quotas, totals, firstThresholds(totals, quotas));
       if (shares) return sampledResult(total, shares.filter((_, cell) => quotas[cell] > 0).map(shareResult));
     }
     const cells = samplingCells(query.bbox) ?? [];
@@ -213,15 +215,30 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return this.cellsInIndexOrder(query, cells, cellQuotas(cellTotalsOf(older.aggregations), query.limit), totalOf(older.hits?.total));
   }
 
-  /** Each cell's quota of points by key, read below the thresholds, widened for the cells read short; null: read another way. */
-  private async sharesBelowThresholds(query: MapQuery, quotas: number[], thresholds: number[]): Promise<Buffer[][] | null> {
+  /**
+   * Each cell's quota of points by key: first the box's listings below one threshold, then the cells
+   * still short below their own thresholds, widened for the cells read short; null: read another way.
+   */
+  private async sharesBelowThresholds(query: MapQuery, quotas: number[], totals: number[], thresholds: number[]): Promise<Buffer[][] | null> {
     const shares: Buffer[][] = quotas.map(() => []);
+    const first = boxThreshold(totals, thresholds, query.limit, MAX_SAMPLE_READ);
     let toRead = thresholds;
+    if (first > 0) {
+      const read = await this.cellReads(query, quotas, boxPointsBody(query, first, MAX_SAMPLE_READ));
+      if (!read) return null;
+      toRead = thresholds.map((threshold, cell) => {
+        if (threshold < 0 || read[cell].length >= quotas[cell]) {
+          shares[cell] = read[cell];
+          return -1;
+        }
+        // Its every key below `first` read: its own threshold when higher, else a wider one.
+        return threshold > first ? threshold : widened(first);
+      });
+      // Every key read and a cell still short: the catalogue changed since it was counted.
+      if (first >= KEY_SPAN && toRead.some((threshold) => threshold >= 0)) return null;
+    }
     while (toRead.some((threshold) => threshold >= 0)) {
-      const response = await guarded(() =>
-        this.client.search({ index: this.alias, ...samplePointsBody(query, toRead, MAX_SAMPLE_READ), filter_path: SAMPLE_POINTS_FILTER }),
-      );
-      const read = cellShares(query.bbox, response.hits?.hits ?? [], quotas);
+      const read = await this.cellReads(query, quotas, samplePointsBody(query, toRead, MAX_SAMPLE_READ));
       if (!read) return null;
       const next = toRead.map(() => -1);
       for (const [cell, threshold] of toRead.entries()) {
@@ -234,6 +251,12 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       toRead = next;
     }
     return shares;
+  }
+
+  /** One read of a capped map's points, each cell's up to its quota (map-sample-body.ts cellShares). */
+  private async cellReads(query: MapQuery, quotas: number[], body: SearchBody): Promise<Buffer[][] | null> {
+    const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: SAMPLE_POINTS_FILTER }));
+    return cellShares(query.bbox, response.hits?.hits ?? [], quotas);
   }
 
   /**

@@ -4,9 +4,12 @@
  * - the counts (`sampleCountsBody`): the box's exact total and, per cell, its listings, by two `range`
  *   aggregations on the plain coordinates `lat` and `lon` with the core's edges (rows, then columns
  *   under each row);
- * - the points (`samplePointsBody`): the listings of each cell whose key is below the cell's threshold,
- *   sorted by key, their texts from doc values as the map reads them; each cell's quota is then taken
- *   from the front of its hits (`cellShares`).
+ * - the points: first the box's listings whose key is below one threshold (`boxPointsBody`), the
+ *   highest of the cells' own that keeps the read within a budget (`boxThreshold`), sorted by key,
+ *   their texts from doc values as the map reads them; each cell's quota is then taken from the front
+ *   of its hits (`cellShares`). The cells still short (a sparse one, whose threshold is higher) are
+ *   read below their own thresholds, one clause each (`samplePointsBody`). One threshold for the box
+ *   costs the node a range on the key; a clause per cell, a box and a range each, costs it far more.
  * `map_key` is a pseudo-random key of the listing's id written at index time (read-model.ts mapKeyOf),
  * spread evenly over [0, KEY_SPAN): the listings of a cell below a threshold t number about
  * n x t / KEY_SPAN, so each cell's threshold is set for its quota and a few standard deviations more
@@ -36,6 +39,8 @@ export const KEY_SPAN = 2 ** 31;
 const MARGIN_SD = 2;
 /** A short cell's threshold is multiplied by this for the next read. */
 const WIDENING = 4;
+/** The first read returns at most about this many times the map's limit (at most half the read cap). */
+const BOX_READ_BUDGET = 1.5;
 
 /** The box's exact total, nothing else. */
 export function boxTotalBody(query: MapQuery): SearchBody {
@@ -107,22 +112,53 @@ export function firstThresholds(totals: readonly number[], quotas: readonly numb
   });
 }
 
+/**
+ * The threshold of the box's first read: the highest of the cells' thresholds below which the box
+ * holds, by the cells' counts, at most BOX_READ_BUDGET times the limit (and half of `maxRead`); 0 when
+ * even the lowest does not fit. A dense box of even density gets its every cell's threshold; in a
+ * box of towns and countryside the sparse cells, whose thresholds are higher, are left for later.
+ */
+export function boxThreshold(totals: readonly number[], thresholds: readonly number[], limit: number, maxRead: number): number {
+  const budget = Math.min(BOX_READ_BUDGET * limit, maxRead / 2);
+  const candidates = [...new Set(thresholds.filter((threshold) => threshold >= 0))].sort((a, b) => a - b);
+  let best = 0;
+  for (const threshold of candidates) {
+    const read = totals.reduce((sum, n) => sum + Math.min(n, (n * threshold) / KEY_SPAN), 0);
+    if (read > budget) break;
+    best = threshold;
+  }
+  return best;
+}
+
 /** The threshold of a cell read short: WIDENING times wider, at most every key. */
 export function widened(threshold: number): number {
   return Math.min(KEY_SPAN, threshold * WIDENING);
 }
 
+/** The clause keeping the keys below a threshold: none at KEY_SPAN. */
+function keysBelow(threshold: number): object[] {
+  return threshold < KEY_SPAN ? [{ range: { [MAP_KEY_FIELD]: { lt: threshold } } }] : [];
+}
+
+/** The box's listings below one key threshold (every one at KEY_SPAN), by key, their texts and coordinates from doc values. */
+export function boxPointsBody(query: MapQuery, threshold: number, size: number): SearchBody {
+  return pointsBody(query, keysBelow(threshold), size);
+}
+
 /** The listings of each cell below its threshold (one clause per cell with a quota), by key, their texts and coordinates from doc values. */
 export function samplePointsBody(query: MapQuery, thresholds: readonly number[], size: number): SearchBody {
-  const scope = searchScope(query.scope, query.grouped);
   const cells = samplingCells(query.bbox) ?? [];
   const shares = cells.flatMap((cell, i) => {
     if (thresholds[i] < 0) return [];
-    const below = thresholds[i] < KEY_SPAN ? [{ range: { [MAP_KEY_FIELD]: { lt: thresholds[i] } } }] : [];
-    return [{ bool: { filter: [boxClause(cell), ...below] } }];
+    return [{ bool: { filter: [boxClause(cell), ...keysBelow(thresholds[i])] } }];
   });
+  return pointsBody(query, [{ bool: { should: shares } }], size);
+}
+
+function pointsBody(query: MapQuery, clauses: object[], size: number): SearchBody {
+  const scope = searchScope(query.scope, query.grouped);
   return {
-    query: boolQuery([...scope.filter, boxClause(query.bbox), ...filterClauses(query.filter), { bool: { should: shares } }], scope.mustNot),
+    query: boolQuery([...scope.filter, boxClause(query.bbox), ...filterClauses(query.filter), ...clauses], scope.mustNot),
     size,
     track_total_hits: false,
     sort: [{ [MAP_KEY_FIELD]: 'asc' }],

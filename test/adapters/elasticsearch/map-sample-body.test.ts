@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import {
+  boxThreshold,
   cellCountsOf,
   cellShares,
   firstThresholds,
@@ -70,6 +71,17 @@ describe('Elasticsearch map sampling from doc values', () => {
     expect(firstThresholds([10_000, 30, 4], [16, 20, 0])).to.deep.equal([Math.ceil((KEY_SPAN * (16 + 2 * 4 + 2)) / 10_000), KEY_SPAN, -1]);
     expect(widened(1000)).to.equal(4000);
     expect(widened(KEY_SPAN / 2)).to.equal(KEY_SPAN);
+  });
+
+  it("sets the box's first threshold at the highest cell threshold within 1.5 times the limit, none when even the lowest is over", () => {
+    // Two dense cells and a sparse one: the dense cells' threshold fits, the sparse one's would read them all.
+    const totals = [3000, 3000, 40];
+    const thresholds = firstThresholds(totals, [200, 200, 3]);
+    expect(boxThreshold(totals, thresholds, 403, 10_000)).to.equal(thresholds[0]);
+    expect(thresholds[2]).to.be.greaterThan(thresholds[0]);
+    // Half of the read cap bounds the budget too.
+    expect(boxThreshold(totals, thresholds, 403, 800)).to.equal(0);
+    expect(boxThreshold([3000], firstThresholds([3000], [3]), 3, 10_000)).to.equal(0);
   });
 
   it("the listings' keys are spread evenly, so a cell falls short of its quota below its first threshold rarely", () => {

@@ -12,7 +12,7 @@ import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/l
 import { MAP_POINT_FIELDS, PAGE_EXCLUDED_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
 import { readModelFields } from '../../../src/adapters/elasticsearch/read-model.js';
 import { cellCountsAggs } from '../../../src/adapters/elasticsearch/map-cells-body.js';
-import { firstThresholds, KEY_SPAN, sampleCountsBody } from '../../../src/adapters/elasticsearch/map-sample-body.js';
+import { boxThreshold, firstThresholds, KEY_SPAN, sampleCountsBody } from '../../../src/adapters/elasticsearch/map-sample-body.js';
 import { samplingCells } from '../../../src/core/query/map-sampling.js';
 import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { makeListings } from '../../support/fixtures.js';
@@ -68,6 +68,11 @@ const golden = (file: string) => {
   if (!found) throw new Error(`no golden ${file}`);
   return found;
 };
+
+/** A capped map's hit: its text and coordinates from doc values, in the box's bottom row. */
+const at = (l: StoredListing, lon: number) => ({
+  fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json], lat: [45.05], lon: [lon] },
+});
 
 describe('Elasticsearch store reads (mocked cluster)', () => {
   it('search: sends the golden body to the alias; page = pageSize hits, has_more from the extra one, position from its sort', async () => {
@@ -211,9 +216,6 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
         ],
       },
     };
-    const at = (l: StoredListing, lon: number) => ({
-      fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json], lat: [45.05], lon: [lon] },
-    });
     for (const shortFirst of [false, true]) {
       const cluster = mockCluster();
       cluster.on('POST', '/annonces/_search', (params) => {
@@ -240,6 +242,45 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       expect(thresholdsOf(points)).to.deep.equal([first0, first1]);
       if (shortFirst) expect(thresholdsOf(cluster.requests[2].body)).to.deep.equal([Math.min(KEY_SPAN, first1 * 4)]);
     }
+  });
+
+  it('map: a capped box of even density: the box read below one threshold, then a cell read short again alone', async () => {
+    const { query } = golden('map-box-grouped.json') as { query: Parameters<ElasticsearchListingStore['map']>[0] };
+    const counts = {
+      rows: {
+        buckets: [
+          {
+            key: '0',
+            doc_count: 6000,
+            columns: {
+              buckets: [
+                { key: '0', doc_count: 3000 },
+                { key: '1', doc_count: 3000 },
+              ],
+            },
+          },
+        ],
+      },
+    };
+    // 200 points each: cell 0 from the box read, cell 1 only 150 there, then 200 from its own read.
+    const cell = (lon: number, n: number) => Array.from({ length: n }, (_, i) => at(listings[i % listings.length], lon));
+    const cluster = mockCluster();
+    cluster.on('POST', '/annonces/_search', (params) => {
+      if (params.body.aggs?.rows) return { hits: { total: { value: 6000, relation: 'eq' } }, aggregations: counts };
+      const last = params.body.query.bool.filter.at(-1);
+      if (last.bool?.should) return { hits: { hits: cell(4.15, 200) } };
+      return { hits: { hits: [...cell(4.05, 210), ...cell(4.15, 150)] } };
+    });
+    const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map({ ...query, limit: 400 });
+    expect(result).to.deep.include({ total: 6000, count: 400, sampling: { grid: 10 } });
+    expect(cluster.requests).to.have.length(3);
+    const thresholds = firstThresholds([3000, 3000], [200, 200]);
+    const first = boxThreshold([3000, 3000], thresholds, 400, 10_000);
+    expect(first).to.equal(thresholds[0]);
+    expect(cluster.requests[1].body.query.bool.filter.at(-1)).to.deep.equal({ range: { map_key: { lt: first } } });
+    expect(cluster.requests[1].body.sort).to.deep.equal([{ map_key: 'asc' }]);
+    const again = cluster.requests[2].body.query.bool.filter.at(-1).bool.should;
+    expect(again.map((share: any) => share.bool.filter[1].range.map_key.lt)).to.deep.equal([Math.min(KEY_SPAN, first * 4)]);
   });
 
   it('map: a capped box on an index without plain coordinates: each cell share in index order, or cell by cell on an index that refuses it', async () => {
