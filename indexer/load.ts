@@ -19,6 +19,11 @@ import { withWriterLock } from '../src/core/ports/writer-lock.js';
 import { startChangeClock } from './change-clock.js';
 import { linkRelistings } from './relisting.js';
 import { SnapshotTally, type ListingWriter, type SnapshotOptions, type SnapshotReport } from './snapshot.js';
+import { BatchPipeline } from './batch-pipeline.js';
+import { AsideIndex } from './first-build/aside-index.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+export { BatchPipeline };
 
 /** A collector's clock may run a little ahead; beyond this a record "from the future" is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -46,6 +51,14 @@ export interface LoadOptions {
   parseInWorker?: boolean;
   /** The files hold every active listing of this scope: the ones they miss are counted, then withdrawn (snapshot.ts). */
   snapshot?: SnapshotOptions;
+  /**
+   * A first build into a store that asks for it (capabilities.firstBuildAside: Elasticsearch) is kept
+   * aside, grouped there and written once (indexer/first-build/). Default true; false writes it as it
+   * goes and rewrites the grouped listings at the end (tests compare both).
+   */
+  keepAside?: boolean;
+  /** Where a first build kept aside keeps its temporary file (default: the OS's temporary directory). */
+  asideDir?: string;
 }
 
 /** The counts of a load so far, with its time and rate (onProgress). */
@@ -92,6 +105,13 @@ export interface LoadReport extends LoadProgress, InputFindings {
   grouping_seconds: number;
   /** Whether a first build's grouping ran in a worker thread (`load --group-in-worker`). */
   grouped_in_worker: boolean;
+  /** Whether this first build was kept aside and each listing written once (indexer/first-build/). */
+  written_once: boolean;
+  /**
+   * The longest time this thread did not get back to its event loop (ms, perf_hooks): the writer
+   * lock's renewals wait that long, and a lease shorter than it fences the load.
+   */
+  longest_event_loop_pause_ms: number;
   /** Peak resident memory of the process (MiB, getrusage maxrss) when the last record had been written... */
   peak_rss_mib_writing: number;
   /** ...and at the end of the load, the final build included. */
@@ -127,6 +147,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
 async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
   const started = process.hrtime.bigint();
   const { store } = options;
+  const pauses = monitorEventLoopDelay({ resolution: 10 });
+  pauses.enable();
   let peakWhileWriting = 0;
   const writeRecords = async () => {
     const loaded = await loadFiles(options, started);
@@ -134,7 +156,9 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
     return loaded;
   };
   // The report's time includes what the bulk mode does at the end (building indexes).
-  const { progress, groupingSeconds, findings, snapshot } = options.bulkLoad !== false ? await store.duringBulkLoad(writeRecords) : await writeRecords();
+  const { progress, groupingSeconds, findings, snapshot, writtenOnce } =
+    options.bulkLoad !== false ? await store.duringBulkLoad(writeRecords) : await writeRecords();
+  pauses.disable();
   return {
     ...withTiming(progress, started),
     ...findings,
@@ -142,6 +166,8 @@ async function runLockedLoad(options: LoadOptions): Promise<LoadReport> {
     index_operations_per_listing: progress.written > 0 ? Math.round((progress.index_operations / progress.written) * 1000) / 1000 : 0,
     grouping_seconds: Math.round(groupingSeconds * 100) / 100,
     grouped_in_worker: options.grouping?.groupedInWorker === true,
+    written_once: writtenOnce,
+    longest_event_loop_pause_ms: Math.round(pauses.max / 1e5) / 10,
     peak_rss_mib_writing: peakWhileWriting,
     peak_rss_mib: peakRssMiB(),
     ...(snapshot ? { snapshot } : {}),
@@ -156,7 +182,7 @@ function peakRssMiB(): number {
 async function loadFiles(
   options: LoadOptions,
   started: bigint,
-): Promise<{ progress: LoadProgress; groupingSeconds: number; findings: InputFindings; snapshot: SnapshotReport | null }> {
+): Promise<{ progress: LoadProgress; groupingSeconds: number; findings: InputFindings; snapshot: SnapshotReport | null; writtenOnce: boolean }> {
   const now = options.now ?? Date.now;
   const grouping: GroupingStage = options.grouping ?? new SingletonGrouping();
   const rejects = new RejectsWriter(options.rejectsFile ?? null);
@@ -174,7 +200,10 @@ async function loadFiles(
     seconds: 0,
     records_per_second: 0,
   };
-  const clockNow = await startChangeClock(options.store, now);
+  // A first build kept aside: every lookup and write of the load goes to it, and it writes the target at the end.
+  const aside = await AsideIndex.forLoad(options.store, { keepAside: options.keepAside, snapshot: options.snapshot, dir: options.asideDir });
+  const store = aside ?? options.store;
+  const clockNow = await startChangeClock(store, now);
   // Read before any record is written: the scope as the snapshot found it.
   const snapshot = options.snapshot ? await SnapshotTally.start(options.store, options.snapshot) : null;
   const context: NormaliseContext = { communes: options.communes, siteName: (s) => options.sites.get(s)?.name };
@@ -187,16 +216,16 @@ async function loadFiles(
 
   /** A batch's listings with the members of their groups that change (the grouping stage), written. */
   const writeListings: ListingWriter = async (listings, stored, clock) => {
-    const written = await grouping.apply(listings, options.store, clock, stored);
-    const refused = await options.store.upsertMany(written);
-    report.index_operations += written.length - refused.length;
+    const written = await grouping.apply(listings, store, clock, stored);
+    const refused = await store.upsertMany(written);
+    if (!aside) report.index_operations += written.length - refused.length;
     return refused;
   };
 
   const flush = async (batch: Parsed[]) => {
     if (batch.length === 0) return;
     const clock = clockNow();
-    const stored = await options.store.getMany([...new Set(batch.map((p) => listingId(p.record.content.source, p.record.content.reference)))]);
+    const stored = await store.getMany([...new Set(batch.map((p) => listingId(p.record.content.source, p.record.content.reference)))]);
     const toWrite = new Map<string, StoredListing>();
     for (const { record, hash } of batch) {
       const id = listingId(record.content.source, record.content.reference);
@@ -205,7 +234,7 @@ async function loadFiles(
       else if (outcome.kind === 'unchanged') report.unchanged++;
       else report.stale++;
     }
-    report.relisted += await linkRelistings(toWrite, stored, options.store);
+    report.relisted += await linkRelistings(toWrite, stored, store);
     const refused = new Map((await writeListings([...toWrite.values()], stored, clock)).map((f) => [f.id, f.reason]));
     for (const { input, record } of batch) {
       const reason = refused.get(listingId(record.content.source, record.content.reference));
@@ -221,17 +250,35 @@ async function loadFiles(
   const writeGroupedAtEnd = async (pages: AsyncIterable<GroupWritePage>) => {
     const from = process.hrtime.bigint();
     for await (const page of pages) {
-      const refused = await page.write(options.store);
+      const refused = await page.write(store);
       // The same listings were accepted moments before with other group fields: a refusal is a bug of the backend's mapping, not bad input.
       if (refused.length > 0)
         throw new Error(`the store refused the group fields of ${refused.length} listing(s), e.g. ${refused[0].id}: ${refused[0].reason}`);
       report.regrouped_at_end += page.count;
-      report.index_operations += page.count;
+      if (!aside) report.index_operations += page.count;
       // At 5M this phase takes minutes: the progress shows it moving.
       options.onProgress?.(withTiming(report, started));
     }
     report.groups_formed = grouping.groupsFormed;
     groupingSeconds = Number(process.hrtime.bigint() - from) / 1e9;
+  };
+
+  /**
+   * Every listing of a first build kept aside, written to the target once with its group. A listing
+   * the target refuses is a record refused, as when a batch writes it (its input line is not kept).
+   */
+  const writeAsideOnce = async (kept: AsideIndex) => {
+    const refused = await kept.writeOnce(({ written }) => {
+      report.index_operations += written;
+      options.onProgress?.(withTiming(report, started));
+    });
+    for (const failure of refused) {
+      // An id is `source:reference` (listingId), and a source holds no colon.
+      const at = failure.id.indexOf(':');
+      const named = JSON.stringify({ source: failure.id.slice(0, at), reference: failure.id.slice(at + 1) });
+      report.written--;
+      await reject({ file: '(first build, written at its end)', line: 0, text: named }, failure.reason);
+    }
   };
 
   let batch: Parsed[] = [];
@@ -242,7 +289,7 @@ async function loadFiles(
       : parseInline(options.files, options.sites, context);
   const writing = new BatchPipeline(flush);
   try {
-    await grouping.begin?.(options.store);
+    await grouping.begin?.(store);
     for await (const line of lines) {
       const { input, outcome } = line;
       snapshot?.mention(line);
@@ -268,42 +315,17 @@ async function loadFiles(
     await writing.next(batch);
     await writing.drain();
     if (snapshot) snapshotReport = await snapshot.finish(options.store, writeListings, clockNow, findings.damaged_inputs.length > 0);
-    if (grouping.finish) await writeGroupedAtEnd(grouping.finish(options.store, clockNow));
+    if (grouping.finish) await writeGroupedAtEnd(grouping.finish(store, clockNow));
+    if (aside) await writeAsideOnce(aside);
   } finally {
+    await aside?.close();
     // A failure while reading leaves a batch perhaps in flight: its end is awaited (its own error is
     // the lesser one), so nothing writes after the load has returned.
     await writing.drain().catch(() => undefined);
     await rejects.close();
     findings.rejected_reasons = rejects.summary();
   }
-  return { progress: withTiming(report, started), groupingSeconds, findings, snapshot: snapshotReport };
-}
-
-/**
- * Batches written one after the other, each while the next one is read and normalised: a batch's
- * write waits on the store (a bulk request, block lookups), time in which this thread parses the
- * next records. A batch's merge starts only once the previous batch is written, so it reads the
- * store as that write left it, as when the batches ran strictly in turn.
- */
-export class BatchPipeline<T> {
-  private inFlight: Promise<void> | null = null;
-
-  constructor(private readonly write: (batch: T[]) => Promise<void>) {}
-
-  /** Waits for the batch in flight (its failure surfaces here), then starts writing `batch`. */
-  async next(batch: T[]): Promise<void> {
-    await this.drain();
-    const writing = this.write(batch);
-    // Awaited by the next call or by drain; until then a failure must not be reported as unhandled.
-    writing.catch(() => {});
-    this.inFlight = writing;
-  }
-
-  async drain(): Promise<void> {
-    const writing = this.inFlight;
-    this.inFlight = null;
-    if (writing) await writing;
-  }
+  return { progress: withTiming(report, started), groupingSeconds, findings, snapshot: snapshotReport, writtenOnce: aside !== null };
 }
 
 function withTiming(report: LoadProgress, started: bigint): LoadProgress {

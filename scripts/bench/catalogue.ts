@@ -226,7 +226,7 @@ export async function loadWithIndexer(
       | 'peak_rss_mib_writing'
       | 'index_operations_per_listing'
     > &
-      Partial<ProcessFigures>;
+      Partial<ProcessFigures & Pick<LoadReport, 'longest_event_loop_pause_ms'>>;
     const figures: LoadFigures = {
       records: report.read,
       written: report.written,
@@ -252,7 +252,8 @@ export async function loadWithIndexer(
         `(indexer report), ${figures.endToEndPerSecond} records/s end to end (${figures.wallSeconds} s), peak RSS ${figures.peakRssMiB} MiB, ` +
         `store ${formatBytes(figures.storeBytes)}; the records written in ${figures.writeSeconds} s, of which ${figures.groupingSeconds ?? 0} s grouping them at the end (peak RSS then ${figures.peakRssMiBWriting} MiB), ` +
         `then ${round(figures.indexerSeconds - (figures.writeSeconds ?? 0), 2)} s of final index build; ` +
-        `${coresBusy(figures)?.toFixed(2) ?? '-'} cores busy, ${figures.diskWrittenBytes ? formatBytes(figures.diskWrittenBytes) : '-'} written to disk`,
+        `${coresBusy(figures)?.toFixed(2) ?? '-'} cores busy, ${figures.diskWrittenBytes ? formatBytes(figures.diskWrittenBytes) : '-'} written to disk; ` +
+        `${figures.indexOperationsPerListing ?? '-'} index operations per listing, longest event-loop pause ${report.longest_event_loop_pause_ms ?? '-'} ms`,
     );
     return figures;
   } finally {

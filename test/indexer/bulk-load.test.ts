@@ -59,7 +59,16 @@ function checkIntegrity(store: SqliteListingStore): void {
 
 /** A load report without its timings and memory figures: what two loads of the same input must share. */
 function countsOf(report: LoadReport) {
-  const { seconds: _s, records_per_second: _r, write_seconds: _w, grouping_seconds: _g, peak_rss_mib_writing: _m, peak_rss_mib: _p, ...counts } = report;
+  const {
+    seconds: _s,
+    records_per_second: _r,
+    write_seconds: _w,
+    grouping_seconds: _g,
+    peak_rss_mib_writing: _m,
+    peak_rss_mib: _p,
+    longest_event_loop_pause_ms: _l,
+    ...counts
+  } = report;
   return counts;
 }
 

@@ -16,6 +16,7 @@
  * of overwriting newer data; `_gte` lets a rewrite at the same change_seq through (a group update
  * that does not touch the public content keeps its change_seq).
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
 import { StoreUnavailableError } from '../../core/ports/store-unavailable.js';
@@ -60,6 +61,9 @@ export interface BulkWriterOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
+
+/** Documents serialised between two turns of the event loop (inRuns). */
+const DOCUMENTS_PER_RUN = 100;
 
 const DEFAULTS = { flushBytes: 5 * 1024 * 1024, concurrency: 2, maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_000, requireAlias: true };
 
@@ -149,7 +153,7 @@ export class BulkWriter {
     try {
       const stats = await this.client.helpers.bulk<StoredListing>(
         {
-          datasource: pending,
+          datasource: inRuns(pending),
           onDocument: (listing) => [
             {
               index: {
@@ -189,6 +193,18 @@ export class BulkWriter {
       if (isUnavailable(error)) throw new StoreUnavailableError(BACKEND, error);
       throw error;
     }
+  }
+}
+
+/**
+ * The helper builds a request's body as it pulls documents, each presented into its read-model texts
+ * (toSource) on the way: a thousand of them kept the event loop, and so the writer lock's renewals,
+ * waiting for most of a second on a busy machine. Handed over in runs, the loop runs between them.
+ */
+async function* inRuns<T>(items: readonly T[]): AsyncGenerator<T> {
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % DOCUMENTS_PER_RUN === 0) await yieldToEventLoop();
+    yield items[i];
   }
 }
 

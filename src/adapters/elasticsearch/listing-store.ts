@@ -6,8 +6,9 @@
  *
  * Visibility of writes: Elasticsearch is near-real-time. GET and mget are real-time; searches see a
  * write after the next refresh (index.refresh_interval, or -1 during a big load). So:
- * - `findBlock`, `maxChangeSeq` and `count`, which the indexer reads right after its own writes,
- *   refresh first when this store wrote since the last refresh;
+ * - `maxChangeSeq` and `count`, which the indexer reads right after its own writes, refresh first
+ *   when this store wrote since the last refresh; `findBlocks` and `withdrawnInBlocks` only when
+ *   the blocks they read hold such writes (unrefreshed-writes.ts);
  * - with `refreshOnWrite` (tests, small tools) every `upsertMany` refreshes before returning;
  * - the API needs neither: the feed waits 120 s before serving a change anyway.
  */
@@ -69,6 +70,8 @@ import type { WriterLock, WriterLockRequest } from '../../core/ports/writer-lock
 import { clearJournal, readJournal, writeJournal, type JournalVersion } from './write-journal.js';
 import { elasticsearchStoreStatus, recordElasticsearchLoad } from './store-status.js';
 import type { StoreStatus } from '../../core/ports/store-status.js';
+import { UnrefreshedWrites } from './unrefreshed-writes.js';
+import { prepareBlockKeys } from '../../core/dedup/block-key.js';
 import { acquireElasticsearchWriterLock, ensureStateIndex, readLock, stateIndexOf, type FencedWriterLock } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
@@ -95,22 +98,44 @@ const GET_MANY_CHUNK = 1000;
 const MAX_SAMPLE_READ = 10_000;
 const shareResult = (texts: Buffer[]): MapResult => ({ total: texts.length, count: texts.length, texts });
 
+/** A listing found by a block search, with the block key of its document. */
+interface BlockHit {
+  listing: StoredListing;
+  blockKey: string | null;
+}
+
 /** The id of the grouping-owed mark in the alias's state index. */
 const GROUPING_MARK = 'grouping-pending';
+/** The id of the mark of a first build kept aside that has not written all its listings yet. */
+const ASIDE_MARK = 'first-build-aside';
 const BLOCK_PAGE = 1000;
 
 export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   readonly backend = BACKEND;
-  /** No stored candidates (a block is read whole, many blocks a search) and no file to lend a thread. */
-  readonly capabilities: IndexCapabilities = { storedCandidates: null, groupWorker: null };
+  /**
+   * No stored candidates (a block is read whole, many blocks a search) and no file to lend a thread;
+   * a first build is kept aside and written once, a bulk request of a load's batch size at a time.
+   */
+  readonly capabilities: IndexCapabilities = {
+    storedCandidates: null,
+    groupWorker: null,
+    firstBuildAside: {
+      pageSize: 1000,
+      begun: async () => {
+        const mark = await this.readMark<{ change_seq_from: number }>(ASIDE_MARK);
+        return mark && { changeSeqFrom: mark.change_seq_from };
+      },
+      setBegun: (mark) => this.setMark(ASIDE_MARK, mark && { change_seq_from: mark.changeSeqFrom }),
+    },
+  };
   /** The alias this store reads and writes. */
   readonly alias: string;
   /** The alias's state index exists (created once per store, not once per batch). */
   private stateIndexReady = false;
   private readonly writer: BulkWriter;
   private readonly deepPages: DeepPageGate;
-  /** This store wrote since its last refresh: its own searches may not see those writes yet. */
-  private unrefreshedWrites = false;
+  /** What this store wrote since its last refresh: its own searches may not see those writes yet. */
+  private readonly unrefreshed = new UnrefreshedWrites();
   /** Report of the last upsertMany (indexer statistics). */
   lastWrite: BulkWriteReport | null = null;
   /** The writer lock this store holds: every write checks it is still held (fencing). */
@@ -329,6 +354,9 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async acquireWriterLock(request: WriterLockRequest): Promise<WriterLock> {
+    // Every write computes block keys (documents, unrefreshed writes): their tables are built before
+    // the lease starts, not by the first write, where building them could outlast a short lease.
+    prepareBlockKeys();
     const lock = await guarded(() =>
       acquireElasticsearchWriterLock(this.client, this.alias, request, () => this.undoDeadWriter(), { leaseMs: this.options.writerLeaseMs }),
     );
@@ -385,24 +413,34 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** A grouping is owed to the whole catalogue (a first build's, or a dead writer's). */
   async groupingPending(): Promise<boolean> {
+    return (await this.readMark(GROUPING_MARK)) !== null;
+  }
+
+  async setGroupingPending(pending: boolean): Promise<void> {
+    await this.setMark(GROUPING_MARK, pending ? {} : null);
+  }
+
+  /** A mark document of the alias's state index, or null when there is none. */
+  private async readMark<T extends object>(id: string): Promise<T | null> {
     try {
-      const response = await guarded(() => this.client.get({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
-      return response.found;
+      const response = await guarded(() => this.client.get<T>({ index: stateIndexOf(this.alias), id }));
+      return response.found ? (response._source ?? ({} as T)) : null;
     } catch (error) {
-      if (statusOf(error) === 404) return false;
+      if (statusOf(error) === 404) return null;
       throw error;
     }
   }
 
-  async setGroupingPending(pending: boolean): Promise<void> {
+  /** Writes a mark with `fields` beside its time, or removes it (null). */
+  private async setMark(id: string, fields: object | null): Promise<void> {
     this.fence();
-    if (pending) {
+    if (fields !== null) {
       await this.ensureStateIndex();
-      await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id: GROUPING_MARK, document: { since: Date.now() } }));
+      await guarded(() => this.client.index({ index: stateIndexOf(this.alias), id, document: { since: Date.now(), ...fields } }));
       return;
     }
     try {
-      await guarded(() => this.client.delete({ index: stateIndexOf(this.alias), id: GROUPING_MARK }));
+      await guarded(() => this.client.delete({ index: stateIndexOf(this.alias), id }));
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
     }
@@ -473,43 +511,44 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** Several blocks in one search (paged by id), split by each document's block key. */
   async findBlocks(blockKeys: string[]): Promise<Map<string, StoredListing[]>> {
-    await this.refreshIfWritten();
+    const listings = await this.searchBlocks(blockKeys, { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] });
     const blocks = new Map<string, StoredListing[]>(blockKeys.map((key) => [key, []]));
-    let after: estypes.SortResults | undefined;
-    for (;;) {
-      const response = await guarded(() =>
-        this.client.search<ListingSource>({
-          index: this.alias,
-          query: { bool: { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] } },
-          sort: [{ id: { order: 'asc' } }],
-          size: BLOCK_PAGE,
-          track_total_hits: false,
-          ...(after ? { search_after: after } : {}),
-        }),
-      );
-      const hits = response.hits.hits;
-      for (const hit of hits) blocks.get(hit._source!.block_key!)?.push(fromSource(hit._source!));
-      if (hits.length < BLOCK_PAGE) return blocks;
-      after = hits[hits.length - 1].sort;
-    }
+    for (const { listing, blockKey } of listings) blocks.get(blockKey!)?.push(listing);
+    return blocks;
   }
 
   /** One search for every block: the withdrawals of a 90-day window are few. */
   async withdrawnInBlocks(blockKeys: string[], leftSince: number): Promise<StoredListing[]> {
     if (blockKeys.length === 0) return [];
-    await this.refreshIfWritten();
-    const found: StoredListing[] = [];
+    const found = await this.searchBlocks(blockKeys, {
+      filter: [{ terms: { block_key: blockKeys } }, { range: { left_market_at: { gte: leftSince } } }],
+      must_not: [{ term: { status: 'active' } }],
+    });
+    return found.map(({ listing }) => listing);
+  }
+
+  /**
+   * The listings of `query`, within `blockKeys`, as this store's own writes left them: refreshed
+   * first when a listing written since the last refresh is in one of the blocks, read again after a
+   * refresh when a listing found was written since (its hit may be its previous version).
+   */
+  private async searchBlocks(blockKeys: string[], query: estypes.QueryDslBoolQuery): Promise<BlockHit[]> {
+    if (this.unrefreshed.reaches(blockKeys)) await this.refresh();
+    const found = await this.searchById(query);
+    if (!this.unrefreshed.holdsAny(found.map(({ listing }) => listing.id))) return found;
+    await this.refresh();
+    return this.searchById(query);
+  }
+
+  /** Every listing of a query, paged by id, with the block key its document holds. */
+  private async searchById(query: estypes.QueryDslBoolQuery): Promise<BlockHit[]> {
+    const found: BlockHit[] = [];
     let after: estypes.SortResults | undefined;
     for (;;) {
       const response = await guarded(() =>
         this.client.search<ListingSource>({
           index: this.alias,
-          query: {
-            bool: {
-              filter: [{ terms: { block_key: blockKeys } }, { range: { left_market_at: { gte: leftSince } } }],
-              must_not: [{ term: { status: 'active' } }],
-            },
-          },
+          query: { bool: query },
           sort: [{ id: { order: 'asc' } }],
           size: BLOCK_PAGE,
           track_total_hits: false,
@@ -517,7 +556,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
         }),
       );
       const hits = response.hits.hits;
-      for (const hit of hits) found.push(fromSource(hit._source!));
+      for (const hit of hits) found.push({ listing: fromSource(hit._source!), blockKey: hit._source!.block_key });
       if (hits.length < BLOCK_PAGE) return found;
       after = hits[hits.length - 1].sort;
     }
@@ -552,7 +591,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
     if (listings.length === 0) return [];
-    this.unrefreshedWrites = true;
+    this.unrefreshed.wrote(listings);
     // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
     const journaled = listings.length > 1;
     this.fence();
@@ -696,11 +735,11 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   async refresh(): Promise<void> {
     await guarded(() => this.client.indices.refresh({ index: this.alias }));
-    this.unrefreshedWrites = false;
+    this.unrefreshed.clear();
   }
 
   private async refreshIfWritten(): Promise<void> {
-    if (this.unrefreshedWrites) await this.refresh();
+    if (this.unrefreshed.any) await this.refresh();
   }
 
   /** One keyset page: pageSize + 1 hits asked, the extra one only says there is more. */

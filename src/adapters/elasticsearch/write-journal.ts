@@ -7,13 +7,15 @@
  * Whoever takes over a dead writer's lock replays a journal it finds before anything else: every
  * write carries its version (change_seq, external_gte), so writing a listing again is harmless.
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 import type { Client } from '@elastic/elasticsearch';
 import type { StoredListing } from '../../core/model/stored.js';
 import { statusOf } from './errors.js';
 import { stateIndexOf } from './writer-lock.js';
 
 const JOURNAL_ID = 'batch-journal';
+const gzipAsync = promisify(gzip);
 
 interface JournalDocument {
   at: number;
@@ -28,7 +30,8 @@ export interface JournalVersion {
 
 /** Writes the journal of a batch; the alias's state index must exist (writer-lock.ts ensureStateIndex). */
 export async function writeJournal(client: Client, alias: string, listings: readonly StoredListing[]): Promise<JournalVersion> {
-  const document: JournalDocument = { at: Date.now(), listings: gzipSync(JSON.stringify(listings)).toString('base64') };
+  // Compressed off the event loop (libuv's pool): a batch's journal took it long enough to delay the lock's renewals.
+  const document: JournalDocument = { at: Date.now(), listings: (await gzipAsync(JSON.stringify(listings))).toString('base64') };
   const written = await client.index({ index: stateIndexOf(alias), id: JOURNAL_ID, document });
   return { seqNo: written._seq_no ?? -1, primaryTerm: written._primary_term ?? -1 };
 }

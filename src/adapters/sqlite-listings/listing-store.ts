@@ -115,6 +115,8 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
       // The worker's rows are this adapter's, encoded and decoded by group-worker-reader.ts.
       upsertGroupRows: (count, rowAt) => this.upsertGroupRows(count, (index) => decodeGroupRow(rowAt(index))),
     },
+    // Its own regrouping reads stored features and rewrites only group fields: nothing to keep aside.
+    firstBuildAside: null,
   };
   private readonly db: Database.Database;
   private readonly statements: StatementCache;

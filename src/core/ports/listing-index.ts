@@ -117,10 +117,34 @@ export interface GroupWorkerSupport {
   upsertGroupRows(count: number, rowAt: (index: number) => EncodedGroupRow): Promise<WriteFailure[]>;
 }
 
+/**
+ * An engine whose first build should be written once (Elasticsearch): without stored candidates, a
+ * first build grouped at its end reads its blocks back and rewrites the grouped documents. The indexer
+ * keeps the records aside instead, groups them there and writes each listing once with its group
+ * (indexer/first-build/), `pageSize` listings a write.
+ */
+export interface FirstBuildAside {
+  pageSize: number;
+  /**
+   * A durable mark, set before such a build writes anything to the store and cleared once it wrote
+   * every listing: a load finding it is the rerun of a killed build, which is kept aside again from
+   * its files and numbers its changes from where the killed build did, so that it writes the same
+   * listings at the same positions, with the same group keys (minted from them), over what it wrote.
+   */
+  begun(): Promise<FirstBuildMark | null>;
+  setBegun(mark: FirstBuildMark | null): Promise<void>;
+}
+
+/** Where a first build kept aside numbers its changes from: the store's highest change_seq when it began. */
+export interface FirstBuildMark {
+  changeSeqFrom: number;
+}
+
 /** What only some engines can do: each member is null on an engine without it. */
 export interface IndexCapabilities {
   storedCandidates: StoredCandidates | null;
   groupWorker: GroupWorkerSupport | null;
+  firstBuildAside: FirstBuildAside | null;
 }
 
 export interface ListingIndex {

@@ -16,6 +16,7 @@ import { boxThreshold, firstThresholds, KEY_SPAN, sampleCountsBody } from '../..
 import { samplingCells } from '../../../src/core/query/map-sampling.js';
 import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { makeListings } from '../../support/fixtures.js';
+import { blockKeyOf } from '../../../src/core/dedup/block-key.js';
 import { loadGoldens } from './goldens.js';
 import { errorBody, hitOf, mockCluster, responseError } from './mock-cluster.js';
 
@@ -379,7 +380,8 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     expect(many.get(listings[0].id)).to.deep.equal(listings[0]);
   });
 
-  it('findBlock: refreshes first after this store wrote, then reads every page of the block, series included', async () => {
+  /** A cluster holding `block` (1 200 listings) in whichever block is asked for, and a store on it. */
+  const blockCluster = () => {
     const cluster = mockCluster();
     const block = makeListings({ count: 1500, seed: 2 }).slice(0, 1200);
     cluster.on('POST', '/_bulk', (params) => ({
@@ -391,19 +393,22 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     cluster.on('POST', '/annonces/_search', (params) => {
       const after = params.body.search_after as string[] | undefined;
       const start = after ? block.findIndex((l) => l.id === after[0]) + 1 : 0;
+      const key = params.body.query.bool.filter[0].terms.block_key[0] as string;
       return {
-        hits: {
-          hits: block
-            .slice(start, start + params.body.size)
-            .map((l) => hitOf({ ...JSON.parse(JSON.stringify(toSource(l))), block_key: 'vente|maison|69003' }, [l.id])),
-        },
+        hits: { hits: block.slice(start, start + params.body.size).map((l) => hitOf({ ...JSON.parse(JSON.stringify(toSource(l))), block_key: key }, [l.id])) },
       };
     });
-    const store = new ElasticsearchListingStore(cluster.client, { alias: 'annonces' });
+    return { cluster, block, store: new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }) };
+  };
+  const calls = (cluster: ReturnType<typeof mockCluster>) => cluster.requests.map((r) => `${r.method} ${r.path}`);
+
+  it('findBlock: refreshes first after this store wrote into the block, then reads every page of the block, series included', async () => {
+    const { cluster, block, store } = blockCluster();
+    const key = blockKeyOf(listings[0])!;
     await store.upsertMany([listings[0]]);
-    const found = await store.findBlock('vente|maison|69003');
+    const found = await store.findBlock(key);
     expect(found.map((l) => l.id)).to.deep.equal(block.map((l) => l.id));
-    expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+    expect(calls(cluster)).to.deep.equal([
       'GET /annonces/_mapping',
       'POST /_bulk',
       'GET /annonces/_refresh',
@@ -411,14 +416,46 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
       'POST /annonces/_search',
     ]);
     expect(cluster.requests[3].body).to.deep.equal({
-      query: { bool: { filter: [{ terms: { block_key: ['vente|maison|69003'] } }, { term: { status: 'active' } }] } },
+      query: { bool: { filter: [{ terms: { block_key: [key] } }, { term: { status: 'active' } }] } },
       sort: [{ id: { order: 'asc' } }],
       size: 1000,
       track_total_hits: false,
     });
     expect(cluster.requests[4].body.search_after).to.deep.equal([block[999].id]);
-    await store.findBlock('vente|maison|69003');
+    await store.findBlock(key);
     expect(cluster.requests.filter((r) => r.path.endsWith('_refresh'))).to.have.length(1);
+  });
+
+  it('findBlocks and withdrawnInBlocks: no refresh when nothing written since is in the blocks read or among what they find', async () => {
+    const { cluster, block, store } = blockCluster();
+    const elsewhere = { ...listings.find((l) => blockKeyOf(l) !== null)!, id: 'elsewhere:1' };
+    expect(block.map((l) => l.id)).to.not.include(elsewhere.id);
+    await store.upsertMany([elsewhere]);
+    const other = 'location|appartement|01000|0';
+    expect(other).to.not.equal(blockKeyOf(elsewhere));
+    expect((await store.findBlocks([other])).get(other)).to.have.length(block.length);
+    expect(await store.withdrawnInBlocks([other], 0)).to.have.length(block.length);
+    expect(calls(cluster).filter((c) => c.endsWith('_refresh'))).to.deep.equal([]);
+    // Then the read of its own block refreshes.
+    await store.withdrawnInBlocks([blockKeyOf(elsewhere)!], 0);
+    expect(calls(cluster).filter((c) => c.endsWith('_refresh'))).to.have.length(1);
+  });
+
+  it('findBlocks: a listing found that was written since (it may have left the block) refreshes and reads the block again', async () => {
+    const { cluster, block, store } = blockCluster();
+    // The listing moved to another block: the index, not refreshed, still shows it in this one.
+    const moved = { ...block[5], content: { ...block[5].content, postal_code: '01000' } };
+    await store.upsertMany([moved]);
+    const asked = 'vente|maison|69003|0';
+    expect(asked).to.not.equal(blockKeyOf(moved));
+    await store.findBlocks([asked]);
+    expect(calls(cluster).slice(2)).to.deep.equal([
+      'POST /annonces/_search',
+      'POST /annonces/_search',
+      'GET /annonces/_refresh',
+      'POST /annonces/_search',
+      'POST /annonces/_search',
+    ]);
   });
 
   it('maxChangeSeq from a max aggregation (0 on an empty index), count from _count', async () => {

@@ -319,6 +319,7 @@ describe('DedupGrouping in the load pipeline', function () {
         regrouped_at_end: 0,
         peak_rss_mib_writing: 0,
         peak_rss_mib: 0,
+        longest_event_loop_pause_ms: 0,
         index_operations: 0,
         index_operations_per_listing: 0,
       });
@@ -365,6 +366,7 @@ describe('DedupGrouping in the load pipeline', function () {
         grouping_seconds: 0,
         peak_rss_mib_writing: 0,
         peak_rss_mib: 0,
+        longest_event_loop_pause_ms: 0,
         grouped_in_worker: null,
       });
       const clockBefore = wallClock;
