@@ -10,8 +10,22 @@ import { BulkLoad } from './bulk-load.js';
 import { ROW_COLUMNS, TEXT_COLUMNS } from '../rows/columns.js';
 import { toRow, type ListingRow } from '../rows/listing-row.js';
 
+/** Prepared UPDATE statements kept (ListingWrites.rowUpdate). */
+const MAX_UPDATE_STATEMENTS = 512;
+
+function pick(row: ListingRow, columns: readonly string[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const column of columns) values[column] = row[column as keyof ListingRow];
+  return values;
+}
+
 export class ListingWrites {
-  private readonly upsertStatement: Database.Statement;
+  private readonly insertStatement: Database.Statement;
+  private readonly storedRow: Database.Statement;
+  private readonly storedTexts: Database.Statement;
+  private readonly storedAnnonce: Database.Statement;
+  /** UPDATE statements by the columns they set (rowUpdate). */
+  private readonly updates = new Map<string, Database.Statement>();
   private readonly featureUpsert: Database.Statement;
   private readonly featureDelete: Database.Statement;
   private readonly textsUpsert: Database.Statement;
@@ -24,13 +38,10 @@ export class ListingWrites {
     private readonly bulkCommitRows?: number,
   ) {
     const columns = ROW_COLUMNS.join(', ');
-    const updates = ROW_COLUMNS.filter((c) => c !== 'id')
-      .map((c) => `${c} = excluded.${c}`)
-      .join(', ');
-    this.upsertStatement = db.prepare(
-      `INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => `@${c}`).join(', ')})
-       ON CONFLICT(id) DO UPDATE SET ${updates} RETURNING rowid`,
-    );
+    this.insertStatement = db.prepare(`INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+    this.storedRow = db.prepare(`SELECT rowid, ${columns} FROM listings WHERE id = ?`);
+    this.storedTexts = db.prepare(`SELECT ${TEXT_COLUMNS.join(', ')} FROM listing_texts WHERE rowid = ?`);
+    this.storedAnnonce = db.prepare('SELECT public_json FROM listing_annonces WHERE rowid = ?').pluck();
     this.featureUpsert = db.prepare(`INSERT OR REPLACE INTO dedup_features (rowid, ${FEATURE_COLUMNS.join(', ')})
       VALUES (?, ${FEATURE_COLUMNS.map(() => '?').join(', ')})`);
     this.featureDelete = db.prepare('DELETE FROM dedup_features WHERE rowid = ?');
@@ -67,12 +78,44 @@ export class ListingWrites {
     this.featureUpsert.run(rowid, ...featureValuesOf(listing));
   }
 
-  /** The row and its texts; returns its rowid. */
+  /**
+   * The row and its texts; returns its rowid. A listing already stored is updated in the columns
+   * whose value changed only: SQLite rewrites the entries of every index that holds a column named
+   * in SET (about 35 here, and the full-text index for a title or description), whatever the value.
+   * A daily load mostly changes a price, a status or a group: a few indexes, not all of them.
+   */
   private writeRow(row: ListingRow): number {
-    const { rowid } = this.upsertStatement.get(row) as { rowid: number };
-    this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
-    this.annonceUpsert.run(rowid, row.public_json);
+    const stored = this.storedRow.get(row.id) as (ListingRow & { rowid: number }) | undefined;
+    if (!stored) {
+      const rowid = Number(this.insertStatement.run(row).lastInsertRowid);
+      this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
+      this.annonceUpsert.run(rowid, row.public_json);
+      return rowid;
+    }
+    const { rowid } = stored;
+    const changed = ROW_COLUMNS.filter((column) => stored[column] !== row[column]);
+    if (changed.length > 0) this.rowUpdate('listings', changed).run({ ...pick(row, changed), rowid });
+    const texts = this.storedTexts.get(rowid) as Pick<ListingRow, (typeof TEXT_COLUMNS)[number]> | undefined;
+    if (!texts) this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
+    else {
+      const changedTexts = TEXT_COLUMNS.filter((column) => texts[column] !== row[column]);
+      if (changedTexts.length > 0) this.rowUpdate('listing_texts', changedTexts).run({ ...pick(row, changedTexts), rowid });
+    }
+    if (this.storedAnnonce.get(rowid) !== row.public_json) this.annonceUpsert.run(rowid, row.public_json);
     return rowid;
+  }
+
+  /** `UPDATE table SET` the columns, by rowid; prepared once per set of columns. */
+  private rowUpdate(table: 'listings' | 'listing_texts', columns: readonly string[]): Database.Statement {
+    const key = `${table}:${columns.join(',')}`;
+    let statement = this.updates.get(key);
+    if (!statement) {
+      // Sets of changed columns are few in practice; a bound keeps an odd load from hoarding statements.
+      if (this.updates.size >= MAX_UPDATE_STATEMENTS) this.updates.clear();
+      statement = this.db.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE rowid = @rowid`);
+      this.updates.set(key, statement);
+    }
+    return statement;
   }
 
   /** `rows`: how many listings the write holds (the bulk load commits every so many). */
