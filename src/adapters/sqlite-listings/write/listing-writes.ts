@@ -9,12 +9,11 @@ import { FEATURE_COLUMNS, featureValuesOf } from '../../../core/dedup/features.j
 import { BulkLoad } from './bulk-load.js';
 import { ROW_COLUMNS, TEXT_COLUMNS } from '../rows/columns.js';
 import { toRow, type ListingRow } from '../rows/listing-row.js';
+import { StatementCache } from '../../sqlite-shared/statements.js';
 
-/** Prepared UPDATE statements kept (ListingWrites.rowUpdate). */
-const MAX_UPDATE_STATEMENTS = 512;
-
-function pick(row: ListingRow, columns: readonly string[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+/** The named parameters of a rowUpdate: the columns' new values and the rowid. */
+function updateValues(row: ListingRow, columns: readonly string[], rowid: number): Record<string, unknown> {
+  const values: Record<string, unknown> = { rowid };
   for (const column of columns) values[column] = row[column as keyof ListingRow];
   return values;
 }
@@ -24,8 +23,8 @@ export class ListingWrites {
   private readonly storedRow: Database.Statement;
   private readonly storedTexts: Database.Statement;
   private readonly storedAnnonce: Database.Statement;
-  /** UPDATE statements by the columns they set (rowUpdate). */
-  private readonly updates = new Map<string, Database.Statement>();
+  /** UPDATE statements by the columns they set (rowUpdate): few sets in practice, bounded anyway. */
+  private readonly updates: StatementCache;
   private readonly featureUpsert: Database.Statement;
   private readonly featureDelete: Database.Statement;
   private readonly textsUpsert: Database.Statement;
@@ -38,6 +37,7 @@ export class ListingWrites {
     private readonly bulkCommitRows?: number,
   ) {
     const columns = ROW_COLUMNS.join(', ');
+    this.updates = new StatementCache(db);
     this.insertStatement = db.prepare(`INSERT INTO listings (${columns}) VALUES (${ROW_COLUMNS.map((c) => `@${c}`).join(', ')})`);
     this.storedRow = db.prepare(`SELECT rowid, ${columns} FROM listings WHERE id = ?`);
     this.storedTexts = db.prepare(`SELECT ${TEXT_COLUMNS.join(', ')} FROM listing_texts WHERE rowid = ?`);
@@ -94,12 +94,12 @@ export class ListingWrites {
     }
     const { rowid } = stored;
     const changed = ROW_COLUMNS.filter((column) => stored[column] !== row[column]);
-    if (changed.length > 0) this.rowUpdate('listings', changed).run({ ...pick(row, changed), rowid });
+    if (changed.length > 0) this.rowUpdate('listings', changed).run(updateValues(row, changed, rowid));
     const texts = this.storedTexts.get(rowid) as Pick<ListingRow, (typeof TEXT_COLUMNS)[number]> | undefined;
     if (!texts) this.textsUpsert.run(rowid, ...TEXT_COLUMNS.map((column) => row[column]));
     else {
       const changedTexts = TEXT_COLUMNS.filter((column) => texts[column] !== row[column]);
-      if (changedTexts.length > 0) this.rowUpdate('listing_texts', changedTexts).run({ ...pick(row, changedTexts), rowid });
+      if (changedTexts.length > 0) this.rowUpdate('listing_texts', changedTexts).run(updateValues(row, changedTexts, rowid));
     }
     if (this.storedAnnonce.get(rowid) !== row.public_json) this.annonceUpsert.run(rowid, row.public_json);
     return rowid;
@@ -107,15 +107,7 @@ export class ListingWrites {
 
   /** `UPDATE table SET` the columns, by rowid; prepared once per set of columns. */
   private rowUpdate(table: 'listings' | 'listing_texts', columns: readonly string[]): Database.Statement {
-    const key = `${table}:${columns.join(',')}`;
-    let statement = this.updates.get(key);
-    if (!statement) {
-      // Sets of changed columns are few in practice; a bound keeps an odd load from hoarding statements.
-      if (this.updates.size >= MAX_UPDATE_STATEMENTS) this.updates.clear();
-      statement = this.db.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE rowid = @rowid`);
-      this.updates.set(key, statement);
-    }
-    return statement;
+    return this.updates.get(`UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE rowid = @rowid`);
   }
 
   /** `rows`: how many listings the write holds (the bulk load commits every so many). */
