@@ -6,6 +6,7 @@
  * (`action.destructive_requires_name`), and a test must never touch the service's `annonces`.
  */
 import { randomBytes } from 'node:crypto';
+import type { estypes } from '@elastic/elasticsearch';
 import { createElasticsearchClient, type ElasticsearchConnection } from '../../src/adapters/elasticsearch/client.js';
 import { ensureIndex, indicesOf } from '../../src/adapters/elasticsearch/aliases.js';
 import { indexName, loadIndexDefinition } from '../../src/adapters/elasticsearch/index-definition.js';
@@ -92,10 +93,16 @@ function deletingOnClose(store: ElasticsearchListingStore): ElasticsearchListing
 
 /**
  * A store on a new alias whose index is made from an older mapping: the current mapping file without
- * `fields` (left out of `_source.excludes` too), tagged `version`, as a cluster has it until `reindex`.
- * Null without a cluster (the caller skips). Closing the store deletes its indices.
+ * `fields` (left out of `_source.excludes` too) and with the `added` ones it had then, tagged
+ * `version`, as a cluster has it until `reindex`. Null without a cluster (the caller skips). Closing
+ * the store deletes its indices.
  */
-export async function openOlderMappingStore(prefix: string, version: number, fields: readonly string[]): Promise<ElasticsearchListingStore | null> {
+export async function openOlderMappingStore(
+  prefix: string,
+  version: number,
+  fields: readonly string[],
+  added: Record<string, estypes.MappingProperty> = {},
+): Promise<ElasticsearchListingStore | null> {
   const connection = elasticsearchConnection();
   if (!connection) {
     if (process.env.REQUIRE_ALL_ENGINES) throw new Error(elasticsearchMissing()!);
@@ -104,9 +111,10 @@ export async function openOlderMappingStore(prefix: string, version: number, fie
   const client = createElasticsearchClient(connection, { requestTimeout: 60_000 });
   const alias = testAlias(prefix);
   const definition = loadIndexDefinition();
-  const properties = { ...definition.mappings.properties };
+  const properties = { ...definition.mappings.properties, ...added };
   for (const field of fields) delete properties[field];
-  const excludes = definition.mappings._source?.excludes?.filter((field) => !fields.includes(field));
+  const kept = definition.mappings._source?.excludes?.filter((field) => !fields.includes(field)) ?? [];
+  const excludes = [...kept, ...Object.keys(added)];
   await client.indices.create({
     index: indexName(alias, 1),
     settings: definition.settings,

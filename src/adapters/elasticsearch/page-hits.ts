@@ -83,7 +83,7 @@ export async function listingsOfHits(hits: estypes.SearchHit[], readWhole: (ids:
     const changeSeq = Number(fields?.change_seq?.[0] ?? 0);
     // Asked by the withdrawn flow only (withdrawn-body.ts); absent elsewhere, and while no count runs.
     const absentLoads = Number(fields?.[ABSENT_LOADS_FIELD]?.[0] ?? 0) || undefined;
-    return new PresentedListing(hit._id!, Buffer.from(text), status, changedAt, changeSeq, epochMillisOf(fields, 'left_market_at'), absentLoads);
+    return new PresentedListing(hit._id!, text, status, changedAt, changeSeq, epochMillisOf(fields, 'left_market_at'), absentLoads);
   });
   if (older.length === 0) return listings as StoredListing[];
   const whole = await readWhole(older);

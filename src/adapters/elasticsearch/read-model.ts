@@ -3,14 +3,18 @@
  * so that a result page or a map is a copy of bytes rather than `_source` parsed, presented and
  * serialised again in the API process (docs/architecture.md, "The read model").
  *
- * - `public_json`: the Annonce text (presentAnnonce, default options), a stored keyword that is
- *   neither indexed nor a doc value: read with `stored_fields` by the pages of 25 to 100 listings;
+ * - `public_bin` (mapping 6): the Annonce text (presentAnnonce, default options) as UTF-8 bytes, a
+ *   stored binary field that is neither indexed nor a doc value: read with `stored_fields` by the
+ *   pages of 25 to 100 listings and the detail. On the wire it is base64, so a page's response is
+ *   ASCII: the client decodes and parses it at its fast path and the bytes go out as they are, where
+ *   the text in a keyword (`public_json`, mappings 4 and 5, still read) comes back escaped and
+ *   accented, costing the API several times the CPU per page (docs/benchmarks.md);
  * - `map_json`: the map point's text (presentMapPoint), a binary doc value: a map reads 2 000 of them
  *   from the columnar doc values, without decompressing any stored document;
  * - `json_v`: the PUBLIC_JSON_VERSION the two texts were written with. A document of another version
  *   (older code wrote it, or the presenter changed since) or of an index without these fields is read
  *   from `_source` and presented here, as before; `npm run indexer -- reindex` rewrites them.
- * - `detail_json` (mapping 5): what the detail reads beside `public_json`, both fetched as stored
+ * - `detail_json` (mapping 5): what the detail reads beside the Annonce text, both fetched as stored
  *   fields by one GET: the version, the status and the access date the route checks, and the price
  *   series the offers with that capability see (withPriceSeries splices it into the Annonce text);
  * - `map_key`, `lat`, `lon` (mapping 5): a pseudo-random key of the listing's id (mapKeyOf), the
@@ -25,6 +29,7 @@ import { PUBLIC_JSON_VERSION, presentAnnonce, presentMapPoint, withPriceSeries, 
 import type { StoredListing } from '../../core/model/stored.js';
 
 export const PUBLIC_JSON_FIELD = 'public_json';
+export const PUBLIC_BIN_FIELD = 'public_bin';
 export const MAP_JSON_FIELD = 'map_json';
 export const JSON_VERSION_FIELD = 'json_v';
 export const DETAIL_JSON_FIELD = 'detail_json';
@@ -33,7 +38,9 @@ export const LAT_FIELD = 'lat';
 export const LON_FIELD = 'lon';
 
 export interface ReadModelFields {
-  public_json: string;
+  /** The Annonce text (layouts `texts` and `full`), or its bytes in base64 (`public_bin`, layout `bytes`). */
+  public_json?: string;
+  public_bin?: string;
   /** Base64 of the UTF-8 text (a binary field's value); null without coordinates (never on a map). */
   map_json: string | null;
   json_v: number;
@@ -47,7 +54,7 @@ interface DetailText {
   price_points: PricePoint[];
 }
 
-/** The fields of mapping 5 (ReadModelLayout `full`). */
+/** The fields of mappings 5 and 6 (ReadModelLayout `full` and `bytes`). */
 export interface DetailFields {
   detail_json: string;
   map_key: number;
@@ -72,19 +79,22 @@ export function mapKeyOf(id: string): number {
 
 /**
  * What an index can hold of the read model, by its mapping: nothing (mapping 3 or older), the texts
- * of the pages and the maps (mapping 4), or these and the detail's (mapping 5). A document carries
- * what its index holds; what it lacks is read from `_source` until `reindex` builds the current layout.
+ * of the pages and the maps (mapping 4), these and the detail's (mapping 5), or the same with the
+ * Annonce text as bytes (mapping 6). A document carries what its index holds; what it lacks is read
+ * from `_source` until `reindex` builds the current layout.
  */
-export type ReadModelLayout = 'none' | 'texts' | 'full';
+export type ReadModelLayout = 'none' | 'texts' | 'full' | 'bytes';
+const LAYOUT_ORDER: readonly ReadModelLayout[] = ['none', 'texts', 'full', 'bytes'];
 
 export function readModelFields(listing: StoredListing): ReadModelFields;
-export function readModelFields(listing: StoredListing, layout: 'full'): ReadModelFields & DetailFields;
+export function readModelFields(listing: StoredListing, layout: 'full' | 'bytes'): ReadModelFields & DetailFields;
 export function readModelFields(listing: StoredListing, layout: ReadModelLayout): Partial<ReadModelFields & DetailFields>;
 export function readModelFields(listing: StoredListing, layout: ReadModelLayout = 'texts'): Partial<ReadModelFields & DetailFields> {
   if (layout === 'none') return {};
   const c = listing.content;
+  const annonce = JSON.stringify(presentAnnonce(listing));
   const texts: ReadModelFields = {
-    public_json: JSON.stringify(presentAnnonce(listing)),
+    ...(layout === 'bytes' ? { public_bin: Buffer.from(annonce).toString('base64') } : { public_json: annonce }),
     map_json: c.latitude !== null && c.longitude !== null ? Buffer.from(JSON.stringify(presentMapPoint(listing))).toString('base64') : null,
     json_v: PUBLIC_JSON_VERSION,
   };
@@ -100,16 +110,16 @@ export function readModelFields(listing: StoredListing, layout: ReadModelLayout 
 }
 
 /** What the detail reads of a document: its stored texts, not `_source`. */
-export const DETAIL_STORED_FIELDS = [PUBLIC_JSON_FIELD, DETAIL_JSON_FIELD];
+export const DETAIL_STORED_FIELDS = [PUBLIC_BIN_FIELD, PUBLIC_JSON_FIELD, DETAIL_JSON_FIELD];
 
 /**
  * The detail from a document's stored texts (DETAIL_STORED_FIELDS), the series spliced in when asked;
  * null when they are missing or of another version (the caller presents the document whole).
  */
 export function presentedOf(id: string, fields: Record<string, unknown[]> | undefined, withPricePoints: boolean): PresentedDetail | null {
-  const annonce = fields?.[PUBLIC_JSON_FIELD]?.[0];
+  const annonce = annonceTextOf(fields);
   const stored = fields?.[DETAIL_JSON_FIELD]?.[0];
-  if (typeof annonce !== 'string' || typeof stored !== 'string') return null;
+  if (annonce === null || typeof stored !== 'string') return null;
   const detail = JSON.parse(stored) as DetailText;
   if (detail.v !== PUBLIC_JSON_VERSION) return null;
   const text = withPricePoints ? withPriceSeries(annonce, detail.price_points) : annonce;
@@ -126,20 +136,21 @@ export const RELISTING_FIELDS = ['relisted_from', 'relisted', 'first_seen_at'] a
  */
 export function mappingHasReadModel(mapping: estypes.MappingTypeMapping | undefined): boolean {
   const properties = mapping?.properties ?? {};
-  return [PUBLIC_JSON_FIELD, MAP_JSON_FIELD, JSON_VERSION_FIELD, ...RELISTING_FIELDS].every((field) => field in properties);
+  const annonce = PUBLIC_JSON_FIELD in properties || PUBLIC_BIN_FIELD in properties;
+  return annonce && [MAP_JSON_FIELD, JSON_VERSION_FIELD, ...RELISTING_FIELDS].every((field) => field in properties);
 }
 
 /** The read model an index mapping can hold (ReadModelLayout). */
 export function readModelLayoutOf(mapping: estypes.MappingTypeMapping | undefined): ReadModelLayout {
   if (!mappingHasReadModel(mapping)) return 'none';
   const properties = mapping?.properties ?? {};
-  return [DETAIL_JSON_FIELD, MAP_KEY_FIELD, LAT_FIELD, LON_FIELD].every((field) => field in properties) ? 'full' : 'texts';
+  if (![DETAIL_JSON_FIELD, MAP_KEY_FIELD, LAT_FIELD, LON_FIELD].every((field) => field in properties)) return 'texts';
+  return PUBLIC_BIN_FIELD in properties ? 'bytes' : 'full';
 }
 
 /** The layout every index of a set holds (the least of theirs). */
 export function commonLayout(layouts: readonly ReadModelLayout[]): ReadModelLayout {
-  const order: ReadModelLayout[] = ['none', 'texts', 'full'];
-  return layouts.reduce<ReadModelLayout>((least, layout) => (order.indexOf(layout) < order.indexOf(least) ? layout : least), 'full');
+  return layouts.reduce<ReadModelLayout>((least, layout) => (LAYOUT_ORDER.indexOf(layout) < LAYOUT_ORDER.indexOf(least) ? layout : least), 'bytes');
 }
 
 /** The absence counts of the snapshot loads and their pass (StoredListing.absent_loads, absent_at), doc values. */
@@ -158,7 +169,7 @@ export function mappingHasAbsences(mapping: estypes.MappingTypeMapping | undefin
  */
 export const PRESENTED_PAGE_FIELDS = {
   _source: false,
-  stored_fields: [PUBLIC_JSON_FIELD],
+  stored_fields: [PUBLIC_BIN_FIELD, PUBLIC_JSON_FIELD],
   docvalue_fields: [
     JSON_VERSION_FIELD,
     'status',
@@ -177,11 +188,18 @@ export const PRESENTED_MAP_FIELDS = {
 
 type HitFields = Record<string, unknown[]> | undefined;
 
-/** The current-version Annonce text of a page hit, or null (older document: read it whole). */
-export function publicJsonOf(fields: HitFields): string | null {
+/** The current-version Annonce text of a page hit (UTF-8 bytes), or null (older document: read it whole). */
+export function publicJsonOf(fields: HitFields): Buffer | null {
   if (fields?.[JSON_VERSION_FIELD]?.[0] !== PUBLIC_JSON_VERSION) return null;
-  const text = fields[PUBLIC_JSON_FIELD]?.[0];
-  return typeof text === 'string' ? text : null;
+  return annonceTextOf(fields);
+}
+
+/** The Annonce text a document stores, whichever field its mapping holds it in (no version check). */
+function annonceTextOf(fields: HitFields): Buffer | null {
+  const bytes = fields?.[PUBLIC_BIN_FIELD]?.[0];
+  if (typeof bytes === 'string') return Buffer.from(bytes, 'base64');
+  const text = fields?.[PUBLIC_JSON_FIELD]?.[0];
+  return typeof text === 'string' ? Buffer.from(text) : null;
 }
 
 /** The current-version map point text of a map hit (UTF-8 bytes), or null. */

@@ -87,7 +87,7 @@ describe('mappings/annonces.json', () => {
     // The tokens and the read model's texts are indexed or stored for themselves, never kept twice in _source.
     expect((definition.mappings as { _source?: { excludes?: string[] } })._source?.excludes).to.deep.equal([
       TEXT_FIELD,
-      'public_json',
+      'public_bin',
       'map_json',
       'detail_json',
       'map_key',
