@@ -83,6 +83,10 @@ export async function replayOnNode(url: string, sequences: EsRequest[][], connec
               request.method = r.method as autocannon.Request['method'];
               request.path = r.path;
               request.body = r.body ?? undefined;
+              // Headers of its own: autocannon writes a body's Content-Length into the headers object
+              // it is given, so a GET after a POST on the same connection announced a body it never
+              // sent, and the node waited for it (the feed's baseline, lock then page, ran at 15 req/s).
+              request.headers = r.body === null ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' };
               return request;
             },
           },

@@ -61,11 +61,15 @@ describe('bench: the raw Elasticsearch baseline', () => {
             { method: 'POST', path: '/a/_search', body: '{"size":1}' },
           ],
         ],
-        2,
+        // One connection, so that it sends the GET after the POST (two would each send one of them).
+        1,
         0.5,
       );
       expect(seen.length).to.be.greaterThan(10);
       expect(seen.find((r) => r.method === 'POST')).to.deep.equal({ method: 'POST', url: '/a/_search', body: '{"size":1}' });
+      // A GET after a POST announces no body: the node would read the next request as its body.
+      expect(seen.filter((r) => r.method === 'GET').map((r) => r.body)).to.satisfy((bodies: string[]) => bodies.every((b) => b === ''));
+      expect(new Set(seen.map((r) => `${r.method} ${r.url}`))).to.deep.equal(new Set(['GET /missing', 'POST /a/_search']));
       // Both requests of the sequence, in turn; two node requests make one API request's worth.
       const posts = seen.filter((r) => r.method === 'POST').length;
       expect(Math.abs(posts - (seen.length - posts))).to.be.at.most(2);
