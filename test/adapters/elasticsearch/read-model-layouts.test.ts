@@ -9,6 +9,7 @@
  *   pages and details are served from it.
  */
 import { expect } from 'chai';
+import { indicesOf, reindex } from '../../../src/adapters/elasticsearch/aliases.js';
 import type { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import {
   DETAIL_JSON_FIELD,
@@ -139,6 +140,17 @@ describe('Elasticsearch: an index of mapping 5', function () {
       const listing = listings.find((l) => l.id === item.id)!;
       expect(JSON.parse(String(item.public_json))).to.deep.equal(presentAnnonce(listing));
     }
+    const presented = await store!.getPresented(listings[1].id, { withPricePoints: false });
+    expect(String(presented?.annonce)).to.equal(JSON.stringify(presentAnnonce(listings[1])));
+  });
+
+  it('reindex builds the current layout: the text as bytes, the same answers', async () => {
+    const [older] = await indicesOf(store!.client, store!.alias);
+    await reindex(store!.client, { alias: store!.alias });
+    // The older generation stays for a rollback; the store's close deletes the alias's own.
+    await store!.client.indices.delete({ index: older });
+    const stored = await store!.client.get({ index: store!.alias, id: listings[0].id, stored_fields: [PUBLIC_JSON_FIELD, PUBLIC_BIN_FIELD] });
+    expect(Object.keys(stored.fields ?? {})).to.deep.equal([PUBLIC_BIN_FIELD]);
     const presented = await store!.getPresented(listings[1].id, { withPricePoints: false });
     expect(String(presented?.annonce)).to.equal(JSON.stringify(presentAnnonce(listings[1])));
   });
