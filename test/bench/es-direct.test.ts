@@ -67,7 +67,7 @@ describe('bench: the raw Elasticsearch baseline', () => {
       );
       expect(seen.length).to.be.greaterThan(10);
       expect(seen.find((r) => r.method === 'POST')).to.deep.equal({ method: 'POST', url: '/a/_search', body: '{"size":1}' });
-      // A GET after a POST announces no body: the node would read the next request as its body.
+      // A GET after a POST announces no body: the server would wait for one never sent.
       expect(seen.filter((r) => r.method === 'GET').map((r) => r.body)).to.satisfy((bodies: string[]) => bodies.every((b) => b === ''));
       expect(new Set(seen.map((r) => `${r.method} ${r.url}`))).to.deep.equal(new Set(['GET /missing', 'POST /a/_search']));
       // Both requests of the sequence, in turn; two node requests make one API request's worth.
