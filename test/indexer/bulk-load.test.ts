@@ -22,6 +22,7 @@ import { SqliteListingStore } from '../../src/adapters/sqlite-listings/listing-s
 import { bulkLoadPending } from '../../src/adapters/sqlite-listings/write/bulk-load.js';
 import { currentBootId, unsyncedBuildMarker, UnsyncedBuildInterruptedError } from '../../src/adapters/sqlite-listings/write/unsynced-build.js';
 import { rawRecord, writeNdjson } from '../support/raw.js';
+import { withUnreadableListing } from '../support/unreadable-listing.js';
 import { makeListings } from '../support/fixtures.js';
 import type { StoredListing } from '../../src/core/model/stored.js';
 
@@ -263,12 +264,7 @@ describe('indexer first build (bulk mode) and parse worker', function () {
         return upsertMany(listings);
       }
       // The third batch: its first 300 rows are written, then the 301st cannot be read.
-      const poisoned = Object.defineProperty({ ...listings[300] }, 'content', {
-        get() {
-          throw new Error('unreadable listing');
-        },
-      });
-      return upsertMany([...listings.slice(0, 300), poisoned, ...listings.slice(301)]);
+      return upsertMany(withUnreadableListing(listings, 300));
     };
     try {
       const error = await load(store, file).then(

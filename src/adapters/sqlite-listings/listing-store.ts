@@ -73,6 +73,8 @@ export interface SqliteListingStoreOptions {
   textPlan?: TextPlan;
   /** Rows per transaction of a bulk load (write/bulk-load.ts BULK_COMMIT_ROWS; tests use small ones). */
   bulkCommitRows?: number;
+  /** Rows per transaction of a load into a store that holds listings (write/commit-groups.ts LIVE_COMMIT_ROWS; tests use small ones). */
+  liveCommitRows?: number;
   /**
    * Index-first full text checks rows against in-memory document sets (text/document-sets.ts); false asks
    * FTS5 for each row instead (the benchmarks print both).
@@ -142,7 +144,7 @@ export class SqliteListingStore implements ListingReader, ListingIndex {
     this.mapReader = new MapReader(this.statements, this.state, new MapPointsCache(this.db), options.mapCountsInMemory !== false);
     this.clustersReader = new ClustersReader(this.statements, this.mapReader);
     this.mapAnswers = new MapAnswers(storeStamp(this.db), options.mapAnswersKept === false ? { entries: 0, bytes: 0 } : MAP_ANSWERS);
-    this.writes = new ListingWrites(this.db, options.bulkCommitRows);
+    this.writes = new ListingWrites(this.db, options.bulkCommitRows, options.liveCommitRows);
   }
 
   /**

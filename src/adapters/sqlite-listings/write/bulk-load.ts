@@ -7,7 +7,7 @@
  * nobody depends on them yet, so a bulk load:
  *   1. drops the indexes the load does not read and the triggers that feed FTS5 and the R*Tree, and
  *      sets the meta flag `bulk_load_pending` (one transaction, only when the table is empty);
- *   2. writes in transactions of BULK_COMMIT_ROWS rows instead of one per batch;
+ *   2. writes in transactions of BULK_COMMIT_ROWS rows instead of one per batch (commit-groups.ts);
  *   3. builds everything once at the end (completeIndexes): FTS5 'rebuild', one INSERT ... SELECT
  *      into the R*Tree, the schema again (CREATE ... IF NOT EXISTS re-creates the indexes and
  *      triggers), then clears the flag.
@@ -26,6 +26,7 @@ import type Database from 'better-sqlite3';
 import { LISTINGS_SCHEMA } from '../schema/tables.js';
 import { rebuildFullText } from '../schema/maintenance.js';
 import { beginUnsyncedBuild, checkUnsyncedBuild, endUnsyncedBuild } from './unsynced-build.js';
+import { CommitGroups } from './commit-groups.js';
 
 /** Indexes the load itself reads; every other index of the schema is built at the end. */
 const KEPT_INDEXES = new Set(['ix_block', 'ix_change_seq', 'ix_withdrawn_block']);
@@ -49,20 +50,11 @@ const SORTER_HELPER_THREADS = 1;
  */
 export const BULK_COMMIT_ROWS = 20_000;
 
-/**
- * WAL pages before a checkpoint during a bulk load (SQLite's default: 1 000). Each checkpoint syncs
- * the WAL and the database file (synchronous = NORMAL), and at the default that happened every
- * other batch, about half the time of writing a row (docs/benchmarks-history.md). The WAL file grows
- * on disk between checkpoints; memory does not (the WAL index is 8 bytes per page).
- */
-const BULK_CHECKPOINT_PAGES = 50_000;
-
 export class BulkLoad {
-  private uncommitted = 0;
-
   private constructor(
     private readonly db: Database.Database,
-    private readonly commitRows: number,
+    /** The load's transactions, with checkpoints spaced out (commit-groups.ts). */
+    private readonly commits: CommitGroups,
     /** Writing with `synchronous = OFF` under a marker (write/unsynced-build.ts) until finish syncs. */
     private readonly unsynced: boolean,
   ) {}
@@ -79,44 +71,29 @@ export class BulkLoad {
       })
       .immediate();
     if (!started) return null;
-    db.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
+    const commits = new CommitGroups(db, commitRows);
     const unsynced = beginUnsyncedBuild(db.name);
     if (unsynced) db.pragma('synchronous = OFF');
-    return new BulkLoad(db, commitRows, unsynced);
+    return new BulkLoad(db, commits, unsynced);
   }
 
-  /**
-   * Runs `write` (one batch) inside the current long transaction, committing every `commitRows` rows.
-   * A batch that throws rolls back the whole open transaction (the batches since the last commit), so
-   * the store only ever holds whole batches, as in the one-transaction-per-batch path; the load fails
-   * with the error and running it again writes what is missing. Not a savepoint per batch: SQLite then
-   * copies every page a batch changes again into a statement journal, which made a row's insert
-   * markedly dearer, the more so the larger the page cache.
-   */
+  /** One batch's writes, committed with the next ones (CommitGroups.write). */
   write(write: () => void, rows: number): void {
-    if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
-    try {
-      write();
-    } catch (error) {
-      this.rollback();
-      throw error;
-    }
-    this.uncommitted += rows;
-    if (this.uncommitted >= this.commitRows) this.commit();
+    this.commits.write(write, rows);
   }
 
   /** Commits the open transaction now (another connection is about to read what it wrote). */
-  commitNow(): void {
-    this.commit();
+  commit(): void {
+    this.commits.commit();
   }
 
   /** Commits what is written and builds the deferred indexes. Also after a failed load: what was written stays. */
-  finish(): void {
+  end(): void {
     try {
-      this.commit();
+      this.commits.commit();
       completeIndexes(this.db);
     } finally {
-      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      this.commits.restoreCheckpoints();
       // Whatever happened, what was written goes to disk before the marker goes; a failed build's
       // flag is then as safe as after any process crash.
       if (this.unsynced) {
@@ -124,16 +101,6 @@ export class BulkLoad {
         endUnsyncedBuild(this.db.name);
       }
     }
-  }
-
-  private commit(): void {
-    if (this.db.inTransaction) this.db.exec('COMMIT');
-    this.uncommitted = 0;
-  }
-
-  private rollback(): void {
-    if (this.db.inTransaction) this.db.exec('ROLLBACK');
-    this.uncommitted = 0;
   }
 }
 

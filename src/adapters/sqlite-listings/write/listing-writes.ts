@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { StoredListing } from '../../../core/model/stored.js';
 import { FEATURE_COLUMNS, featureValuesOf } from '../../../core/dedup/features.js';
 import { BulkLoad } from './bulk-load.js';
+import { CommitGroups, LIVE_COMMIT_ROWS } from './commit-groups.js';
 import { ROW_COLUMNS, TEXT_COLUMNS } from '../rows/columns.js';
 import { toRow, type ListingRow } from '../rows/listing-row.js';
 import { StatementCache } from '../../sqlite-shared/statements.js';
@@ -29,12 +30,13 @@ export class ListingWrites {
   private readonly featureDelete: Database.Statement;
   private readonly textsUpsert: Database.Statement;
   private readonly annonceUpsert: Database.Statement;
-  /** Set while a first build runs in bulk mode (duringBulkLoad). */
-  private bulk: BulkLoad | null = null;
+  /** Set while a load runs (duringBulkLoad): a first build's bulk mode, or a later load's long transactions. */
+  private load: BulkLoad | CommitGroups | null = null;
 
   constructor(
     private readonly db: Database.Database,
     private readonly bulkCommitRows?: number,
+    private readonly liveCommitRows = LIVE_COMMIT_ROWS,
   ) {
     const columns = ROW_COLUMNS.join(', ');
     this.updates = new StatementCache(db);
@@ -110,30 +112,31 @@ export class ListingWrites {
     return this.updates.get(`UPDATE ${table} SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE rowid = @rowid`);
   }
 
-  /** `rows`: how many listings the write holds (the bulk load commits every so many). */
+  /** `rows`: how many listings the write holds (a load commits every so many). */
   inWriteTransaction(write: () => void, rows: number): void {
-    if (this.bulk) this.bulk.write(write, rows);
+    if (this.load) this.load.write(write, rows);
     else this.db.transaction(write)();
   }
 
-  /** Commits what a bulk load has written so far (outside one every write is committed already). */
+  /** Commits what a load has written so far (outside one every write is committed already). */
   commitNow(): void {
-    this.bulk?.commitNow();
+    this.load?.commit();
   }
 
   /**
    * A load on an EMPTY store runs in bulk mode (write/bulk-load.ts: indexes, full text and boxes built
-   * once at the end); on a store that holds listings, as it is, since the API reads the same file meanwhile.
+   * once at the end); on a store that holds listings, with its indexes live since the API reads the
+   * same file meanwhile, in transactions of `liveCommitRows` rows (write/commit-groups.ts).
    */
   async duringBulkLoad<T>(load: () => Promise<T>): Promise<T> {
-    const bulk = this.bulk ? null : BulkLoad.start(this.db, this.bulkCommitRows);
-    if (!bulk) return load();
-    this.bulk = bulk;
+    if (this.load) return load();
+    const running = BulkLoad.start(this.db, this.bulkCommitRows) ?? new CommitGroups(this.db, this.liveCommitRows);
+    this.load = running;
     try {
       return await load();
     } finally {
-      this.bulk = null;
-      bulk.finish();
+      this.load = null;
+      running.end();
     }
   }
 }
