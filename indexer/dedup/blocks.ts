@@ -47,10 +47,21 @@ export async function readBlock(store: BlockReader, key: string): Promise<BlockC
   return (await store.findBlock(key)).map(candidateOf);
 }
 
-/** The candidates of several blocks: whole listings in one read (findBlocks) where the store keeps no candidates. */
+/**
+ * Whether one read of the store fetches many blocks (a round trip per read: Elasticsearch), with or
+ * without stored candidates: the stage then reads a batch's uncached blocks together.
+ */
+export function readsManyBlocks(store: BlockReader): boolean {
+  const stored = store.capabilities.storedCandidates;
+  return !stored || stored.findBlocksCandidates !== undefined;
+}
+
+/** The candidates of several blocks: in one read where the store reads many (stored candidates, or whole listings: findBlocks). */
 export async function readBlocks(store: BlockReader, keys: readonly string[]): Promise<Map<string, BlockCandidate[]>> {
   const read = new Map<string, BlockCandidate[]>();
-  if (keys.length > 1 && !store.capabilities.storedCandidates) {
+  const stored = store.capabilities.storedCandidates;
+  if (keys.length > 1 && stored?.findBlocksCandidates) return stored.findBlocksCandidates([...keys]);
+  if (keys.length > 1 && !stored) {
     for (const [key, listings] of await store.findBlocks([...keys])) read.set(key, listings.map(candidateOf));
     return read;
   }

@@ -36,7 +36,7 @@ import type { StoredListing } from '../../src/core/model/stored.js';
 import type { BlockCandidate, ListingIndex } from '../../src/core/ports/listing-index.js';
 import { listingsPage, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
-import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks } from './blocks.js';
+import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks, readsManyBlocks } from './blocks.js';
 import { groupFieldsDiffer, publicGroupOutputDiffers, ungroupedFields, type GroupFields } from './group-output.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
 import { regroupEveryBase } from './whole-base.js';
@@ -142,9 +142,9 @@ export class DedupGrouping implements GroupingStage {
       if (key !== null) around(key);
     }
 
-    // Where the store keeps no candidates, one read fetches many blocks (Elasticsearch): the batch's
-    // uncached blocks are read together into the bounded cache first, instead of one read per base below.
-    if (!store.capabilities.storedCandidates)
+    // Where one read fetches many blocks (Elasticsearch), the batch's uncached blocks are read together
+    // into the bounded cache first, instead of one read per base below.
+    if (readsManyBlocks(store))
       await this.warmCache(
         store,
         [...keysByBase.values()].flatMap((keys) => [...keys]),

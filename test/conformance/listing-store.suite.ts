@@ -15,6 +15,7 @@ import { makeListings, FIXTURE_SITES } from '../support/fixtures.js';
 import { expectedSearch, inBox, matchesFilter } from '../support/oracle.js';
 import { annonceJson, presentAnnonce, presentMapPoint } from '../../src/core/model/present.js';
 import { mapPointsOf } from '../support/map-points.js';
+import { comparableCandidate, expectedCandidate } from '../support/candidates.js';
 
 const ALL: Scope = { enteredFrom: 0, eligibleSites: null };
 
@@ -294,10 +295,18 @@ export function runListingStoreConformance(name: string, open: () => Promise<Lis
           after = page[page.length - 1];
         }
         expect(paged).to.deep.equal(keys);
-        // Where the engine keeps candidates, they are the block's active listings too.
+        // Where the engine keeps candidates, they are the block's active listings as a whole listing
+        // makes them, features included; read many blocks at once where the engine offers it.
         const stored = store.capabilities.storedCandidates;
+        const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+        const expectedOf = async (key: string) => (await store.findBlock(key)).sort(byId).map(expectedCandidate);
         for (const key of stored ? sample : []) {
-          expect((await stored!.findBlockCandidates(key)).map((c) => c.id).sort(), key).to.deep.equal((await store.findBlock(key)).map((l) => l.id).sort());
+          expect((await stored!.findBlockCandidates(key)).sort(byId).map(comparableCandidate), key).to.deep.equal(await expectedOf(key));
+        }
+        if (stored?.findBlocksCandidates) {
+          const read = await stored.findBlocksCandidates([...sample, 'no|such|block|0']);
+          expect([...read.keys()].sort()).to.deep.equal([...sample, 'no|such|block|0'].sort());
+          for (const key of sample) expect(read.get(key)!.sort(byId).map(comparableCandidate), key).to.deep.equal(await expectedOf(key));
         }
       });
 

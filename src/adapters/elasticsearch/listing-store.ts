@@ -40,13 +40,14 @@ import {
   type ListingIndex,
   type SnapshotScope,
   type Absence,
+  type BlockCandidate,
   type WriteFailure,
 } from '../../core/ports/listing-index.js';
 import { assertKeepsAbsences, readActiveInScope } from './absences.js';
 import { mapPointJson, presentedWhole, type PresentedDetail } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSource } from './document.js';
-import { DETAIL_STORED_FIELDS, MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER, presentedOf } from './read-model.js';
+import { commonLayout, DETAIL_STORED_FIELDS, MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER, presentedOf, readModelLayoutOf } from './read-model.js';
 import { listingsOfHits } from './page-hits.js';
 import { DeepPageGate } from './deep-pages.js';
 import { BACKEND, errorTypeOf, guarded, statusOf } from './errors.js';
@@ -72,6 +73,8 @@ import { elasticsearchStoreStatus, recordElasticsearchLoad } from './store-statu
 import type { StoreStatus } from '../../core/ports/store-status.js';
 import { UnrefreshedWrites } from './unrefreshed-writes.js';
 import { prepareBlockKeys } from '../../core/dedup/block-key.js';
+import { featuresOf } from '../../core/dedup/features.js';
+import { CANDIDATE_FIELDS, candidateOfHit, type CandidateHit } from './block-candidates.js';
 import { acquireElasticsearchWriterLock, ensureStateIndex, readLock, stateIndexOf, type FencedWriterLock } from './writer-lock.js';
 
 export interface ElasticsearchListingStoreOptions {
@@ -104,6 +107,36 @@ interface BlockHit {
   blockKey: string | null;
 }
 
+/** How a block search asks for its hits and reads each one (searchById). */
+interface HitReader<T> {
+  request: Partial<estypes.SearchRequest>;
+  hit(hit: estypes.SearchHit<ListingSource>): T;
+  idOf(found: T): string;
+}
+
+const WHOLE_HITS: HitReader<BlockHit> = {
+  request: {},
+  hit: (hit) => ({ listing: fromSource(hit._source!), blockKey: hit._source!.block_key }),
+  idOf: (found) => found.listing.id,
+};
+
+const CANDIDATE_HITS: HitReader<CandidateHit> = {
+  request: CANDIDATE_FIELDS,
+  hit: candidateOfHit,
+  idOf: (found) => ('candidate' in found ? found.candidate.id : found.whole.id),
+};
+
+/** The active listings of some blocks. */
+function activeInBlocks(blockKeys: string[]): estypes.QueryDslBoolQuery {
+  return { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] };
+}
+
+/** The candidate a whole listing read from its block makes. */
+function wholeCandidate(listing: StoredListing, blockKey: string): BlockCandidate {
+  const { id, dedup_key, change_seq, catalogue_entered_at } = listing;
+  return { id, dedup_key, change_seq, catalogue_entered_at, block_key: blockKey, features: featuresOf(listing), listing };
+}
+
 /** The id of the grouping-owed mark in the alias's state index. */
 const GROUPING_MARK = 'grouping-pending';
 /** The id of the mark of a first build kept aside that has not written all its listings yet. */
@@ -113,11 +146,14 @@ const BLOCK_PAGE = 1000;
 export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   readonly backend = BACKEND;
   /**
-   * No stored candidates (a block is read whole, many blocks a search) and no file to lend a thread;
-   * a first build is kept aside and written once, a bulk request of a load's batch size at a time.
+   * Stored candidates, many blocks a search (block-candidates.ts); no file to lend a thread; a first
+   * build is kept aside and written once, a bulk request of a load's batch size at a time.
    */
   readonly capabilities: IndexCapabilities = {
-    storedCandidates: null,
+    storedCandidates: {
+      findBlockCandidates: async (blockKey) => (await this.findBlocksCandidates([blockKey])).get(blockKey)!,
+      findBlocksCandidates: (blockKeys) => this.findBlocksCandidates(blockKeys),
+    },
     groupWorker: null,
     firstBuildAside: {
       pageSize: 1000,
@@ -130,6 +166,8 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   };
   /** The alias this store reads and writes. */
   readonly alias: string;
+  /** Whether the indexes behind the alias keep the candidates' feature bytes (storesFeatureBytes). */
+  private featureBytesKept: Promise<boolean> | null = null;
   /** The alias's state index exists (created once per store, not once per batch). */
   private stateIndexReady = false;
   private readonly writer: BulkWriter;
@@ -511,38 +549,82 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
 
   /** Several blocks in one search (paged by id), split by each document's block key. */
   async findBlocks(blockKeys: string[]): Promise<Map<string, StoredListing[]>> {
-    const listings = await this.searchBlocks(blockKeys, { filter: [{ terms: { block_key: blockKeys } }, { term: { status: 'active' } }] });
+    const listings = await this.searchBlocks(blockKeys, activeInBlocks(blockKeys), WHOLE_HITS);
     const blocks = new Map<string, StoredListing[]>(blockKeys.map((key) => [key, []]));
     for (const { listing, blockKey } of listings) blocks.get(blockKey!)?.push(listing);
     return blocks;
   }
 
+  /**
+   * Several blocks' candidates in one search (block-candidates.ts), split by block key. A document
+   * without current feature bytes (an index of an older mapping, until `reindex`) is read whole.
+   */
+  async findBlocksCandidates(blockKeys: string[]): Promise<Map<string, BlockCandidate[]>> {
+    if (!(await this.storesFeatureBytes())) {
+      const blocks = await this.findBlocks(blockKeys);
+      return new Map([...blocks].map(([key, listings]) => [key, listings.map((listing) => wholeCandidate(listing, key))]));
+    }
+    const hits = await this.searchBlocks(blockKeys, activeInBlocks(blockKeys), CANDIDATE_HITS);
+    const blocks = new Map<string, BlockCandidate[]>(blockKeys.map((key) => [key, []]));
+    const whole = new Map<string, string>();
+    for (const hit of hits) {
+      if ('candidate' in hit) blocks.get(hit.candidate.block_key)?.push(hit.candidate);
+      else whole.set(hit.whole.id, hit.whole.blockKey);
+    }
+    if (whole.size === 0) return blocks;
+    for (const [id, listing] of await this.getMany([...whole.keys()])) {
+      const block = blocks.get(whole.get(id)!);
+      block?.push(wholeCandidate(listing, whole.get(id)!));
+      block?.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+    return blocks;
+  }
+
+  /**
+   * Whether every index behind the alias keeps the feature bytes (mapping 7), asked once: an index
+   * of an older mapping is read whole until `reindex` and the indexer's restart.
+   */
+  private storesFeatureBytes(): Promise<boolean> {
+    this.featureBytesKept ??= guarded(() => this.client.indices.getMapping({ index: this.alias })).then(
+      (mappings) => commonLayout(Object.values(mappings).map((index) => readModelLayoutOf(index.mappings))) === 'candidates',
+      (error: unknown) => {
+        this.featureBytesKept = null;
+        throw error;
+      },
+    );
+    return this.featureBytesKept;
+  }
+
   /** One search for every block: the withdrawals of a 90-day window are few. */
   async withdrawnInBlocks(blockKeys: string[], leftSince: number): Promise<StoredListing[]> {
     if (blockKeys.length === 0) return [];
-    const found = await this.searchBlocks(blockKeys, {
-      filter: [{ terms: { block_key: blockKeys } }, { range: { left_market_at: { gte: leftSince } } }],
-      must_not: [{ term: { status: 'active' } }],
-    });
+    const found = await this.searchBlocks(
+      blockKeys,
+      {
+        filter: [{ terms: { block_key: blockKeys } }, { range: { left_market_at: { gte: leftSince } } }],
+        must_not: [{ term: { status: 'active' } }],
+      },
+      WHOLE_HITS,
+    );
     return found.map(({ listing }) => listing);
   }
 
   /**
-   * The listings of `query`, within `blockKeys`, as this store's own writes left them: refreshed
-   * first when a listing written since the last refresh is in one of the blocks, read again after a
-   * refresh when a listing found was written since (its hit may be its previous version).
+   * The hits of `query`, within `blockKeys`, as this store's own writes left them: refreshed first
+   * when a listing written since the last refresh is in one of the blocks, read again after a refresh
+   * when a listing found was written since (its hit may be its previous version).
    */
-  private async searchBlocks(blockKeys: string[], query: estypes.QueryDslBoolQuery): Promise<BlockHit[]> {
+  private async searchBlocks<T>(blockKeys: string[], query: estypes.QueryDslBoolQuery, read: HitReader<T>): Promise<T[]> {
     if (this.unrefreshed.reaches(blockKeys)) await this.refresh();
-    const found = await this.searchById(query);
-    if (!this.unrefreshed.holdsAny(found.map(({ listing }) => listing.id))) return found;
+    const found = await this.searchById(query, read);
+    if (!this.unrefreshed.holdsAny(found.map(read.idOf))) return found;
     await this.refresh();
-    return this.searchById(query);
+    return this.searchById(query, read);
   }
 
-  /** Every listing of a query, paged by id, with the block key its document holds. */
-  private async searchById(query: estypes.QueryDslBoolQuery): Promise<BlockHit[]> {
-    const found: BlockHit[] = [];
+  /** Every hit of a query, paged by id, read by `read`. */
+  private async searchById<T>(query: estypes.QueryDslBoolQuery, read: HitReader<T>): Promise<T[]> {
+    const found: T[] = [];
     let after: estypes.SortResults | undefined;
     for (;;) {
       const response = await guarded(() =>
@@ -552,11 +634,12 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
           sort: [{ id: { order: 'asc' } }],
           size: BLOCK_PAGE,
           track_total_hits: false,
+          ...read.request,
           ...(after ? { search_after: after } : {}),
         }),
       );
       const hits = response.hits.hits;
-      for (const hit of hits) found.push({ listing: fromSource(hit._source!), blockKey: hit._source!.block_key });
+      for (const hit of hits) found.push(read.hit(hit));
       if (hits.length < BLOCK_PAGE) return found;
       after = hits[hits.length - 1].sort;
     }

@@ -20,6 +20,9 @@
  * - `map_key`, `lat`, `lon` (mapping 5): a pseudo-random key of the listing's id (mapKeyOf), the
  *   order in which a capped map takes the points of each cell of its box, and the coordinates as
  *   plain numbers, which `range` aggregations count the cells by (map-sample-body.ts).
+ * - `dedup_bin` (mapping 7): the duplicate scorer's features of an active listing of a block
+ *   (feature-bytes.ts), a stored binary read by the grouping stage's block reads instead of whole
+ *   documents (block-candidates.ts).
  *
  * The texts are left out of `_source` (mappings/annonces.json), so they are not stored twice.
  */
@@ -27,6 +30,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { PricePoint } from '../../core/model/annonce.js';
 import { PUBLIC_JSON_VERSION, presentAnnonce, presentMapPoint, withPriceSeries, type PresentedDetail } from '../../core/model/present.js';
 import type { StoredListing } from '../../core/model/stored.js';
+import { blockKeyOf } from '../../core/dedup/block-key.js';
+import { featureBytesOf } from '../../core/dedup/feature-bytes.js';
 
 export const PUBLIC_JSON_FIELD = 'public_json';
 export const PUBLIC_BIN_FIELD = 'public_bin';
@@ -36,6 +41,7 @@ export const DETAIL_JSON_FIELD = 'detail_json';
 export const MAP_KEY_FIELD = 'map_key';
 export const LAT_FIELD = 'lat';
 export const LON_FIELD = 'lon';
+export const DEDUP_BIN_FIELD = 'dedup_bin';
 
 export interface ReadModelFields {
   /** The Annonce text (layouts `texts` and `full`), or its bytes in base64 (`public_bin`, layout `bytes`). */
@@ -54,13 +60,15 @@ interface DetailText {
   price_points: PricePoint[];
 }
 
-/** The fields of mappings 5 and 6 (ReadModelLayout `full` and `bytes`). */
+/** The fields of mappings 5 to 7 (ReadModelLayout `full`, `bytes` and `candidates`). */
 export interface DetailFields {
   detail_json: string;
   map_key: number;
   /** Both or neither, as `location`. */
   lat?: number;
   lon?: number;
+  /** Base64 of the listing's stored features (featureBytesOf), for an active listing of a block (mapping 7). */
+  dedup_bin?: string;
 }
 
 /**
@@ -83,18 +91,18 @@ export function mapKeyOf(id: string): number {
  * Annonce text as bytes (mapping 6). A document carries what its index holds; what it lacks is read
  * from `_source` until `reindex` builds the current layout.
  */
-export type ReadModelLayout = 'none' | 'texts' | 'full' | 'bytes';
-const LAYOUT_ORDER: readonly ReadModelLayout[] = ['none', 'texts', 'full', 'bytes'];
+export type ReadModelLayout = 'none' | 'texts' | 'full' | 'bytes' | 'candidates';
+const LAYOUT_ORDER: readonly ReadModelLayout[] = ['none', 'texts', 'full', 'bytes', 'candidates'];
 
 export function readModelFields(listing: StoredListing): ReadModelFields;
-export function readModelFields(listing: StoredListing, layout: 'full' | 'bytes'): ReadModelFields & DetailFields;
+export function readModelFields(listing: StoredListing, layout: 'full' | 'bytes' | 'candidates'): ReadModelFields & DetailFields;
 export function readModelFields(listing: StoredListing, layout: ReadModelLayout): Partial<ReadModelFields & DetailFields>;
 export function readModelFields(listing: StoredListing, layout: ReadModelLayout = 'texts'): Partial<ReadModelFields & DetailFields> {
   if (layout === 'none') return {};
   const c = listing.content;
   const annonce = JSON.stringify(presentAnnonce(listing));
   const texts: ReadModelFields = {
-    ...(layout === 'bytes' ? { public_bin: Buffer.from(annonce).toString('base64') } : { public_json: annonce }),
+    ...(layoutHolds(layout, 'bytes') ? { public_bin: Buffer.from(annonce).toString('base64') } : { public_json: annonce }),
     map_json: c.latitude !== null && c.longitude !== null ? Buffer.from(JSON.stringify(presentMapPoint(listing))).toString('base64') : null,
     json_v: PUBLIC_JSON_VERSION,
   };
@@ -106,7 +114,15 @@ export function readModelFields(listing: StoredListing, layout: ReadModelLayout 
     price_points: listing.price_points,
   };
   const coordinates = c.latitude !== null && c.longitude !== null ? { lat: c.latitude, lon: c.longitude } : {};
-  return { ...texts, detail_json: JSON.stringify(detail), map_key: mapKeyOf(listing.id), ...coordinates };
+  const fields = { ...texts, detail_json: JSON.stringify(detail), map_key: mapKeyOf(listing.id), ...coordinates };
+  // The features of the listings a block read returns (active, in a block), as the SQLite store keeps them.
+  if (layout !== 'candidates' || listing.status !== 'active' || blockKeyOf(listing) === null) return fields;
+  return { ...fields, dedup_bin: featureBytesOf(listing).toString('base64') };
+}
+
+/** Whether `layout` holds at least what `least` does. */
+export function layoutHolds(layout: ReadModelLayout, least: ReadModelLayout): boolean {
+  return LAYOUT_ORDER.indexOf(layout) >= LAYOUT_ORDER.indexOf(least);
 }
 
 /** What the detail reads of a document: its stored texts, not `_source`. */
@@ -145,12 +161,13 @@ export function readModelLayoutOf(mapping: estypes.MappingTypeMapping | undefine
   if (!mappingHasReadModel(mapping)) return 'none';
   const properties = mapping?.properties ?? {};
   if (![DETAIL_JSON_FIELD, MAP_KEY_FIELD, LAT_FIELD, LON_FIELD].every((field) => field in properties)) return 'texts';
-  return PUBLIC_BIN_FIELD in properties ? 'bytes' : 'full';
+  if (!(PUBLIC_BIN_FIELD in properties)) return 'full';
+  return DEDUP_BIN_FIELD in properties ? 'candidates' : 'bytes';
 }
 
 /** The layout every index of a set holds (the least of theirs). */
 export function commonLayout(layouts: readonly ReadModelLayout[]): ReadModelLayout {
-  return layouts.reduce<ReadModelLayout>((least, layout) => (LAYOUT_ORDER.indexOf(layout) < LAYOUT_ORDER.indexOf(least) ? layout : least), 'bytes');
+  return layouts.reduce<ReadModelLayout>((least, layout) => (layoutHolds(layout, least) ? least : layout), 'candidates');
 }
 
 /** The absence counts of the snapshot loads and their pass (StoredListing.absent_loads, absent_at), doc values. */

@@ -57,12 +57,18 @@ export interface Absence {
 export type ListingWrite = StoredListing;
 
 /**
- * A block's candidates read from features the store keeps beside each listing (SQLite), without the
- * listings' documents: the grouping stage then reads block by block. Without it the stage reads whole
- * listings, many blocks a read (findBlocks), and makes the candidates itself.
+ * A block's candidates read from features the store keeps beside each listing (SQLite's table,
+ * Elasticsearch's stored `dedup_bin`), without the listings' documents. Without it the stage reads
+ * whole listings, many blocks a read (findBlocks), and makes the candidates itself.
  */
 export interface StoredCandidates {
   findBlockCandidates(blockKey: string): Promise<BlockCandidate[]>;
+  /**
+   * Many blocks' candidates in one read (each key mapped, to [] when it has none), where a read
+   * costs a round trip (Elasticsearch): the stage then reads a batch's blocks together. Absent, it
+   * reads block by block (SQLite: a read is a lookup in the file).
+   */
+  findBlocksCandidates?(blockKeys: string[]): Promise<Map<string, BlockCandidate[]>>;
 }
 
 /** A row in the engine's own encoding (a text), made in the grouping worker and read back by that engine's writer. */

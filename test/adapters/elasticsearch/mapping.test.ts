@@ -93,6 +93,7 @@ describe('mappings/annonces.json', () => {
       'map_key',
       'lat',
       'lon',
+      'dedup_bin',
     ]);
   });
 

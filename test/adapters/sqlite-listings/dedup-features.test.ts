@@ -8,33 +8,14 @@ import { BLOCK_CANDIDATES_SQL } from '../../../src/adapters/sqlite-listings/read
 import type { StoredListing } from '../../../src/core/model/stored.js';
 import { makeListings } from '../../support/fixtures.js';
 import { blockKeyOf } from '../../../src/core/dedup/block-key.js';
-import { featuresOf, PartlyStoredFeatures, type Features } from '../../../src/core/dedup/features.js';
+import { featuresOf, PartlyStoredFeatures } from '../../../src/core/dedup/features.js';
+import { plainFeatures } from '../../support/candidates.js';
 import type { BlockCandidate } from '../../../src/core/ports/listing-index.js';
 import { clusterAround } from '../../../indexer/dedup/cluster.js';
 import { storeHolding } from '../../support/sqlite-store-files.js';
 
 describe('SQLite store: stored duplicate-detection features (findBlockCandidates)', () => {
-  /** Features as plain values (some are computed or read on first use), shingles as an array. */
-  const FIELDS = [
-    'id',
-    'source',
-    'surface',
-    'landSurface',
-    'rooms',
-    'bedrooms',
-    'price',
-    'lat',
-    'lon',
-    'dpe',
-    'ges',
-    'dpeValue',
-    'gesValue',
-    'yearBuilt',
-    'seller',
-    'hasText',
-    'floor',
-  ] as const satisfies readonly (keyof Features)[];
-  const plain = (features: Features) => ({ ...Object.fromEntries(FIELDS.map((field) => [field, features[field]])), text: Array.from(features.text) });
+  const plain = plainFeatures;
   const readCount = (candidates: BlockCandidate[]) => candidates.filter((c) => (c.features as PartlyStoredFeatures).read).length;
   const blocksOf = (listings: StoredListing[]) => [
     ...new Set(
