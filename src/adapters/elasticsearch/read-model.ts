@@ -21,7 +21,7 @@
  *   order in which a capped map takes the points of each cell of its box, and the coordinates as
  *   plain numbers, which `range` aggregations count the cells by (map-sample-body.ts).
  * - `dedup_bin` (mapping 7): the duplicate scorer's features of an active listing of a block
- *   (feature-bytes.ts), a stored binary read by the grouping stage's block reads instead of whole
+ *   (feature-bytes.ts), a binary doc value read by the grouping stage's block reads instead of whole
  *   documents (block-candidates.ts).
  *
  * The texts are left out of `_source` (mappings/annonces.json), so they are not stored twice.

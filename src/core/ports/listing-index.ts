@@ -58,7 +58,7 @@ export type ListingWrite = StoredListing;
 
 /**
  * A block's candidates read from features the store keeps beside each listing (SQLite's table,
- * Elasticsearch's stored `dedup_bin`), without the listings' documents. Without it the stage reads
+ * Elasticsearch's `dedup_bin` doc value), without the listings' documents. Without it the stage reads
  * whole listings, many blocks a read (findBlocks), and makes the candidates itself.
  */
 export interface StoredCandidates {
