@@ -88,8 +88,9 @@ export function mapKeyOf(id: string): number {
 /**
  * What an index can hold of the read model, by its mapping: nothing (mapping 3 or older), the texts
  * of the pages and the maps (mapping 4), these and the detail's (mapping 5), or the same with the
- * Annonce text as bytes (mapping 6). A document carries what its index holds; what it lacks is read
- * from `_source` until `reindex` builds the current layout.
+ * Annonce text as bytes (mapping 6), then the grouping's candidates too (mapping 7). A document
+ * carries what its index holds; what it lacks is read from `_source` until `reindex` builds the
+ * current layout.
  */
 export type ReadModelLayout = 'none' | 'texts' | 'full' | 'bytes' | 'candidates';
 const LAYOUT_ORDER: readonly ReadModelLayout[] = ['none', 'texts', 'full', 'bytes', 'candidates'];
