@@ -113,4 +113,34 @@ describe('a first build on Elasticsearch, written once', function () {
       await Promise.all([onceStore.close(), twoPassRead.close(), sqliteStore.close()]);
     }
   });
+
+  it('ends merged: one segment a shard, however many the bulk requests left', async () => {
+    const alias = testAlias('annonces-test-merged');
+    aliases.push(alias);
+    const sites = loadSites();
+    const store = await openListingStore(configOf(alias), {}, 'batch');
+    const client = new Client({ node: connection!.url });
+    // A refresh after every bulk request of the build: a segment each, as a big build's flushes leave them.
+    const upsertMany = store.upsertMany.bind(store);
+    let requests = 0;
+    store.upsertMany = async (listings) => {
+      const refused = await upsertMany(listings);
+      requests++;
+      await client.indices.refresh({ index: alias });
+      return refused;
+    };
+    try {
+      const report = await runLoad({ files: [file], store, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }) });
+      expect(report.written_once).to.equal(true);
+      expect(requests).to.be.greaterThan(2);
+      const segments = await client.indices.segments({ index: alias });
+      const shards = Object.values(segments.indices).flatMap((index) => Object.values(index.shards).flat());
+      expect(shards.length).to.be.greaterThan(0);
+      for (const shard of shards) expect(Object.keys(shard.segments)).to.have.length(1);
+      expect((await client.count({ index: alias })).count).to.equal(RECORDS);
+    } finally {
+      await store.close();
+      await client.close();
+    }
+  });
 });

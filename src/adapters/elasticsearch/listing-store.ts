@@ -142,6 +142,10 @@ const GROUPING_MARK = 'grouping-pending';
 /** The id of the mark of a first build kept aside that has not written all its listings yet. */
 const ASIDE_MARK = 'first-build-aside';
 const BLOCK_PAGE = 1000;
+/** A merged first build's segments stay under this size: the tiered merge policy's largest merged segment (5 GiB). */
+const MERGED_SEGMENT_BYTES = 5 * 1024 ** 3;
+/** A force merge answers when done: about 11 s for 200 000 listings on 2 cores, minutes at several millions. */
+const FORCE_MERGE_TIMEOUT_MS = 60 * 60_000;
 
 export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   readonly backend = BACKEND;
@@ -161,11 +165,17 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
         const mark = await this.readMark<{ change_seq_from: number }>(ASIDE_MARK);
         return mark && { changeSeqFrom: mark.change_seq_from };
       },
-      setBegun: (mark) => this.setMark(ASIDE_MARK, mark && { change_seq_from: mark.changeSeqFrom }),
+      setBegun: async (mark) => {
+        await this.setMark(ASIDE_MARK, mark && { change_seq_from: mark.changeSeqFrom });
+        // Cleared: every listing of the first build is written (duringBulkLoad merges it at its end).
+        if (mark === null) this.firstBuildWritten = true;
+      },
     },
   };
   /** The alias this store reads and writes. */
   readonly alias: string;
+  /** Set when a first build kept aside has written its last listing (firstBuildAside.setBegun(null)). */
+  private firstBuildWritten = false;
   /** Whether the indexes behind the alias keep the candidates' feature bytes (storesFeatureBytes). */
   private featureBytesKept: Promise<boolean> | null = null;
   /** The alias's state index exists (created once per store, not once per batch). */
@@ -813,6 +823,27 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       return await load();
     } finally {
       await this.restoreRefresh(indices);
+      if (this.firstBuildWritten) await this.mergeFirstBuild(indices);
+    }
+  }
+
+  /**
+   * A first build leaves a dozen segments of the bulk requests and the operations' recovery copies
+   * (`_recovery_source`): merged, the index is less than half the size on disk, and a daily load's
+   * merges, which otherwise rewrote the big segments (20 s of the node's CPU per 20 000 records),
+   * touch its own small ones (docs/benchmarks.md, "The daily load"). Segments stay under the merge
+   * policy's largest, so that later updates can still merge them away.
+   */
+  private async mergeFirstBuild(indices: string[]): Promise<void> {
+    this.firstBuildWritten = false;
+    const stats = await guarded(() => this.client.indices.stats({ index: indices, metric: 'store' }));
+    const settings = await guarded(() => this.client.indices.getSettings({ index: indices }));
+    for (const index of indices) {
+      const bytes = stats.indices?.[index]?.primaries?.store?.size_in_bytes ?? 0;
+      const shards = Number(settings[index]?.settings?.index?.number_of_shards ?? 1);
+      const segments = Math.max(1, Math.ceil(bytes / shards / MERGED_SEGMENT_BYTES));
+      this.fence();
+      await guarded(() => this.client.indices.forcemerge({ index, max_num_segments: segments }, { requestTimeout: FORCE_MERGE_TIMEOUT_MS }));
     }
   }
 
