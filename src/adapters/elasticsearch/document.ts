@@ -109,7 +109,7 @@ export const MAP_POINT_FIELDS = [
 export function toSource(listing: StoredListing, layout: ReadModelLayout = 'none'): WrittenSource {
   const source = listingSource(listing);
   if (layout === 'none') return source;
-  return { ...source, ...readModelFields(listing, layout) };
+  return { ...source, ...readModelFields(listing, layout, source.block_key) };
 }
 
 /**

@@ -582,11 +582,9 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       else whole.set(hit.whole.id, hit.whole.blockKey);
     }
     if (whole.size === 0) return blocks;
-    for (const [id, listing] of await this.getMany([...whole.keys()])) {
-      const block = blocks.get(whole.get(id)!);
-      block?.push(wholeCandidate(listing, whole.get(id)!));
-      block?.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    }
+    for (const [id, listing] of await this.getMany([...whole.keys()])) blocks.get(whole.get(id)!)?.push(wholeCandidate(listing, whole.get(id)!));
+    // Each block in id order, as the search gives it.
+    for (const key of new Set(whole.values())) blocks.get(key)?.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return blocks;
   }
 

@@ -96,9 +96,14 @@ export type ReadModelLayout = 'none' | 'texts' | 'full' | 'bytes' | 'candidates'
 const LAYOUT_ORDER: readonly ReadModelLayout[] = ['none', 'texts', 'full', 'bytes', 'candidates'];
 
 export function readModelFields(listing: StoredListing): ReadModelFields;
-export function readModelFields(listing: StoredListing, layout: 'full' | 'bytes' | 'candidates'): ReadModelFields & DetailFields;
-export function readModelFields(listing: StoredListing, layout: ReadModelLayout): Partial<ReadModelFields & DetailFields>;
-export function readModelFields(listing: StoredListing, layout: ReadModelLayout = 'texts'): Partial<ReadModelFields & DetailFields> {
+export function readModelFields(listing: StoredListing, layout: 'full' | 'bytes' | 'candidates', blockKey?: string | null): ReadModelFields & DetailFields;
+export function readModelFields(listing: StoredListing, layout: ReadModelLayout, blockKey?: string | null): Partial<ReadModelFields & DetailFields>;
+/** `blockKey`: the listing's (blockKeyOf), when the caller has it already. */
+export function readModelFields(
+  listing: StoredListing,
+  layout: ReadModelLayout = 'texts',
+  blockKey: string | null = blockKeyOf(listing),
+): Partial<ReadModelFields & DetailFields> {
   if (layout === 'none') return {};
   const c = listing.content;
   const annonce = JSON.stringify(presentAnnonce(listing));
@@ -117,7 +122,7 @@ export function readModelFields(listing: StoredListing, layout: ReadModelLayout 
   const coordinates = c.latitude !== null && c.longitude !== null ? { lat: c.latitude, lon: c.longitude } : {};
   const fields = { ...texts, detail_json: JSON.stringify(detail), map_key: mapKeyOf(listing.id), ...coordinates };
   // The features of the listings a block read returns (active, in a block), as the SQLite store keeps them.
-  if (layout !== 'candidates' || listing.status !== 'active' || blockKeyOf(listing) === null) return fields;
+  if (layout !== 'candidates' || listing.status !== 'active' || blockKey === null) return fields;
   return { ...fields, dedup_bin: featureBytesOf(listing).toString('base64') };
 }
 
