@@ -11,6 +11,7 @@ import { createElasticsearchClient, type ElasticsearchConnection } from '../../s
 import { ensureIndex, indicesOf } from '../../src/adapters/elasticsearch/aliases.js';
 import { indexName, loadIndexDefinition } from '../../src/adapters/elasticsearch/index-definition.js';
 import { stateIndexOf } from '../../src/adapters/elasticsearch/writer-lock.js';
+import { MAP_BIN_FIELD } from '../../src/adapters/elasticsearch/read-model.js';
 import { ElasticsearchListingStore, type ElasticsearchListingStoreOptions } from '../../src/adapters/elasticsearch/listing-store.js';
 
 export function elasticsearchConnection(env: NodeJS.ProcessEnv = process.env): ElasticsearchConnection | null {
@@ -94,8 +95,9 @@ function deletingOnClose(store: ElasticsearchListingStore): ElasticsearchListing
 /**
  * A store on a new alias whose index is made from an older mapping: the current mapping file without
  * `fields` (left out of `_source.excludes` too) and with the `added` ones it had then, tagged
- * `version`, as a cluster has it until `reindex`. Null without a cluster (the caller skips). Closing
- * the store deletes its indices.
+ * `version`, as a cluster has it until `reindex`. Below mapping 8 the map point is the text alone
+ * (`map_json`), without `map_bin`. Null without a cluster (the caller skips). Closing the store deletes
+ * its indices.
  */
 export async function openOlderMappingStore(
   prefix: string,
@@ -111,9 +113,10 @@ export async function openOlderMappingStore(
   const client = createElasticsearchClient(connection, { requestTimeout: 60_000 });
   const alias = testAlias(prefix);
   const definition = loadIndexDefinition();
+  const left = version < 8 ? [...fields, MAP_BIN_FIELD] : fields;
   const properties = { ...definition.mappings.properties, ...added };
-  for (const field of fields) delete properties[field];
-  const kept = definition.mappings._source?.excludes?.filter((field) => !fields.includes(field)) ?? [];
+  for (const field of left) delete properties[field];
+  const kept = definition.mappings._source?.excludes?.filter((field) => !left.includes(field)) ?? [];
   const excludes = [...kept, ...Object.keys(added)];
   await client.indices.create({
     index: indexName(alias, 1),

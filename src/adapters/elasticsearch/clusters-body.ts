@@ -12,7 +12,7 @@
 import type { ClusterCell, ClustersQuery } from '../../core/query/aggregates.js';
 import { MAX_CLUSTER_TILES } from '../../core/query/aggregates.js';
 import { boxClause } from './map-body.js';
-import { JSON_VERSION_FIELD, MAP_JSON_FIELD, mapJsonOf } from './read-model.js';
+import { ANY_FORM_MAP_TEXT_DOC_VALUES, mapPointOf } from './read-model.js';
 import { boolQuery, filterClauses, searchScope } from './query-clauses.js';
 import type { SearchBody } from './search-body.js';
 
@@ -40,7 +40,7 @@ export function buildClustersBody(query: ClustersQuery): SearchBody {
           bounds: { geo_bounds: { field: 'location' } },
           price_min: { min: { field: 'content.price' } },
           price_median: { percentiles: { field: 'content.price', percents: [50], tdigest: { compression: PERCENTILES_COMPRESSION } } },
-          one: { top_hits: { size: 1, _source: false, docvalue_fields: ['id', JSON_VERSION_FIELD, MAP_JSON_FIELD] } },
+          one: { top_hits: { size: 1, _source: false, docvalue_fields: ['id', ...ANY_FORM_MAP_TEXT_DOC_VALUES] } },
         },
       },
     },
@@ -63,7 +63,7 @@ export function cellOfBucket(bucket: CellBucket): ClusterCell {
   const location = bucket.centroid.location ?? { lat: 0, lon: 0 };
   const median = Object.values(bucket.price_median.values)[0] ?? null;
   const loneHit = bucket.doc_count === 1 ? bucket.one.hits.hits[0] : undefined;
-  const lone = loneHit ? { id: String(loneHit.fields?.id?.[0]), point: mapJsonOf(loneHit.fields) } : null;
+  const lone = loneHit ? { id: String(loneHit.fields?.id?.[0]), point: mapPointOf(loneHit.fields)?.text ?? null } : null;
   return {
     zoom,
     x,

@@ -47,7 +47,19 @@ import { assertKeepsAbsences, readActiveInScope } from './absences.js';
 import { mapPointJson, presentedWhole, type PresentedDetail } from '../../core/model/present.js';
 import { BulkWriter, type BulkWriteReport, type BulkWriterOptions, type DocumentFailure } from './bulk-writer.js';
 import { fromMapHit, fromSource, MAP_POINT_FIELDS, PAGE_SOURCE, type ListingSource } from './document.js';
-import { commonLayout, DETAIL_STORED_FIELDS, MAP_RESPONSE_FILTER, mapJsonOf, PAGE_RESPONSE_FILTER, presentedOf, readModelLayoutOf } from './read-model.js';
+import {
+  ANY_FORM_MAP_POINT_DOC_VALUES,
+  ANY_FORM_MAP_TEXT_DOC_VALUES,
+  commonLayout,
+  DETAIL_STORED_FIELDS,
+  layoutHolds,
+  MAP_POINT_DOC_VALUES,
+  MAP_RESPONSE_FILTER,
+  mapPointOf,
+  PAGE_RESPONSE_FILTER,
+  presentedOf,
+  readModelLayoutOf,
+} from './read-model.js';
 import { listingsOfHits } from './page-hits.js';
 import { DeepPageGate } from './deep-pages.js';
 import { BACKEND, errorTypeOf, guarded, statusOf } from './errors.js';
@@ -218,7 +230,9 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
    * The map of a box: its points' texts from doc values, and its exact total. A box that can be cut is
    * counted first, cell by cell (no hit): when it holds more listings than the limit, its points are
    * spread over its cells (src/core/query/map-sampling.ts, map-sample-body.ts) instead of read from one
-   * end of the index. A box holding a document of an older form is read from `_source` instead.
+   * end of the index. The points are read in their current form (one doc value each, mapping 8); a
+   * hit without it (an index of an older mapping, until `reindex`) has the box read again in any form,
+   * and a document of an older form still is read from `_source`.
    */
   async map(query: MapQuery): Promise<MapResult> {
     const countsBody = sampleCountsBody(query);
@@ -227,28 +241,33 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       const total = totalOf(counted.hits?.total);
       if (total > query.limit) return this.sampledMap(query, total, cellCountsOf(counted.aggregations));
     }
-    const body = buildMapBody(query);
-    const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: MAP_RESPONSE_FILTER }));
-    const texts: Buffer[] = [];
-    for (const hit of response.hits?.hits ?? []) {
-      const text = mapJsonOf(hit.fields as Record<string, unknown[]> | undefined);
-      if (text === null) return this.mapFromSource(sourceMapBody(body));
-      texts.push(text);
+    for (const docValues of [MAP_POINT_DOC_VALUES, ANY_FORM_MAP_TEXT_DOC_VALUES]) {
+      const response = await guarded(() => this.client.search({ index: this.alias, ...buildMapBody(query, docValues), filter_path: MAP_RESPONSE_FILTER }));
+      const total = totalOf(response.hits?.total);
+      // A hit without the fields asked is left out of the filtered response: fewer hits, another form.
+      const points = (response.hits?.hits ?? []).map((hit) => mapPointOf(hit.fields as Record<string, unknown[]> | undefined));
+      if (points.length === Math.min(total, query.limit) && points.every((point) => point !== null)) {
+        return { total, count: points.length, texts: points.map((point) => point!.text) };
+      }
     }
-    return { total: totalOf(response.hits?.total), count: texts.length, texts };
+    return this.mapFromSource(sourceMapBody(buildMapBody(query)));
   }
 
   /**
    * A capped map: the box's listings below one key threshold, each cell's quota taken from the front;
    * the cells left short (sparse ones, and about one in 40 by chance) read again below their own
-   * thresholds (map-sample-body.ts). An index whose listings lack the plain coordinates (an older mapping: the
+   * thresholds (map-sample-body.ts), the points in their current form, then in any form when a hit lacks
+   * it (an index of mapping 7 or older). An index whose listings lack the plain coordinates (an older mapping: the
    * cells' counts then miss some of the box's), or a catalogue that changed between the requests, has
    * its cells counted and read in index order instead (map-cells-body.ts).
    */
   private async sampledMap(query: MapQuery, total: number, totals: number[]): Promise<MapResult> {
     if (totals.reduce((sum, n) => sum + n, 0) === total) {
       const quotas = cellQuotas(totals, query.limit);
-      const shares = await this.sharesBelowThresholds(query, quotas, totals, firstThresholds(totals, quotas));
+      const thresholds = firstThresholds(totals, quotas);
+      const shares =
+        (await this.sharesBelowThresholds(query, quotas, totals, thresholds, MAP_POINT_DOC_VALUES)) ??
+        (await this.sharesBelowThresholds(query, quotas, totals, thresholds, ANY_FORM_MAP_POINT_DOC_VALUES));
       if (shares) return sampledResult(total, shares.filter((_, cell) => quotas[cell] > 0).map(shareResult));
     }
     const cells = samplingCells(query.bbox) ?? [];
@@ -267,12 +286,18 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
    * Each cell's quota of points by key: first the box's listings below one threshold, then the cells
    * still short below their own thresholds, widened for the cells read short; null: read another way.
    */
-  private async sharesBelowThresholds(query: MapQuery, quotas: number[], totals: number[], thresholds: number[]): Promise<Buffer[][] | null> {
+  private async sharesBelowThresholds(
+    query: MapQuery,
+    quotas: number[],
+    totals: number[],
+    thresholds: number[],
+    docValues: readonly string[],
+  ): Promise<Buffer[][] | null> {
     const shares: Buffer[][] = quotas.map(() => []);
     const first = boxThreshold(totals, thresholds, query.limit, MAX_SAMPLE_READ);
     let toRead = thresholds;
     if (first > 0) {
-      const read = await this.cellReads(query, quotas, boxPointsBody(query, first, MAX_SAMPLE_READ));
+      const read = await this.cellReads(query, quotas, boxPointsBody(query, first, MAX_SAMPLE_READ, docValues));
       if (!read) return null;
       toRead = thresholds.map((threshold, cell) => {
         if (threshold < 0 || read[cell].length >= quotas[cell]) {
@@ -286,7 +311,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       if (first >= KEY_SPAN && toRead.some((threshold) => threshold >= 0)) return null;
     }
     while (toRead.some((threshold) => threshold >= 0)) {
-      const read = await this.cellReads(query, quotas, samplePointsBody(query, toRead, MAX_SAMPLE_READ));
+      const read = await this.cellReads(query, quotas, samplePointsBody(query, toRead, MAX_SAMPLE_READ, docValues));
       if (!read) return null;
       const next = toRead.map(() => -1);
       for (const [cell, threshold] of toRead.entries()) {
@@ -301,10 +326,15 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
     return shares;
   }
 
-  /** One read of a capped map's points, each cell's up to its quota (map-sample-body.ts cellShares). */
+  /**
+   * One read of a capped map's points, each cell's up to its quota (map-sample-body.ts cellShares);
+   * null when none came back, which a read set for its cells' quotas gets only of hits without the
+   * fields asked (left out of the filtered response) or of a catalogue that changed since it was counted.
+   */
   private async cellReads(query: MapQuery, quotas: number[], body: SearchBody): Promise<Buffer[][] | null> {
     const response = await guarded(() => this.client.search({ index: this.alias, ...body, filter_path: SAMPLE_POINTS_FILTER }));
-    return cellShares(query.bbox, response.hits?.hits ?? [], quotas);
+    const hits = response.hits?.hits ?? [];
+    return hits.length === 0 ? null : cellShares(query.bbox, hits, quotas);
   }
 
   /**
@@ -589,12 +619,12 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   /**
-   * Whether every index behind the alias keeps the feature bytes (mapping 7), asked once: an index
+   * Whether every index behind the alias keeps the feature bytes (mapping 7 on), asked once: an index
    * of an older mapping is read whole until `reindex` and the indexer's restart.
    */
   private storesFeatureBytes(): Promise<boolean> {
     this.featureBytesKept ??= guarded(() => this.client.indices.getMapping({ index: this.alias })).then(
-      (mappings) => commonLayout(Object.values(mappings).map((index) => readModelLayoutOf(index.mappings))) === 'candidates',
+      (mappings) => layoutHolds(commonLayout(Object.values(mappings).map((index) => readModelLayoutOf(index.mappings))), 'candidates'),
       (error: unknown) => {
         this.featureBytesKept = null;
         throw error;

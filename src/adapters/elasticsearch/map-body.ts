@@ -15,20 +15,21 @@
  */
 import type { MapQuery } from '../../core/query/query.js';
 import { MAP_POINT_FIELDS } from './document.js';
-import { PRESENTED_MAP_FIELDS } from './read-model.js';
+import { MAP_POINT_DOC_VALUES, presentedMapFields } from './read-model.js';
 import { boolQuery, filterClauses, searchScope, type Clause } from './query-clauses.js';
 import type { SearchBody } from './search-body.js';
 
 export const LOWER_EDGE_SLACK_DEGREES = 1e-7;
 
-export function buildMapBody(query: MapQuery): SearchBody {
+/** `docValues`: the points' form to read (read-model.ts MAP_POINT_DOC_VALUES, or any form on an older index). */
+export function buildMapBody(query: MapQuery, docValues: readonly string[] = MAP_POINT_DOC_VALUES): SearchBody {
   const scope = searchScope(query.scope, query.grouped);
   return {
     query: boolQuery([...scope.filter, boxClause(query.bbox), ...filterClauses(query.filter)], scope.mustNot),
     size: query.limit,
     track_total_hits: true,
     sort: ['_doc'],
-    ...PRESENTED_MAP_FIELDS,
+    ...presentedMapFields(docValues),
   };
 }
 

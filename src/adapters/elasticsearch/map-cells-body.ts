@@ -13,7 +13,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { BoundingBox, MapQuery } from '../../core/query/query.js';
 import { boxClause } from './map-body.js';
 import { boolQuery, filterClauses, searchScope } from './query-clauses.js';
-import { JSON_VERSION_FIELD, MAP_JSON_FIELD, mapJsonOf } from './read-model.js';
+import { ANY_FORM_MAP_TEXT_DOC_VALUES, mapPointOf } from './read-model.js';
 import type { SearchBody } from './search-body.js';
 
 /** The cells' totals, as aggregations of a request of the box. */
@@ -37,7 +37,7 @@ export function buildCellPointsBody(query: MapQuery, cells: readonly BoundingBox
     if (quotas[i] <= 0) return;
     aggs[cellName(i)] = {
       filter: boxClause(cell),
-      aggs: { points: { top_hits: { size: quotas[i], sort: ['_doc'], _source: false, docvalue_fields: [JSON_VERSION_FIELD, MAP_JSON_FIELD] } } },
+      aggs: { points: { top_hits: { size: quotas[i], sort: ['_doc'], _source: false, docvalue_fields: ANY_FORM_MAP_TEXT_DOC_VALUES } } },
     };
   });
   return {
@@ -62,9 +62,9 @@ export function cellPointsOf(aggregations: Record<string, unknown> | undefined, 
     const cell = aggregations?.[cellName(i)] as { points?: { hits?: { hits?: { fields?: Record<string, unknown[]> }[] } } } | undefined;
     const texts: Buffer[] = [];
     for (const hit of cell?.points?.hits?.hits ?? []) {
-      const text = mapJsonOf(hit.fields);
-      if (text === null) return null;
-      texts.push(text);
+      const point = mapPointOf(hit.fields);
+      if (point === null) return null;
+      texts.push(point.text);
     }
     shares.push(texts);
   }

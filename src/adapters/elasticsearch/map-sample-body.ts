@@ -26,7 +26,7 @@ import { SAMPLING_GRID, samplingCells, samplingEdges } from '../../core/query/ma
 import type { BoundingBox, MapQuery } from '../../core/query/query.js';
 import { boxClause } from './map-body.js';
 import { boolQuery, filterClauses, searchScope } from './query-clauses.js';
-import { JSON_VERSION_FIELD, LAT_FIELD, LON_FIELD, MAP_JSON_FIELD, MAP_KEY_FIELD, mapJsonOf } from './read-model.js';
+import { LAT_FIELD, LON_FIELD, MAP_KEY_FIELD, mapPointOf, presentedMapFields } from './read-model.js';
 import type { SearchBody } from './search-body.js';
 
 /** Keys lie in [0, KEY_SPAN). */
@@ -140,31 +140,32 @@ function keysBelow(threshold: number): object[] {
   return threshold < KEY_SPAN ? [{ range: { [MAP_KEY_FIELD]: { lt: threshold } } }] : [];
 }
 
-/** The box's listings below one key threshold (every one at KEY_SPAN), by key, their texts and coordinates from doc values. */
-export function boxPointsBody(query: MapQuery, threshold: number, size: number): SearchBody {
-  return pointsBody(query, keysBelow(threshold), size);
+/**
+ * The box's listings below one key threshold (every one at KEY_SPAN), by key, their texts and
+ * coordinates from doc values (`docValues`, read-model.ts MAP_POINT_DOC_VALUES or any form).
+ */
+export function boxPointsBody(query: MapQuery, threshold: number, size: number, docValues: readonly string[]): SearchBody {
+  return pointsBody(query, keysBelow(threshold), size, docValues);
 }
 
 /** The listings of each cell below its threshold (one clause per cell with a quota), by key, their texts and coordinates from doc values. */
-export function samplePointsBody(query: MapQuery, thresholds: readonly number[], size: number): SearchBody {
+export function samplePointsBody(query: MapQuery, thresholds: readonly number[], size: number, docValues: readonly string[]): SearchBody {
   const cells = samplingCells(query.bbox) ?? [];
   const shares = cells.flatMap((cell, i) => {
     if (thresholds[i] < 0) return [];
     return [{ bool: { filter: [boxClause(cell), ...keysBelow(thresholds[i])] } }];
   });
-  return pointsBody(query, [{ bool: { should: shares } }], size);
+  return pointsBody(query, [{ bool: { should: shares } }], size, docValues);
 }
 
-function pointsBody(query: MapQuery, clauses: object[], size: number): SearchBody {
+function pointsBody(query: MapQuery, clauses: object[], size: number, docValues: readonly string[]): SearchBody {
   const scope = searchScope(query.scope, query.grouped);
   return {
     query: boolQuery([...scope.filter, boxClause(query.bbox), ...filterClauses(query.filter), ...clauses], scope.mustNot),
     size,
     track_total_hits: false,
     sort: [{ [MAP_KEY_FIELD]: 'asc' }],
-    _source: false,
-    stored_fields: '_none_',
-    docvalue_fields: [JSON_VERSION_FIELD, MAP_JSON_FIELD, LAT_FIELD, LON_FIELD],
+    ...presentedMapFields(docValues),
   } satisfies Partial<estypes.SearchRequest> as SearchBody;
 }
 
@@ -192,12 +193,10 @@ export function cellShares(bbox: BoundingBox, hits: readonly { fields?: unknown 
   const columns = edges.columns.slice(1, -1);
   const shares: Buffer[][] = quotas.map(() => []);
   for (const hit of hits) {
-    const fields = hit.fields as Record<string, unknown[]> | undefined;
-    const cell = cellOf(bbox, rows, columns, Number(fields?.[LAT_FIELD]?.[0]), Number(fields?.[LON_FIELD]?.[0]));
-    if (shares[cell].length >= quotas[cell]) continue;
-    const text = mapJsonOf(fields);
-    if (text === null) return null;
-    shares[cell].push(text);
+    const point = mapPointOf(hit.fields as Record<string, unknown[]> | undefined);
+    if (point === null) return null;
+    const cell = cellOf(bbox, rows, columns, point.latitude, point.longitude);
+    if (shares[cell].length < quotas[cell]) shares[cell].push(point.text);
   }
   return shares;
 }

@@ -9,9 +9,11 @@
  *   ASCII: the client decodes and parses it at its fast path and the bytes go out as they are, where
  *   the text in a keyword (`public_json`, mappings 4 and 5, still read) comes back escaped and
  *   accented, costing the API several times the CPU per page (docs/benchmarks.md);
- * - `map_json`: the map point's text (presentMapPoint), a binary doc value: a map reads 2 000 of them
- *   from the columnar doc values, without decompressing any stored document;
- * - `json_v`: the PUBLIC_JSON_VERSION the two texts were written with. A document of another version
+ * - `map_bin` (mapping 8): the map point's text (presentMapPoint) with its version and coordinates
+ *   (map-point-bytes.ts), a binary doc value: a capped map reads 3 000 of them from the columnar doc
+ *   values, one doc value a hit, without decompressing any stored document. Mappings 4 to 7 kept the
+ *   text alone in `map_json` (still read), the version and the coordinates in their own doc values;
+ * - `json_v`: the PUBLIC_JSON_VERSION the texts were written with. A document of another version
  *   (older code wrote it, or the presenter changed since) or of an index without these fields is read
  *   from `_source` and presented here, as before; `npm run indexer -- reindex` rewrites them.
  * - `detail_json` (mapping 5): what the detail reads beside the Annonce text, both fetched as stored
@@ -32,10 +34,12 @@ import { PUBLIC_JSON_VERSION, presentAnnonce, presentMapPoint, withPriceSeries, 
 import type { StoredListing } from '../../core/model/stored.js';
 import { blockKeyOf } from '../../core/dedup/block-key.js';
 import { featureBytesOf } from '../../core/dedup/feature-bytes.js';
+import { mapPointBytesOf, mapPointOfBytes, type MapPointBytes } from './map-point-bytes.js';
 
 export const PUBLIC_JSON_FIELD = 'public_json';
 export const PUBLIC_BIN_FIELD = 'public_bin';
 export const MAP_JSON_FIELD = 'map_json';
+export const MAP_BIN_FIELD = 'map_bin';
 export const JSON_VERSION_FIELD = 'json_v';
 export const DETAIL_JSON_FIELD = 'detail_json';
 export const MAP_KEY_FIELD = 'map_key';
@@ -47,8 +51,12 @@ export interface ReadModelFields {
   /** The Annonce text (layouts `texts` and `full`), or its bytes in base64 (`public_bin`, layout `bytes`). */
   public_json?: string;
   public_bin?: string;
-  /** Base64 of the UTF-8 text (a binary field's value); null without coordinates (never on a map). */
-  map_json: string | null;
+  /**
+   * Base64 of the map point's UTF-8 text (layouts up to `candidates`), or of its bytes (`map_bin`,
+   * map-point-bytes.ts, layout `points`); null without coordinates (never on a map).
+   */
+  map_json?: string | null;
+  map_bin?: string | null;
   json_v: number;
 }
 
@@ -88,15 +96,20 @@ export function mapKeyOf(id: string): number {
 /**
  * What an index can hold of the read model, by its mapping: nothing (mapping 3 or older), the texts
  * of the pages and the maps (mapping 4), these and the detail's (mapping 5), or the same with the
- * Annonce text as bytes (mapping 6), then the grouping's candidates too (mapping 7). A document
+ * Annonce text as bytes (mapping 6), then the grouping's candidates too (mapping 7), then the map
+ * points with their coordinates in one doc value (mapping 8). A document
  * carries what its index holds; what it lacks is read from `_source` until `reindex` builds the
  * current layout.
  */
-export type ReadModelLayout = 'none' | 'texts' | 'full' | 'bytes' | 'candidates';
-const LAYOUT_ORDER: readonly ReadModelLayout[] = ['none', 'texts', 'full', 'bytes', 'candidates'];
+export type ReadModelLayout = 'none' | 'texts' | 'full' | 'bytes' | 'candidates' | 'points';
+const LAYOUT_ORDER: readonly ReadModelLayout[] = ['none', 'texts', 'full', 'bytes', 'candidates', 'points'];
 
 export function readModelFields(listing: StoredListing): ReadModelFields;
-export function readModelFields(listing: StoredListing, layout: 'full' | 'bytes' | 'candidates', blockKey?: string | null): ReadModelFields & DetailFields;
+export function readModelFields(
+  listing: StoredListing,
+  layout: 'full' | 'bytes' | 'candidates' | 'points',
+  blockKey?: string | null,
+): ReadModelFields & DetailFields;
 export function readModelFields(listing: StoredListing, layout: ReadModelLayout, blockKey?: string | null): Partial<ReadModelFields & DetailFields>;
 /** `blockKey`: the listing's (blockKeyOf), when the caller has it already. */
 export function readModelFields(
@@ -109,7 +122,7 @@ export function readModelFields(
   const annonce = JSON.stringify(presentAnnonce(listing));
   const texts: ReadModelFields = {
     ...(layoutHolds(layout, 'bytes') ? { public_bin: Buffer.from(annonce).toString('base64') } : { public_json: annonce }),
-    map_json: c.latitude !== null && c.longitude !== null ? Buffer.from(JSON.stringify(presentMapPoint(listing))).toString('base64') : null,
+    ...mapPointFields(listing, layout),
     json_v: PUBLIC_JSON_VERSION,
   };
   if (layout === 'texts') return texts;
@@ -122,8 +135,16 @@ export function readModelFields(
   const coordinates = c.latitude !== null && c.longitude !== null ? { lat: c.latitude, lon: c.longitude } : {};
   const fields = { ...texts, detail_json: JSON.stringify(detail), map_key: mapKeyOf(listing.id), ...coordinates };
   // The features of the listings a block read returns (active, in a block), as the SQLite store keeps them.
-  if (layout !== 'candidates' || listing.status !== 'active' || blockKey === null) return fields;
+  if (!layoutHolds(layout, 'candidates') || listing.status !== 'active' || blockKey === null) return fields;
   return { ...fields, dedup_bin: featureBytesOf(listing).toString('base64') };
+}
+
+/** The map point's field of `layout` (none written without coordinates: such a listing is never on a map). */
+function mapPointFields(listing: StoredListing, layout: ReadModelLayout): Pick<ReadModelFields, 'map_json' | 'map_bin'> {
+  const { latitude, longitude } = listing.content;
+  const point = latitude !== null && longitude !== null ? JSON.stringify(presentMapPoint(listing)) : null;
+  if (!layoutHolds(layout, 'points')) return { map_json: point === null ? null : Buffer.from(point).toString('base64') };
+  return { map_bin: point === null ? null : mapPointBytesOf(PUBLIC_JSON_VERSION, latitude!, longitude!, point).toString('base64') };
 }
 
 /** Whether `layout` holds at least what `least` does. */
@@ -159,7 +180,8 @@ export const RELISTING_FIELDS = ['relisted_from', 'relisted', 'first_seen_at'] a
 export function mappingHasReadModel(mapping: estypes.MappingTypeMapping | undefined): boolean {
   const properties = mapping?.properties ?? {};
   const annonce = PUBLIC_JSON_FIELD in properties || PUBLIC_BIN_FIELD in properties;
-  return annonce && [MAP_JSON_FIELD, JSON_VERSION_FIELD, ...RELISTING_FIELDS].every((field) => field in properties);
+  const point = MAP_JSON_FIELD in properties || MAP_BIN_FIELD in properties;
+  return annonce && point && [JSON_VERSION_FIELD, ...RELISTING_FIELDS].every((field) => field in properties);
 }
 
 /** The read model an index mapping can hold (ReadModelLayout). */
@@ -168,12 +190,13 @@ export function readModelLayoutOf(mapping: estypes.MappingTypeMapping | undefine
   const properties = mapping?.properties ?? {};
   if (![DETAIL_JSON_FIELD, MAP_KEY_FIELD, LAT_FIELD, LON_FIELD].every((field) => field in properties)) return 'texts';
   if (!(PUBLIC_BIN_FIELD in properties)) return 'full';
-  return DEDUP_BIN_FIELD in properties ? 'candidates' : 'bytes';
+  if (!(DEDUP_BIN_FIELD in properties)) return 'bytes';
+  return MAP_BIN_FIELD in properties ? 'points' : 'candidates';
 }
 
 /** The layout every index of a set holds (the least of theirs). */
 export function commonLayout(layouts: readonly ReadModelLayout[]): ReadModelLayout {
-  return layouts.reduce<ReadModelLayout>((least, layout) => (layoutHolds(layout, least) ? least : layout), 'candidates');
+  return layouts.reduce<ReadModelLayout>((least, layout) => (layoutHolds(layout, least) ? least : layout), 'points');
 }
 
 /** The absence counts of the snapshot loads and their pass (StoredListing.absent_loads, absent_at), doc values. */
@@ -202,12 +225,20 @@ export const PRESENTED_PAGE_FIELDS = {
   ],
 } satisfies Partial<estypes.SearchRequest>;
 
-/** Request parts of a map: the points' texts from doc values, nothing stored read (not even `_id`). */
-export const PRESENTED_MAP_FIELDS = {
-  _source: false,
-  stored_fields: '_none_',
-  docvalue_fields: [JSON_VERSION_FIELD, MAP_JSON_FIELD],
-} satisfies Partial<estypes.SearchRequest>;
+/**
+ * The doc values of a map point: its one field (mapping 8), or what older mappings kept (the text and
+ * its version; the coordinates, for a read that finds each point's cell). A field the index lacks is
+ * ignored by the node, so a request of any form also reads an index of the current mapping; the
+ * current form's finds nothing in an older one.
+ */
+export const MAP_POINT_DOC_VALUES = [MAP_BIN_FIELD];
+export const ANY_FORM_MAP_TEXT_DOC_VALUES = [MAP_BIN_FIELD, JSON_VERSION_FIELD, MAP_JSON_FIELD];
+export const ANY_FORM_MAP_POINT_DOC_VALUES = [...ANY_FORM_MAP_TEXT_DOC_VALUES, LAT_FIELD, LON_FIELD];
+
+/** Request parts of a map: the points from doc values (`docvalue_fields` one of the two above), nothing stored read (not even `_id`). */
+export function presentedMapFields(docValues: readonly string[]) {
+  return { _source: false, stored_fields: '_none_', docvalue_fields: [...docValues] } satisfies Partial<estypes.SearchRequest>;
+}
 
 type HitFields = Record<string, unknown[]> | undefined;
 
@@ -225,11 +256,17 @@ function annonceTextOf(fields: HitFields): Buffer | null {
   return typeof text === 'string' ? Buffer.from(text) : null;
 }
 
-/** The current-version map point text of a map hit (UTF-8 bytes), or null. */
-export function mapJsonOf(fields: HitFields): Buffer | null {
+/**
+ * The current-version map point of a map hit, its coordinates (NaN where an older index lacks them)
+ * and its text; null when the hit has none (a document of an older form or version, or fields not asked).
+ */
+export function mapPointOf(fields: HitFields): MapPointBytes | null {
+  const bytes = fields?.[MAP_BIN_FIELD]?.[0];
+  if (typeof bytes === 'string') return mapPointOfBytes(Buffer.from(bytes, 'base64'), PUBLIC_JSON_VERSION);
   if (fields?.[JSON_VERSION_FIELD]?.[0] !== PUBLIC_JSON_VERSION) return null;
   const text = fields[MAP_JSON_FIELD]?.[0];
-  return typeof text === 'string' ? Buffer.from(text, 'base64') : null;
+  if (typeof text !== 'string') return null;
+  return { latitude: Number(fields[LAT_FIELD]?.[0]), longitude: Number(fields[LON_FIELD]?.[0]), text: Buffer.from(text, 'base64') };
 }
 
 /** A doc value read with `format: epoch_millis` comes back as a string of digits. */

@@ -40,7 +40,7 @@ describe('Elasticsearch map cells', () => {
     expect(Object.keys(body.aggs)).to.deep.equal(['c0', 'c2']);
     expect(body.aggs.c0).to.deep.equal({
       filter: box(45.0005, 169.9999999, 39.9999999, -179.9995),
-      aggs: { points: { top_hits: { size: 5, sort: ['_doc'], _source: false, docvalue_fields: ['json_v', 'map_json'] } } },
+      aggs: { points: { top_hits: { size: 5, sort: ['_doc'], _source: false, docvalue_fields: ['map_bin', 'json_v', 'map_json'] } } },
     });
     expect(body.aggs.c2.aggs.points.top_hits.size).to.equal(12);
   });

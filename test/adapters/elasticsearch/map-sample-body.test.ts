@@ -13,7 +13,8 @@ import {
   samplePointsBody,
   widened,
 } from '../../../src/adapters/elasticsearch/map-sample-body.js';
-import { mapKeyOf } from '../../../src/adapters/elasticsearch/read-model.js';
+import { mapPointBytesOf } from '../../../src/adapters/elasticsearch/map-point-bytes.js';
+import { ANY_FORM_MAP_POINT_DOC_VALUES, MAP_POINT_DOC_VALUES, mapKeyOf } from '../../../src/adapters/elasticsearch/read-model.js';
 import { PUBLIC_JSON_VERSION } from '../../../src/core/model/present.js';
 import { samplingEdges } from '../../../src/core/query/map-sampling.js';
 import type { MapQuery } from '../../../src/core/query/query.js';
@@ -106,27 +107,41 @@ describe('Elasticsearch map sampling from doc values', () => {
     const thresholds = new Array(100).fill(-1);
     thresholds[0] = 500;
     thresholds[11] = KEY_SPAN;
-    const body = JSON.parse(JSON.stringify(samplePointsBody(query(bbox), thresholds, 9)));
-    expect(body).to.include({ size: 9, track_total_hits: false });
+    const body = JSON.parse(JSON.stringify(samplePointsBody(query(bbox), thresholds, 9, MAP_POINT_DOC_VALUES)));
+    expect(body).to.include({ size: 9, track_total_hits: false, _source: false, stored_fields: '_none_' });
+    expect(body.docvalue_fields).to.deep.equal(['map_bin']);
+    expect(samplePointsBody(query(bbox), thresholds, 9, ANY_FORM_MAP_POINT_DOC_VALUES).docvalue_fields).to.deep.equal(ANY_FORM_MAP_POINT_DOC_VALUES);
     expect(body.sort).to.deep.equal([{ map_key: 'asc' }]);
     const shares = body.query.bool.filter.at(-1).bool.should;
     expect(shares).to.have.length(2);
     expect(shares[0].bool.filter[1]).to.deep.equal({ range: { map_key: { lt: 500 } } });
     expect(shares[1].bool.filter).to.have.length(1);
 
-    const hit = (text: string, lat: number, lon: number) => ({
+    // The current form (mapping 8: one doc value) and the older one (text, version, coordinates) alike.
+    const currentHit = (text: string, lat: number, lon: number) => ({
+      fields: { map_bin: [mapPointBytesOf(PUBLIC_JSON_VERSION, lat, lon, text).toString('base64')] },
+    });
+    const olderHit = (text: string, lat: number, lon: number) => ({
       fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [Buffer.from(text).toString('base64')], lat: [lat], lon: [lon] },
     });
     const quotas = new Array(100).fill(0);
     quotas[0] = 2;
     quotas[11] = 1;
-    const hits = [hit('"a"', 45.01, 4.01), hit('"b"', 45.15, 4.15), hit('"c"', 45.02, 4.02), hit('"d"', 45.03, 4.03)];
-    const read = cellShares(bbox, hits, quotas);
-    expect([read?.[0], read?.[11]].map((texts) => texts?.map(String))).to.deep.equal([['"a"', '"c"'], ['"b"']]);
-    expect(read?.filter((texts) => texts.length > 0)).to.have.length(2);
-    // A cell short of its quota: its share as read, for the caller to read it again.
-    expect(cellShares(bbox, hits.slice(0, 2), quotas)?.[0].map(String)).to.deep.equal(['"a"']);
-    // A point without its text (an older document): the caller reads the cells another way.
-    expect(cellShares(bbox, [{ fields: { lat: [45.01], lon: [4.01] } }], quotas)).to.equal(null);
+    for (const hit of [currentHit, olderHit]) {
+      const hits = [hit('"a"', 45.01, 4.01), hit('"b"', 45.15, 4.15), hit('"c"', 45.02, 4.02), hit('"d"', 45.03, 4.03)];
+      const read = cellShares(bbox, hits, quotas);
+      expect([read?.[0], read?.[11]].map((texts) => texts?.map(String))).to.deep.equal([['"a"', '"c"'], ['"b"']]);
+      expect(read?.filter((texts) => texts.length > 0)).to.have.length(2);
+      // A cell short of its quota: its share as read, for the caller to read it again.
+      expect(cellShares(bbox, hits.slice(0, 2), quotas)?.[0].map(String)).to.deep.equal(['"a"']);
+      // A point without its text (an older document, or the current form asked of an older index),
+      // even in a cell whose quota is full: the caller reads the cells another way.
+      expect(cellShares(bbox, [{ fields: { lat: [45.01], lon: [4.01] } }], quotas)).to.equal(null);
+      expect(cellShares(bbox, [...hits, {}], quotas)).to.equal(null);
+    }
+    // Bytes of another presenter version are not read.
+    expect(cellShares(bbox, [{ fields: { map_bin: [mapPointBytesOf(PUBLIC_JSON_VERSION + 1, 45.01, 4.01, '"a"').toString('base64')] } }], quotas)).to.equal(
+      null,
+    );
   });
 });

@@ -89,6 +89,7 @@ describe('mappings/annonces.json', () => {
       TEXT_FIELD,
       'public_bin',
       'map_json',
+      'map_bin',
       'detail_json',
       'map_key',
       'lat',

@@ -7,15 +7,21 @@
  *   coordinates: the detail is presented from `_source`, a capped map spread over its cells in index order.
  * - Mapping 5: the Annonce text in a stored keyword (`public_json`), not as bytes (`public_bin`):
  *   pages and details are served from it.
+ * - Mapping 7: the map point's text alone (`map_json`), its version and coordinates in their own doc
+ *   values, not in one (`map_bin`): the maps read them in that form, with the same points.
  */
 import { expect } from 'chai';
 import { indicesOf, reindex } from '../../../src/adapters/elasticsearch/aliases.js';
 import type { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import {
   DETAIL_JSON_FIELD,
+  JSON_VERSION_FIELD,
   LAT_FIELD,
   LON_FIELD,
+  MAP_BIN_FIELD,
+  MAP_JSON_FIELD,
   MAP_KEY_FIELD,
+  MAP_POINT_DOC_VALUES,
   PAGE_RESPONSE_FILTER,
   PRESENTED_PAGE_FIELDS,
   PUBLIC_BIN_FIELD,
@@ -159,5 +165,85 @@ describe('Elasticsearch: an index of mapping 5', function () {
     expect(await textFieldsOf(store!, listings[0].id)).to.deep.equal([PUBLIC_BIN_FIELD]);
     const presented = await store!.getPresented(listings[1].id, { withPricePoints: false });
     expect(String(presented?.annonce)).to.equal(JSON.stringify(presentAnnonce(listings[1])));
+  });
+});
+
+/** The `docvalue_fields` of each map request `store` sends while `read` runs. */
+async function mapDocValuesAsked(store: ElasticsearchListingStore, read: () => Promise<unknown>): Promise<string[][]> {
+  const asked: string[][] = [];
+  const listener = (_error: unknown, event: { meta?: { request?: { params?: { body?: unknown } } } } | null) => {
+    const body = event?.meta?.request?.params?.body;
+    if (typeof body === 'string' && body.includes('docvalue_fields')) asked.push(JSON.parse(body).docvalue_fields);
+  };
+  store.client.diagnostic.on('request', listener);
+  try {
+    await read();
+  } finally {
+    store.client.diagnostic.off('request', listener);
+  }
+  return asked;
+}
+
+describe('Elasticsearch: an index of mapping 7 beside one of the current mapping', function () {
+  this.timeout(90_000);
+  const listings = makeListings({ count: 400, seed: 24 });
+  const bbox = { south: 41, west: -5.5, north: 51.5, east: 10 };
+  const capped: MapQuery = { filter: {}, scope: { enteredFrom: 0, eligibleSites: null }, grouped: true, bbox, limit: 30 };
+  const uncapped: MapQuery = { ...capped, limit: 2000 };
+  let current: ElasticsearchListingStore | null = null;
+  let older: ElasticsearchListingStore | null = null;
+
+  before(async function () {
+    older = await openOlderMappingStore('mapping-7', 7, []);
+    if (!older) return this.skip();
+    current = await openTestElasticsearchStore('mapping-8');
+    expect(await older.upsertMany(listings)).to.deep.equal([]);
+    expect(await current.upsertMany(listings)).to.deep.equal([]);
+  });
+  after(async () => {
+    await older?.close();
+    await current?.close();
+  });
+
+  // The same points, whatever each index's order (a reindexed one has its own).
+  const sortedPoints = (result: Awaited<ReturnType<ElasticsearchListingStore['map']>>) =>
+    mapPointsOf(result).sort((a, b) => `${a.source}:${a.reference}`.localeCompare(`${b.source}:${b.reference}`));
+  const pointFieldsOf = async (store: ElasticsearchListingStore, id: string) => {
+    const hit = await store.client.search({ index: store.alias, query: { ids: { values: [id] } }, docvalue_fields: [MAP_BIN_FIELD, MAP_JSON_FIELD] });
+    return Object.keys(hit.hits.hits[0].fields ?? {}).sort();
+  };
+
+  it('keeps each map point in one doc value, and a map reads that one alone', async () => {
+    const located = listings.find((l) => l.content.latitude !== null)!;
+    expect(await pointFieldsOf(current!, located.id)).to.deep.equal([MAP_BIN_FIELD]);
+    expect(await pointFieldsOf(older!, located.id)).to.deep.equal([MAP_JSON_FIELD]);
+    for (const query of [capped, uncapped]) {
+      const asked = await mapDocValuesAsked(current!, () => current!.map(query));
+      expect(asked.length).to.be.greaterThan(0);
+      for (const fields of asked) expect(fields).to.deep.equal(MAP_POINT_DOC_VALUES);
+    }
+  });
+
+  it('gives the same maps from both, the older read again in its form until reindex, then in one doc value', async () => {
+    const inQuery = listings.filter((l) => visibleInSearch(l, capped.scope, true) && inBox(l, bbox));
+    expect(inQuery.length).to.be.greaterThan(capped.limit);
+    for (const query of [capped, uncapped]) {
+      const expected = await current!.map(query);
+      expect(expected.total).to.equal(inQuery.length);
+      expect(expected.count).to.equal(Math.min(query.limit, inQuery.length));
+      const asked = await mapDocValuesAsked(older!, async () => expect(sortedPoints(await older!.map(query))).to.deep.equal(sortedPoints(expected)));
+      expect(asked.at(-1)).to.include.members([JSON_VERSION_FIELD, MAP_JSON_FIELD]);
+    }
+    const [generation] = await indicesOf(older!.client, older!.alias);
+    await reindex(older!.client, { alias: older!.alias });
+    await older!.client.indices.delete({ index: generation });
+    const located = listings.find((l) => l.content.latitude !== null)!;
+    expect(await pointFieldsOf(older!, located.id)).to.deep.equal([MAP_BIN_FIELD]);
+    for (const query of [capped, uncapped]) {
+      const asked = await mapDocValuesAsked(older!, async () =>
+        expect(sortedPoints(await older!.map(query))).to.deep.equal(sortedPoints(await current!.map(query))),
+      );
+      for (const fields of asked) expect(fields).to.deep.equal(MAP_POINT_DOC_VALUES);
+    }
   });
 });

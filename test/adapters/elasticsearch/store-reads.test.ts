@@ -10,7 +10,8 @@ import { loadIndexDefinition } from '../../../src/adapters/elasticsearch/index-d
 import { mapPointsOf } from '../../support/map-points.js';
 import { ElasticsearchListingStore } from '../../../src/adapters/elasticsearch/listing-store.js';
 import { MAP_POINT_FIELDS, PAGE_EXCLUDED_FIELDS, toSource, type ListingSource } from '../../../src/adapters/elasticsearch/document.js';
-import { readModelFields } from '../../../src/adapters/elasticsearch/read-model.js';
+import { ANY_FORM_MAP_TEXT_DOC_VALUES, readModelFields } from '../../../src/adapters/elasticsearch/read-model.js';
+import { mapPointBytesOf } from '../../../src/adapters/elasticsearch/map-point-bytes.js';
 import { cellCountsAggs } from '../../../src/adapters/elasticsearch/map-cells-body.js';
 import { boxThreshold, firstThresholds, KEY_SPAN, sampleCountsBody } from '../../../src/adapters/elasticsearch/map-sample-body.js';
 import { samplingCells } from '../../../src/core/query/map-sampling.js';
@@ -69,9 +70,9 @@ const golden = (file: string) => {
   return found;
 };
 
-/** A capped map's hit: its text and coordinates from doc values, in the box's bottom row. */
+/** A capped map's hit: its text and coordinates in one doc value (mapping 8), in the box's bottom row. */
 const at = (l: StoredListing, lon: number) => ({
-  fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json], lat: [45.05], lon: [lon] },
+  fields: { map_bin: [mapPointBytesOf(PUBLIC_JSON_VERSION, 45.05, lon, JSON.stringify(presentMapPoint(l))).toString('base64')] },
 });
 
 describe('Elasticsearch store reads (mocked cluster)', () => {
@@ -183,16 +184,16 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     const hit = (l: StoredListing) => ({
       _index: 'annonces-v1',
       _score: null,
-      fields: { json_v: [PUBLIC_JSON_VERSION], map_json: [readModelFields(l).map_json] },
+      fields: { map_bin: [readModelFields(l, 'points').map_bin] },
     });
-    // A total under the limit: a capped box is spread over its cells (below).
-    cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 1417, relation: 'eq' }, hits: points.map(hit) } }));
+    // A total under the limit (a capped box is spread over its cells: below), every hit of it returned.
+    cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: points.length, relation: 'eq' }, hits: points.map(hit) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
     // The box's total and its cells' first (no hit), then the golden body.
     expect(cluster.requests[0].body).to.deep.equal(JSON.parse(JSON.stringify(sampleCountsBody(query))));
     expect(cluster.requests[1].body).to.deep.equal(body);
     expect(cluster.requests).to.have.length(2);
-    expect(result.total).to.equal(1417);
+    expect(result.total).to.equal(points.length);
     expect(result.count).to.equal(points.length);
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
   });
@@ -347,8 +348,11 @@ describe('Elasticsearch store reads (mocked cluster)', () => {
     cluster.on('POST', '/annonces/_search', () => ({ hits: { total: { value: 1417, relation: 'eq' }, hits: points.map((l) => hitOf(thin(l))) } }));
     const result = await new ElasticsearchListingStore(cluster.client, { alias: 'annonces' }).map(query);
     expect(cluster.requests[1].body).to.deep.equal(body);
+    // The points in any form (an index of mapping 7 or older), then from `_source`.
+    expect(cluster.requests[2].body).to.deep.equal({ ...body, docvalue_fields: ANY_FORM_MAP_TEXT_DOC_VALUES });
     const { docvalue_fields: _, stored_fields: __, ...sameQuery } = body as Record<string, unknown>;
-    expect(cluster.requests[2].body).to.deep.equal({ ...sameQuery, _source: { includes: MAP_POINT_FIELDS } });
+    expect(cluster.requests[3].body).to.deep.equal({ ...sameQuery, _source: { includes: MAP_POINT_FIELDS } });
+    expect(cluster.requests).to.have.length(4);
     expect(result.total).to.equal(1417);
     expect(result.count).to.equal(points.length);
     expect(mapPointsOf(result)).to.deep.equal(points.map(presentMapPoint));
