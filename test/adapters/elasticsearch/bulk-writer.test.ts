@@ -171,6 +171,29 @@ describe('Elasticsearch bulk writer', () => {
     expect(cluster.requests.flatMap((r) => idsOf(r.body)).sort()).to.deep.equal(many.map((l) => l.id).sort());
   });
 
+  it('keeps `concurrency` requests in flight, never more, and a failed one sends the attempt again', async () => {
+    const cluster = mockCluster();
+    let calls = 0;
+    cluster.on('POST', '/_bulk', (params) =>
+      ++calls === 3 ? responseError(503, errorBody(503, 'unavailable_shards_exception')) : bulkResponse(params.body, () => 'ok'),
+    );
+    let inFlight = 0;
+    let most = 0;
+    cluster.client.diagnostic.on('request', () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+    });
+    cluster.client.diagnostic.on('response', () => {
+      inFlight--;
+    });
+    const many = makeListings({ count: 40, seed: 5 });
+    const oneDocument = Buffer.byteLength(JSON.stringify(toSource(many[0])));
+    const report = await writerFor(cluster.client, { flushBytes: oneDocument * 5, concurrency: 2 }).writer.write(many);
+    expect(most).to.equal(2);
+    // Every listing sent again, and counted written by the second attempt alone.
+    expect(report).to.deep.include({ written: 40, failures: [], attempts: 2, retried: 40 });
+  });
+
   it('writes one operation per id, the last state given', async () => {
     const cluster = mockCluster();
     cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, () => 'ok'));
