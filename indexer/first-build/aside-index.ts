@@ -14,7 +14,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { FirstBuildMark, IndexCapabilities, ListingIndex, WriteFailure } from '../../src/core/ports/listing-index.js';
+import type { FirstBuildAside, FirstBuildMark, IndexCapabilities, ListingIndex, WriteFailure } from '../../src/core/ports/listing-index.js';
 import type { SnapshotOptions } from '../snapshot.js';
 import { AsideFile } from './aside-file.js';
 import { writeOnce, type WriteOnceProgress } from './write-once.js';
@@ -29,9 +29,8 @@ export class AsideIndex implements ListingIndex {
   private constructor(
     private readonly target: Target,
     private readonly file: AsideFile,
-    private readonly pageSize: number,
+    private readonly aside: FirstBuildAside,
     private readonly mark: FirstBuildMark,
-    private readonly finished: () => Promise<void>,
   ) {}
 
   get backend(): string {
@@ -53,7 +52,7 @@ export class AsideIndex implements ListingIndex {
     if (!begun && ((await target.groupingPending()) || (await target.count()) > 0)) return null;
     const mark = begun ?? { changeSeqFrom: await target.maxChangeSeq() };
     if (!begun) await aside.setBegun(mark);
-    return new AsideIndex(target, AsideFile.open(options.dir), aside.pageSize, mark, () => aside.setBegun(null));
+    return new AsideIndex(target, AsideFile.open(options.dir), aside, mark);
   }
 
   // Each lookup and write is one short synchronous statement: the event loop runs first, so the
@@ -121,9 +120,9 @@ export class AsideIndex implements ListingIndex {
    * cleared there if the grouping finished. Returns what the target refused.
    */
   async writeOnce(onPage: (progress: WriteOnceProgress) => void): Promise<WriteFailure[]> {
-    const refused = await writeOnce(this.file, this.target, { pageSize: this.pageSize, onPage });
+    const refused = await writeOnce(this.file, (page) => this.aside.writePage(page), { pageSize: this.aside.pageSize, onPage });
     if (this.grouped) await this.target.setGroupingPending(false);
-    await this.finished();
+    await this.aside.setBegun(null);
     return refused;
   }
 

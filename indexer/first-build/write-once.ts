@@ -6,7 +6,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { StoredListing } from '../../src/core/model/stored.js';
-import type { ListingIndex, WriteFailure } from '../../src/core/ports/listing-index.js';
+import type { WriteFailure } from '../../src/core/ports/listing-index.js';
 import { BatchPipeline } from '../batch-pipeline.js';
 import type { AsideFile } from './aside-file.js';
 
@@ -18,12 +18,12 @@ export interface WriteOnceProgress {
 
 export async function writeOnce(
   file: Pick<AsideFile, 'page'>,
-  target: Pick<ListingIndex, 'upsertMany'>,
+  writePage: (listings: StoredListing[]) => Promise<WriteFailure[]>,
   options: { pageSize: number; onPage: (progress: WriteOnceProgress) => void },
 ): Promise<WriteFailure[]> {
   const refused: WriteFailure[] = [];
   const writing = new BatchPipeline<StoredListing>(async (page) => {
-    const failures = await target.upsertMany(page);
+    const failures = await writePage(page);
     refused.push(...failures);
     options.onPage({ written: page.length - failures.length, refused: failures.length });
   });

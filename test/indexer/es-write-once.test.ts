@@ -22,6 +22,8 @@ import { loadCommunes } from '../../src/core/refdata/communes.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openListingStore } from '../../src/open-listing-store.js';
 import type { ListingStore } from '../../src/core/ports/listing-store.js';
+import type { ElasticsearchListingStore } from '../../src/adapters/elasticsearch/listing-store.js';
+import { JOURNAL_ID } from '../../src/adapters/elasticsearch/write-journal.js';
 
 const RECORDS = 2500;
 
@@ -114,25 +116,33 @@ describe('a first build on Elasticsearch, written once', function () {
     }
   });
 
-  it('ends merged: one segment a shard, however many the bulk requests left', async () => {
+  it('ends merged (one segment a shard, however many the bulk requests left) and writes no batch journal', async () => {
     const alias = testAlias('annonces-test-merged');
     aliases.push(alias);
     const sites = loadSites();
     const store = await openListingStore(configOf(alias), {}, 'batch');
     const client = new Client({ node: connection!.url });
     // A refresh after every bulk request of the build: a segment each, as a big build's flushes leave them.
-    const upsertMany = store.upsertMany.bind(store);
+    const aside = store.capabilities.firstBuildAside!;
+    const writePage = aside.writePage.bind(aside);
     let requests = 0;
-    store.upsertMany = async (listings) => {
-      const refused = await upsertMany(listings);
+    aside.writePage = async (listings) => {
+      const refused = await writePage(listings);
       requests++;
       await client.indices.refresh({ index: alias });
       return refused;
     };
+    // Under the build's mark a page needs no journal (a killed build is rerun whole): none is written.
+    const journalRequests: string[] = [];
+    (store as unknown as ElasticsearchListingStore).client.diagnostic.on('request', (_error, event) => {
+      const requestPath = event?.meta.request.params.path ?? '';
+      if (requestPath.includes(JOURNAL_ID)) journalRequests.push(requestPath);
+    });
     try {
       const report = await runLoad({ files: [file], store, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }) });
       expect(report.written_once).to.equal(true);
       expect(requests).to.be.greaterThan(2);
+      expect(journalRequests).to.deep.equal([]);
       const segments = await client.indices.segments({ index: alias });
       const shards = Object.values(segments.indices).flatMap((index) => Object.values(index.shards).flat());
       expect(shards.length).to.be.greaterThan(0);

@@ -64,19 +64,17 @@ describe('a first build kept aside', () => {
       return { listings: slice, last: after + slice.length };
     };
     const written: StoredListing[] = [];
-    const target = {
-      upsertMany: async (page: StoredListing[]) => {
-        inFlight++;
-        most = Math.max(most, inFlight);
-        events.push(`write ${page.length}`);
-        await sleep(20);
-        written.push(...page);
-        inFlight--;
-        return page[0] === listings[100] ? [{ id: page[0].id, reason: 'refused' }] : [];
-      },
+    const writePage = async (page: StoredListing[]) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      events.push(`write ${page.length}`);
+      await sleep(20);
+      written.push(...page);
+      inFlight--;
+      return page[0] === listings[100] ? [{ id: page[0].id, reason: 'refused' }] : [];
     };
     const progress: number[] = [];
-    const refused = await writeOnce({ page: pages }, target, { pageSize: 100, onPage: ({ written }) => progress.push(written) });
+    const refused = await writeOnce({ page: pages }, writePage, { pageSize: 100, onPage: ({ written }) => progress.push(written) });
     expect(written.map((l) => l.id)).to.deep.equal(listings.map((l) => l.id));
     expect(refused).to.deep.equal([{ id: listings[100].id, reason: 'refused' }]);
     expect(progress).to.deep.equal([100, 99, 50]);

@@ -182,6 +182,7 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
         // Cleared: every listing of the first build is written (duringBulkLoad merges it at its end).
         if (mark === null) this.firstBuildWritten = true;
       },
+      writePage: (listings) => this.write(listings, { journaled: false }),
     },
   };
   /** The alias this store reads and writes. */
@@ -711,10 +712,13 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
   }
 
   async upsertMany(listings: StoredListing[]): Promise<WriteFailure[]> {
+    // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
+    return this.write(listings, { journaled: listings.length > 1 });
+  }
+
+  private async write(listings: StoredListing[], { journaled }: { journaled: boolean }): Promise<WriteFailure[]> {
     if (listings.length === 0) return [];
     this.unrefreshed.wrote(listings);
-    // A batch is journaled first (write-journal.ts): written whole, or replayed by the next writer.
-    const journaled = listings.length > 1;
     this.fence();
     let journal: JournalVersion | null = null;
     if (journaled) {

@@ -14,7 +14,8 @@ import type { StoredListing } from '../../core/model/stored.js';
 import { statusOf } from './errors.js';
 import { stateIndexOf } from './writer-lock.js';
 
-const JOURNAL_ID = 'batch-journal';
+/** The journal's document id in the state index (one journal at a time: the writer holds the lock). */
+export const JOURNAL_ID = 'batch-journal';
 const gzipAsync = promisify(gzip);
 
 interface JournalDocument {

@@ -139,6 +139,11 @@ export interface FirstBuildAside {
    */
   begun(): Promise<FirstBuildMark | null>;
   setBegun(mark: FirstBuildMark | null): Promise<void>;
+  /**
+   * One page of the build written, as upsertMany does but with no journal of its own: under the mark,
+   * a build killed half-way through a page is rerun whole, and writes that page again.
+   */
+  writePage(listings: StoredListing[]): Promise<WriteFailure[]>;
 }
 
 /** Where a first build kept aside numbers its changes from: the store's highest change_seq when it began. */
