@@ -184,7 +184,10 @@ export class BulkWriter {
       }
     };
     const inFlight = new Set<Promise<void>>();
-    for await (const request of requestBodies(pending, (listing) => this.operationLines(listing, readModel), this.settings.flushBytes)) {
+    // At least `concurrency` requests a batch: one bulk request is indexed by one write thread of the
+    // node, so a batch sent whole would keep the node's other cores idle.
+    const cut = { flushBytes: this.settings.flushBytes, listings: Math.ceil(pending.length / this.settings.concurrency) };
+    for await (const request of requestBodies(pending, (listing) => this.operationLines(listing, readModel), cut)) {
       if (requestError !== null) break;
       const sending: Promise<void> = sendOne(request).finally(() => inFlight.delete(sending));
       inFlight.add(sending);
@@ -224,7 +227,7 @@ interface BulkRequestBody {
 const BULK_RESPONSE_FILTER = ['errors', 'items.*.status', 'items.*.error.type', 'items.*.error.reason'];
 
 /**
- * The bulk requests of `listings`, each cut once it reaches about `flushBytes`. Each body is joined in one
+ * The bulk requests of `listings`, each cut once it reaches about `flushBytes` or holds `listings`. Each body is joined in one
  * go into one flat string: the client's own bulk helper grows it a line at a time, a rope of
  * thousands of strings that the client's byte count then flattens, 30 to 50 ms a 5 MB request on
  * this project's machines. Each listing is presented into its read-model texts on the way (toSource);
@@ -234,7 +237,7 @@ const BULK_RESPONSE_FILTER = ['errors', 'items.*.status', 'items.*.error.type', 
 async function* requestBodies(
   listings: readonly StoredListing[],
   linesOf: (listing: StoredListing) => string,
-  flushBytes: number,
+  cut: { flushBytes: number; listings: number },
 ): AsyncGenerator<BulkRequestBody> {
   let lines: string[] = [];
   let batch: StoredListing[] = [];
@@ -247,7 +250,7 @@ async function* requestBodies(
     // Characters, not bytes: counting a line's UTF-8 bytes copies it first (a rope of strings), and
     // French text is a few per cent longer in UTF-8 than in characters.
     bytes += text.length;
-    if (bytes >= flushBytes) {
+    if (bytes >= cut.flushBytes || batch.length >= cut.listings) {
       yield { body: lines.join(''), listings: batch };
       lines = [];
       batch = [];

@@ -23,6 +23,8 @@ function writerFor(client: ReturnType<typeof mockCluster>['client'], extra: Part
     baseDelayMs: 100,
     maxDelayMs: 1000,
     random: () => 0.5,
+    // One request an attempt unless a test asks for more (the retry tests count requests).
+    concurrency: 1,
     sleep: async (ms) => {
       delays.push(ms);
     },
@@ -194,6 +196,24 @@ describe('Elasticsearch bulk writer', () => {
     expect(report).to.deep.include({ written: 40, failures: [], attempts: 2, retried: 40 });
   });
 
+  it('cuts a batch into `concurrency` requests however small it is in bytes, sent side by side', async () => {
+    const cluster = mockCluster();
+    cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, () => 'ok'));
+    let inFlight = 0;
+    let most = 0;
+    cluster.client.diagnostic.on('request', () => {
+      most = Math.max(most, ++inFlight);
+    });
+    cluster.client.diagnostic.on('response', () => {
+      inFlight--;
+    });
+    const many = makeListings({ count: 41, seed: 6 });
+    const report = await writerFor(cluster.client, { concurrency: 3 }).writer.write(many);
+    expect(report.written).to.equal(41);
+    expect(cluster.requests.map((r) => idsOf(r.body).length)).to.deep.equal([14, 14, 13]);
+    expect(most).to.equal(3);
+  });
+
   it('writes one operation per id, the last state given', async () => {
     const cluster = mockCluster();
     cluster.on('POST', '/_bulk', (params) => bulkResponse(params.body, () => 'ok'));
@@ -257,6 +277,8 @@ describe('Elasticsearch store upsertMany: refused documents go to the callback (
     await new ElasticsearchListingStore(cluster.client, { alias: 'annonces', refreshOnWrite: true }).upsertMany(listings);
     expect(cluster.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
       ...JOURNAL,
+      // The store's writer sends a batch as two requests side by side (two write threads of the node).
+      'POST /_bulk',
       'POST /_bulk',
       'DELETE /annonces-state/_doc/batch-journal',
       'GET /annonces/_refresh',
