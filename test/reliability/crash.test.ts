@@ -207,7 +207,8 @@ describeEngines('indexer crash safety: SIGKILL at any point, rerun, same store a
     // A rerun writes each batch (upsertMany, empty when its records are already stored) and, when
     // the grouping still has work, group pages: kills at those points land whatever the timing.
     // Elasticsearch keeps a first build aside and writes it once at its end (indexer/first-build/):
-    // its pages of 1 000 listings are its only writes, upsertMany, and it writes no group pages.
+    // its pages of 1 000 listings are its only writes (writePage, counted as upsertMany by
+    // crash-child.ts), and it writes no group pages.
     const group = (n: number, when: 'before' | 'after') => point(ES ? `upsertMany:${n}:${when}` : `upsertGroupFields:${n}:${when}`);
     const chains: Kill[][] = [
       [point('upsertMany:1:after'), group(1, 'after')],
