@@ -37,7 +37,7 @@ import type { BlockCandidate, ListingIndex } from '../../src/core/ports/listing-
 import { listingsPage, type GroupingStage, type GroupWritePage } from '../grouping.js';
 import type { MergeClock } from '../merge.js';
 import { activeBlockKeyOf, BlockCache, candidateOf, LoadedBlocks, readBlocks, readsManyBlocks } from './blocks.js';
-import { groupFieldsDiffer, publicGroupOutputDiffers, ungroupedFields, type GroupFields } from './group-output.js';
+import { groupFieldsDiffer, publicGroupOutputDiffers, ungroupedFields } from './group-output.js';
 import { clusterRegroup, currentGroupFields, regroupedFields, type RegroupMember, type Regrouping } from './regroup.js';
 import { regroupEveryBase } from './whole-base.js';
 import { groupInWorker } from './group-worker-client.js';
@@ -155,9 +155,11 @@ export class DedupGrouping implements GroupingStage {
     // time. Read for the whole batch first, they were held until its end, and their number grows with
     // the catalogue (a listing's block held 12 listings on average at 1M, 28 at 2.5M): the indexer's
     // peak RSS grew with the input (docs/benchmarks-history.md).
-    const regrouped = new Map<string, GroupFields>();
+    /** The groups whose members' fields can change, of every base. */
+    const changing: Regrouping<BlockCandidate>['groups'] = [];
     /** Members outside the batch whose group fields may change, read whole. */
     const others = new Map<string, StoredListing>();
+    const unread = new Set<string>();
     for (const [base, keys] of keysByBase) {
       const blocks = new LoadedBlocks(store, this.cache);
       await blocks.ensure(keys);
@@ -165,19 +167,20 @@ export class DedupGrouping implements GroupingStage {
       if (!regrouping) continue;
       this.formed += regrouping.minted;
       // A listing alone before (no key) and alone after keeps its fields: only the others are read whole.
-      const changing = regrouping.groups.filter((group) => group.members.length > 1 || dirty.has(group.members[0].id) || group.members[0].dedup_key !== null);
-      const unread: string[] = [];
-      for (const group of changing) {
+      for (const group of regrouping.groups) {
+        if (group.members.length === 1 && !dirty.has(group.members[0].id) && group.members[0].dedup_key === null) continue;
+        changing.push(group);
         for (const member of group.members) {
           if (dirty.has(member.id) || others.has(member.id)) continue;
           if (member.listing) others.set(member.id, member.listing);
-          else unread.push(member.id);
+          else unread.add(member.id);
         }
       }
-      if (unread.length > 0) for (const [id, listing] of await store.getMany(unread)) others.set(id, listing);
-      const fields = regroupedFields(changing, (id) => dirty.get(id) ?? others.get(id)!, this.options.sites);
-      for (const [id, memberFields] of fields) regrouped.set(id, memberFields);
     }
+    // Read in one go for the whole batch: a read per base was a round trip per base, most of a daily
+    // load's time on Elasticsearch (a batch touches hundreds of bases).
+    if (unread.size > 0) for (const [id, listing] of await store.getMany([...unread])) others.set(id, listing);
+    const regrouped = regroupedFields(changing, (id) => dirty.get(id) ?? others.get(id)!, this.options.sites);
 
     // 3. The batch with its group fields, and the other members whose group fields changed, each
     // with the block the store holds it in now (for the block cache).

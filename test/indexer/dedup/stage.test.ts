@@ -233,6 +233,40 @@ describe('DedupGrouping in the load pipeline', function () {
       }
     });
 
+    it('reads the other members of the groups a batch changes in one read, whatever the number of bases', async () => {
+      const records = sample(3000, 31);
+      await load(records.slice(0, 1500));
+      const stage = new DedupGrouping({ sites, cacheListings: 0 });
+      // Per batch: the reads of whole listings the stage makes, and how many ids they ask for.
+      const reads: number[][] = [];
+      let inStage = false;
+      const getMany = store.getMany.bind(store);
+      store.getMany = async (ids: string[]) => {
+        if (inStage) reads.at(-1)!.push(ids.length);
+        return getMany(ids);
+      };
+      const batches: GroupingStage = {
+        get groupsFormed() {
+          return stage.groupsFormed;
+        },
+        apply: async (...args) => {
+          reads.push([]);
+          inStage = true;
+          try {
+            return await stage.apply(...args);
+          } finally {
+            inStage = false;
+          }
+        },
+      };
+      const report = await load(records.slice(1500), batches);
+      expect(report.groups_formed).to.be.above(20);
+      expect(reads).to.have.length(2);
+      // One read a batch (the load gave the batch's own listings): a read per base would be hundreds.
+      for (const batch of reads) expect(batch).to.have.length(1);
+      expect(reads.flat().reduce((sum, n) => sum + n, 0)).to.be.above(20);
+    });
+
     it('writes the same store whatever the block cache holds (none, a few blocks, the default)', async () => {
       const records = sample(3000, 23);
       const snapshot = () =>
