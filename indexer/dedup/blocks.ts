@@ -82,13 +82,16 @@ export class LoadedBlocks {
     return this.byKey.has(key);
   }
 
-  /** Reads the blocks not read yet (the uncached ones in one read); true when at least one was. */
-  async ensure(keys: Iterable<string>): Promise<boolean> {
+  /**
+   * Loads the blocks not loaded yet: from `readTogether` (blocks the caller read with other bases'),
+   * the cache, then the store (the rest in one read); true when at least one was loaded.
+   */
+  async ensure(keys: Iterable<string>, readTogether?: ReadonlyMap<string, BlockCandidate[]>): Promise<boolean> {
     const wanted = [...new Set(keys)].filter((key) => !this.byKey.has(key));
-    const uncached = wanted.filter((key) => this.cache?.get(key) === undefined);
-    const read = uncached.length ? await readBlocks(this.store, uncached) : new Map<string, BlockCandidate[]>();
+    const unread = wanted.filter((key) => !readTogether?.has(key) && this.cache?.get(key) === undefined);
+    const read = unread.length ? await readBlocks(this.store, unread) : new Map<string, BlockCandidate[]>();
     for (const key of wanted) {
-      let members = read.get(key);
+      let members = readTogether?.get(key) ?? read.get(key);
       if (members !== undefined) this.cache?.put(key, members);
       else members = this.cache!.get(key)!;
       this.byKey.set(key, members);

@@ -67,8 +67,18 @@ export interface DedupOptions {
  */
 export const DEFAULT_CACHE_LISTINGS = 10_000;
 
-/** Blocks read per search when a batch warms the block cache. */
-const WARM_CHUNK = 500;
+/** Uncached blocks read together, at most (one search on Elasticsearch). */
+const READ_CHUNK = 500;
+
+/** A base waiting to be regrouped: the blocks it holds, and the ones it needs next. */
+interface PendingBase {
+  base: string;
+  blocks: LoadedBlocks;
+  keys: Iterable<string>;
+}
+
+/** One regrouping of a base with the blocks it holds: exact, or the blocks it reached and does not hold. */
+type RegroupAttempt = { regrouping: Regrouping<BlockCandidate> } | { missing: Set<string> };
 
 export class DedupGrouping implements GroupingStage {
   private formed = 0;
@@ -142,29 +152,20 @@ export class DedupGrouping implements GroupingStage {
       if (key !== null) around(key);
     }
 
-    // Where one read fetches many blocks (Elasticsearch), the batch's uncached blocks are read together
-    // into the bounded cache first, instead of one read per base below.
-    if (readsManyBlocks(store))
-      await this.warmCache(
-        store,
-        [...keysByBase.values()].flatMap((keys) => [...keys]),
-      );
-
-    // 2. Regroup each base around what changed, reading its blocks then: every block a base's
-    // regrouping reads is of that base (neighbourKeys), so only one base's candidates are held at a
-    // time. Read for the whole batch first, they were held until its end, and their number grows with
-    // the catalogue (a listing's block held 12 listings on average at 1M, 28 at 2.5M): the indexer's
-    // peak RSS grew with the input (docs/benchmarks-history.md).
+    // 2. Regroup each base around what changed (regroupEachBase), reading its blocks then: every block
+    // a base's regrouping reads is of that base (neighbourKeys), so only the candidates of the bases of
+    // one read are held at a time. Read for the whole batch first, they were held until its end, and
+    // their number grows with the catalogue (a listing's block held 12 listings on average at 1M, 28 at
+    // 2.5M): the indexer's peak RSS grew with the input (docs/benchmarks-history.md).
     /** The groups whose members' fields can change, of every base. */
     const changing: Regrouping<BlockCandidate>['groups'] = [];
     /** Members outside the batch whose group fields may change, read whole. */
     const others = new Map<string, StoredListing>();
     const unread = new Set<string>();
-    for (const [base, keys] of keysByBase) {
-      const blocks = new LoadedBlocks(store, this.cache);
-      await blocks.ensure(keys);
-      const regrouping = await this.regroupBase(base, blocks, dirty, joining.get(base) ?? [], previous, previousKeys);
-      if (!regrouping) continue;
+    const regroupings = this.regroupEachBase(store, keysByBase, (base, blocks) =>
+      this.regroupLoaded(base, blocks, dirty, joining.get(base) ?? [], previous, previousKeys),
+    );
+    for await (const regrouping of regroupings) {
       this.formed += regrouping.minted;
       // A listing alone before (no key) and alone after keeps its fields: only the others are read whole.
       for (const group of regrouping.groups) {
@@ -204,10 +205,53 @@ export class DedupGrouping implements GroupingStage {
     return writes.map((write) => write.listing);
   }
 
-  private async warmCache(store: ListingIndex, keys: string[]): Promise<void> {
-    const missing = keys.filter((key) => this.cache.get(key) === undefined);
-    for (let i = 0; i < missing.length; i += WARM_CHUNK) {
-      for (const [key, members] of await readBlocks(store, missing.slice(i, i + WARM_CHUNK))) this.cache.put(key, members);
+  /**
+   * Regroups each base of `keysByBase` (`regroup`), reading the blocks it needs: its own, then the
+   * blocks around the members it reached, until it holds them all (the result is then exact). Where
+   * one read fetches many blocks (Elasticsearch), the uncached blocks of several bases are read
+   * together, up to READ_CHUNK, and a base that reached a block it does not hold waits for the next
+   * read, with the next bases: a batch makes a few reads, not one per base and per round (hundreds:
+   * most of a daily load's time). Elsewhere a read serves one base, which is regrouped to the end
+   * before the next one. Yields the regroupings of the bases where something changed.
+   */
+  private async *regroupEachBase(
+    store: ListingIndex,
+    keysByBase: ReadonlyMap<string, Iterable<string>>,
+    regroup: (base: string, blocks: LoadedBlocks) => RegroupAttempt | null,
+  ): AsyncIterable<Regrouping<BlockCandidate>> {
+    const readsTogether = readsManyBlocks(store);
+    const fresh = keysByBase.entries();
+    /** Bases waiting for more blocks: they go first into the next read. */
+    let waiting: PendingBase[] = [];
+    const next = (): PendingBase | undefined => {
+      const pending = waiting.shift();
+      if (pending) return pending;
+      const entry = fresh.next();
+      return entry.done ? undefined : { base: entry.value[0], keys: entry.value[1], blocks: new LoadedBlocks(store, this.cache) };
+    };
+    for (;;) {
+      const bases: PendingBase[] = [];
+      const toRead = new Set<string>();
+      for (let pending = next(); pending; pending = next()) {
+        const unread = [...pending.keys].filter((key) => !pending.blocks.has(key) && !toRead.has(key) && this.cache.get(key) === undefined);
+        if (bases.length > 0 && (!readsTogether || toRead.size + unread.length > READ_CHUNK)) {
+          waiting.unshift(pending);
+          break;
+        }
+        bases.push(pending);
+        for (const key of unread) toRead.add(key);
+      }
+      if (bases.length === 0) return;
+      const read = readsTogether && toRead.size > 0 ? await readBlocks(store, [...toRead]) : undefined;
+      const again: PendingBase[] = [];
+      for (const pending of bases) {
+        await pending.blocks.ensure(pending.keys, read);
+        const attempt = regroup(pending.base, pending.blocks);
+        if (attempt === null) continue;
+        if ('missing' in attempt) again.push({ ...pending, keys: attempt.missing });
+        else yield attempt.regrouping;
+      }
+      waiting = [...again, ...waiting];
     }
   }
 
@@ -235,38 +279,37 @@ export class DedupGrouping implements GroupingStage {
   }
 
   /**
-   * Regroups one base around its seeds, reading more blocks until every listing reached has all its
-   * candidates loaded (then the result is exact). Null when nothing in the base changed.
+   * Regroups one base around its seeds with the blocks it holds: the regrouping, when every listing
+   * reached has all its candidates loaded (then it is exact), else the blocks missing. Null when
+   * nothing in the base changed.
    */
-  private async regroupBase(
+  private regroupLoaded(
     base: string,
     blocks: LoadedBlocks,
     dirty: ReadonlyMap<string, StoredListing>,
     joining: readonly BlockCandidate[],
     previous: ReadonlyMap<string, StoredListing>,
     previousKeys: ReadonlySet<string>,
-  ): Promise<Regrouping<BlockCandidate> | null> {
+  ): RegroupAttempt | null {
     // The key a batch listing held counts only in the base it was in before.
     const previousKeyOf = (member: RegroupMember): string | null => {
       if (!dirty.has(member.id)) return member.dedup_key;
       const prior = previous.get(member.id);
       return prior && prior.status === 'active' && blockKeyOf(prior) !== null && baseOfKey(blockKeyOf(prior)!) === base ? prior.dedup_key : null;
     };
-    for (;;) {
-      const members = blocks.membersOf(base).filter((member) => !dirty.has(member.id));
-      members.push(...joining);
-      const seeds = new Set<string>();
-      for (const member of members) {
-        if (dirty.has(member.id) || (member.dedup_key !== null && previousKeys.has(member.dedup_key))) seeds.add(member.id);
-      }
-      if (seeds.size === 0) return null;
-      const regrouping = clusterRegroup<BlockCandidate>(members, seeds, { threshold: this.options.threshold, previousKeyOf });
-      const missing = new Set<string>();
-      for (const group of regrouping.groups) {
-        for (const member of group.members) for (const key of neighbourKeys(member.block_key)) if (!blocks.has(key)) missing.add(key);
-      }
-      if (!(await blocks.ensure(missing))) return regrouping;
+    const members = blocks.membersOf(base).filter((member) => !dirty.has(member.id));
+    members.push(...joining);
+    const seeds = new Set<string>();
+    for (const member of members) {
+      if (dirty.has(member.id) || (member.dedup_key !== null && previousKeys.has(member.dedup_key))) seeds.add(member.id);
     }
+    if (seeds.size === 0) return null;
+    const regrouping = clusterRegroup<BlockCandidate>(members, seeds, { threshold: this.options.threshold, previousKeyOf });
+    const missing = new Set<string>();
+    for (const group of regrouping.groups) {
+      for (const member of group.members) for (const key of neighbourKeys(member.block_key)) if (!blocks.has(key)) missing.add(key);
+    }
+    return missing.size > 0 ? { missing } : { regrouping };
   }
 }
 

@@ -267,6 +267,52 @@ describe('DedupGrouping in the load pipeline', function () {
       expect(reads.flat().reduce((sum, n) => sum + n, 0)).to.be.above(20);
     });
 
+    it('reading the blocks of many bases together (as on Elasticsearch) groups as reading them base by base, in a few reads', async () => {
+      const records = sample(3000, 37);
+      const loadTwice = async (name: string, readTogether: boolean) => {
+        await store.close();
+        store = new SqliteListingStore(path.join(dir, `${name}.sqlite`));
+        wallClock = AFTER_SAMPLE;
+        await load(records.slice(0, 1500));
+        // The blocks of each read of the stage (the store reads them one by one underneath).
+        const reads: number[] = [];
+        if (readTogether) {
+          const readOne = store.capabilities.storedCandidates!.findBlockCandidates;
+          store.capabilities.storedCandidates = {
+            findBlockCandidates: (key) => {
+              reads.push(1);
+              return readOne(key);
+            },
+            findBlocksCandidates: async (keys) => {
+              reads.push(keys.length);
+              return new Map(await Promise.all(keys.map(async (key) => [key, await readOne(key)] as const)));
+            },
+          };
+        }
+        const before = await store.maxChangeSeq();
+        const report = await load(records.slice(1500), new DedupGrouping({ sites, cacheListings: 0 }));
+        const listings = await Promise.all((await all()).map(get));
+        // The feed positions a batch gives follow the order its bases are regrouped in: compared as "redelivered".
+        const rows = listings.map(({ id, dedup_key, group_sites_ahead, group_members, completed_from, change_seq }) => ({
+          id,
+          dedup_key,
+          group_sites_ahead,
+          group_members,
+          completed_from,
+          redelivered: change_seq > before,
+        }));
+        return { report, rows, reads };
+      };
+      const baseByBase = await loadTwice('base-by-base', false);
+      const together = await loadTwice('together', true);
+      expect(together.rows).to.deep.equal(baseByBase.rows);
+      expect(together.report.groups_formed).to.equal(baseByBase.report.groups_formed).and.to.be.above(20);
+      // Two batches of hundreds of bases each, no cache: every block comes from the store.
+      expect(together.reads.length).to.be.within(2, 30);
+      expect(together.reads.reduce((sum, n) => sum + n, 0)).to.be.above(1000);
+      for (const n of together.reads) expect(n).to.be.at.most(500);
+    });
+
     it('writes the same store whatever the block cache holds (none, a few blocks, the default)', async () => {
       const records = sample(3000, 23);
       const snapshot = () =>
