@@ -134,15 +134,23 @@ describe('a first build on Elasticsearch, written once', function () {
     };
     // Under the build's mark a page needs no journal (a killed build is rerun whole): none is written.
     const journalRequests: string[] = [];
+    // The merge is started as a task and polled: a request that waited for it would be cut by the
+    // client's timeout on a big build, whatever its own (undici's headers timeout).
+    const mergeRequests: string[] = [];
     (store as unknown as ElasticsearchListingStore).client.diagnostic.on('request', (_error, event) => {
       const requestPath = event?.meta.request.params.path ?? '';
       if (requestPath.includes(JOURNAL_ID)) journalRequests.push(requestPath);
+      if (requestPath.includes('_forcemerge') || requestPath.startsWith('/_tasks/'))
+        mergeRequests.push(`${requestPath}?${String(event?.meta.request.params.querystring ?? '')}`);
     });
     try {
       const report = await runLoad({ files: [file], store, sites, communes: loadCommunes(), grouping: new DedupGrouping({ sites }) });
       expect(report.written_once).to.equal(true);
       expect(requests).to.be.greaterThan(2);
       expect(journalRequests).to.deep.equal([]);
+      expect(mergeRequests[0]).to.match(/_forcemerge\?.*wait_for_completion=false/);
+      expect(mergeRequests.slice(1).length).to.be.above(0);
+      for (const look of mergeRequests.slice(1)) expect(look).to.match(/^\/_tasks\//);
       const segments = await client.indices.segments({ index: alias });
       const shards = Object.values(segments.indices).flatMap((index) => Object.values(index.shards).flat());
       expect(shards.length).to.be.greaterThan(0);

@@ -84,6 +84,7 @@ import { clearJournal, readJournal, writeJournal, type JournalVersion } from './
 import { elasticsearchStoreStatus, recordElasticsearchLoad } from './store-status.js';
 import type { StoreStatus } from '../../core/ports/store-status.js';
 import { UnrefreshedWrites } from './unrefreshed-writes.js';
+import { awaitNodeTask } from './node-task.js';
 import { prepareBlockKeys } from '../../core/dedup/block-key.js';
 import { featuresOf } from '../../core/dedup/features.js';
 import { CANDIDATE_FIELDS, candidateOfHit, type CandidateHit } from './block-candidates.js';
@@ -156,7 +157,7 @@ const ASIDE_MARK = 'first-build-aside';
 const BLOCK_PAGE = 1000;
 /** A merged first build's segments stay under this size: the tiered merge policy's largest merged segment (5 GiB). */
 const MERGED_SEGMENT_BYTES = 5 * 1024 ** 3;
-/** A force merge answers when done: about 11 s for 200 000 listings on 2 cores, minutes at several millions. */
+/** A force merge takes about 11 s for 200 000 listings on 2 cores, minutes at several millions. */
 const FORCE_MERGE_TIMEOUT_MS = 60 * 60_000;
 
 export class ElasticsearchListingStore implements ListingReader, ListingIndex {
@@ -875,7 +876,8 @@ export class ElasticsearchListingStore implements ListingReader, ListingIndex {
       const shards = Number(settings[index]?.settings?.index?.number_of_shards ?? 1);
       const segments = Math.max(1, Math.ceil(bytes / shards / MERGED_SEGMENT_BYTES));
       this.fence();
-      await guarded(() => this.client.indices.forcemerge({ index, max_num_segments: segments }, { requestTimeout: FORCE_MERGE_TIMEOUT_MS }));
+      const started = await guarded(() => this.client.indices.forcemerge({ index, max_num_segments: segments, wait_for_completion: false }));
+      if (started.task) await guarded(() => awaitNodeTask(this.client, started.task!, { deadlineMs: FORCE_MERGE_TIMEOUT_MS }));
     }
   }
 
