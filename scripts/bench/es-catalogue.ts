@@ -108,13 +108,13 @@ export function esTarget(url: string, alias: string, runDir: string): LoadTarget
   };
 }
 
-/** Deletes the alias's generations (`<alias>-v<N>`) and its writer-lock index, by name (the cluster refuses wildcards in a delete); nothing else. */
+/** Deletes the alias's generations (`<alias>-v<N>`), its writer-lock and state indexes, by name (the cluster refuses wildcards in a delete); nothing else. */
 export async function deleteAlias(url: string, alias: string): Promise<void> {
-  const resolved = (await getJson(`${url}/_resolve/index/${alias}-v*,${alias}-writer-lock?expand_wildcards=all&ignore_unavailable=true`)) as {
+  const resolved = (await getJson(`${url}/_resolve/index/${alias}-v*,${alias}-writer-lock,${alias}-state?expand_wildcards=all&ignore_unavailable=true`)) as {
     indices: { name: string }[];
   };
   for (const { name } of resolved.indices) {
-    if (name !== `${alias}-writer-lock` && !name.startsWith(`${alias}-v`)) continue;
+    if (name !== `${alias}-writer-lock` && name !== `${alias}-state` && !name.startsWith(`${alias}-v`)) continue;
     const response = await fetch(`${url}/${name}`, { method: 'DELETE' });
     if (!response.ok && response.status !== 404) throw new Error(`DELETE ${name}: HTTP ${response.status} ${await response.text()}`);
   }
